@@ -1,0 +1,143 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# lattop - one GNU Makefile. `make V=1` shows commands; `make OUTPUT=dir` builds out of tree.
+
+OUTPUT ?= .output
+PREFIX ?= /usr/local
+DESTDIR ?=
+CLANG ?= clang
+BPFTOOL ?= bpftool
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+# Generated from the running kernel's BTF unless given (VMLINUX_H=path).
+VMLINUX_H ?= $(OUTPUT)/vmlinux.h
+VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
+# SAN=address,undefined or SAN=thread builds a sanitizer variant (use its own OUTPUT).
+SAN ?=
+
+ARCH := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/;s/ppc64le/powerpc/')
+PKGS := libbpf ncursesw libcjson
+VERSION := 0.1.0
+
+ifeq ($(V),1)
+Q =
+msg =
+else
+Q = @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+WARN := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Wformat-signedness
+CFLAGS ?= -O2 -g
+override CFLAGS += $(WARN) -std=gnu11 -pthread -MMD -MP
+override CPPFLAGS += -D_GNU_SOURCE -DLATTOP_VERSION='"$(VERSION)"' -Ibpf -I$(OUTPUT) -Isrc \
+	$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+LDLIBS += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lpthread -lm
+ifneq ($(SAN),)
+override CFLAGS += -fsanitize=$(SAN) -fno-omit-frame-pointer -O1
+override LDFLAGS += -fsanitize=$(SAN)
+endif
+
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Wno-unused-function \
+	-I$(OUTPUT) -Ibpf
+
+BPF_SRCS := $(wildcard bpf/*.bpf.c)
+BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_SRCS))
+SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
+
+# Everything in src/ except main.c goes into a library the tests link too.
+LIB_SRCS := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c))
+LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS))
+LIB := $(OUTPUT)/liblattop.a
+MAIN_OBJ := $(OUTPUT)/src/main.o
+
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
+HOST_SRCS := $(wildcard tests/host/*.c)
+HOST_BINS := $(patsubst tests/host/%.c,$(OUTPUT)/tests/host/%,$(HOST_SRCS))
+
+.DELETE_ON_ERROR:
+.SECONDARY:
+.PHONY: all test unit install uninstall clean format bench fuzz vmtest deps check-deps
+
+all: lattop
+
+lattop: $(OUTPUT)/lattop
+	$(Q)cp $< $@
+
+$(OUTPUT)/lattop: $(MAIN_OBJ) $(LIB)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(LIB): $(LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(OUTPUT)/vmlinux.h:
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@
+
+$(OUTPUT)/bpf/%.bpf.o: bpf/%.bpf.c bpf/lattop.h $(VMLINUX_H)
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp
+	$(Q)$(BPFTOOL) gen object $@ $@.tmp && rm -f $@.tmp
+
+$(OUTPUT)/%.skel.h: $(OUTPUT)/bpf/%.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name $(subst -,_,$*)_bpf > $@
+
+# Skeletons must exist before any C file that may include them is compiled the first time;
+# -MMD then tracks the real dependencies.
+$(OUTPUT)/src/%.o $(OUTPUT)/tests/%.o: | $(SKELS)
+
+$(OUTPUT)/%.o: %.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(OUTPUT)/tests/%: $(OUTPUT)/tests/unit/%.o $(LIB)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(OUTPUT)/tests/host/%: $(OUTPUT)/tests/host/%.o $(LIB)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+unit: $(UNIT_BINS) $(HOST_BINS)
+
+# The whole suite: unit, sanitizers, host BPF, tmux UI and (when qemu is usable) the VM.
+test: lattop unit
+	$(Q)OUTPUT=$(OUTPUT) MAKE="$(MAKE)" bash tests/run.sh
+
+install: lattop
+	install -D -m 0755 lattop $(DESTDIR)$(PREFIX)/sbin/lattop
+	install -D -m 0644 man/lattop.8 $(DESTDIR)$(PREFIX)/share/man/man8/lattop.8
+	install -d $(DESTDIR)$(PREFIX)/share/lattop/themes
+	install -m 0644 themes/*.json $(DESTDIR)$(PREFIX)/share/lattop/themes/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/sbin/lattop $(DESTDIR)$(PREFIX)/share/man/man8/lattop.8
+	rm -rf $(DESTDIR)$(PREFIX)/share/lattop
+
+clean:
+	rm -rf $(OUTPUT) lattop
+
+format:
+	clang-format -i $(wildcard bpf/*.c bpf/*.h src/*.c src/*/*.c src/*/*.h tests/*/*.c tests/*/*.h)
+
+# Debian packages the build and the tests need; installs only what is missing.
+DEPS := clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libncurses-dev libcjson-dev \
+	pkg-config make gcc tmux groff-base man-db qemu-system-x86 busybox-static cpio kmod \
+	libclang-rt-14-dev procps iproute2
+deps:
+	@missing=$$(for p in $(DEPS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+		grep -q 'install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then echo "installing:" $$missing; \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
+	else echo "all build and test dependencies are installed"; fi
+
+-include bench/bench.mk
+-include tests/vm/vm.mk
+-include tests/fuzz/fuzz.mk
+-include $(shell find $(OUTPUT) -name '*.d' 2>/dev/null)

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * lattop.h - the one definition of every record that crosses the kernel/user boundary.
+ *
+ * Included by bpf/ (with vmlinux.h already included) and by src/ (with <linux/types.h>).
+ * Fixed-width types only, explicit padding, no pointers; each record's size is asserted.
+ */
+#ifndef LATTOP_H
+#define LATTOP_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+/* Highest CPU count the per-CPU arrays in BPF globals are sized for (power of two). */
+#define LAT_MAX_CPUS 256
+#define LAT_CPU_MASK (LAT_MAX_CPUS - 1)
+
+/* Ring buffer size: 4 MiB holds ~87k events, over 80 ms of a 1 M/s stream. */
+#define LAT_RINGBUF_BYTES (4u << 20)
+
+/* Depth of the per-CPU stack of program entries (nesting: task, softirq, hardirq, NMI). */
+#define LAT_NEST_MAX 8
+
+/* What an event measures. */
+enum lat_kind {
+	LAT_EV_PROG = 1,   /* one invocation of a BPF program: id = prog id */
+	LAT_EV_HELPER = 2, /* one helper call inside a program: id = prog id, aux = helper, aux2 = map id */
+	LAT_EV_SEG = 3,    /* one segment/span sample: id = segment or span index */
+	LAT_EV_BENCH = 4,  /* benchmark producer record: id = sequence */
+};
+
+/* One latency sample (48 bytes). */
+struct lat_event {
+	__u16 kind;     /* enum lat_kind */
+	__u16 flags;    /* kind-specific */
+	__u32 cpu;      /* CPU the sample was taken on */
+	__u32 id;       /* prog id, segment id, ... */
+	__u32 aux;      /* helper id (BPF_FUNC_*) for LAT_EV_HELPER */
+	__u32 aux2;     /* map id for LAT_EV_HELPER */
+	__u32 pid;      /* tgid */
+	__u32 tid;      /* kernel pid */
+	__u32 pad;
+	__u64 start_ns; /* bpf_ktime_get_ns() at start */
+	__u64 dur_ns;   /* end - start */
+};
+
+_Static_assert(sizeof(struct lat_event) == 48, "lat_event layout changed");
+
+/* Ring buffer reserve failures per CPU (the single value of the lat_drops array map). */
+struct lat_drops {
+	__u64 rb[LAT_MAX_CPUS];
+};
+
+_Static_assert(sizeof(struct lat_drops) == 8 * LAT_MAX_CPUS, "lat_drops layout changed");
+
+/* Demo program tuning, shared with the demo loader: how many work items per run at most. */
+#define LAT_DEMO_MAX_WORK 64
+
+#endif /* LATTOP_H */

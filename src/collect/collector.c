@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * collector.c - ring buffer polling thread feeding per-CPU SPSC queues.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "collect/collector.h"
+#include "collect/spsc.h"
+
+/* Poll timeout: also the longest a record submitted without a wake-up waits. */
+#define COLLECTOR_POLL_MS 20
+
+struct collector {
+	int rb_fd, drops_fd;
+	struct lat_drops *drops; /* mmap of the lat_drops array value (BPF writes, we read) */
+	struct ring_buffer *rb;
+	int nq;
+	struct spsc **q;
+	pthread_t thread;
+	bool started;
+	atomic_bool stop;     /* written by stop(), read by the thread: relaxed, polled */
+	atomic_uint_fast64_t received; /* written by the thread only; relaxed */
+	atomic_uint_fast64_t bad;      /* written by the thread only; relaxed */
+};
+
+/* Ring buffer callback (collector thread): copy one record into its CPU's queue. */
+static int on_record(void *ctx, void *data, size_t size)
+{
+	struct collector *c = ctx;
+	const struct lat_event *e = data;
+
+	if (size != sizeof(*e)) {
+		atomic_fetch_add_explicit(&c->bad, 1, memory_order_relaxed);
+		return 0;
+	}
+	atomic_fetch_add_explicit(&c->received, 1, memory_order_relaxed);
+	/* A full queue counts a drop inside spsc__push; the collector goes on. */
+	spsc__push(c->q[e->cpu % (unsigned)c->nq], e);
+	return 0;
+}
+
+/* Create the shared maps and the queues. */
+struct collector *collector__new(size_t qcap)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, mmap_opts, .map_flags = BPF_F_MMAPABLE);
+	struct collector *c = calloc(1, sizeof(*c));
+	int ncpu = libbpf_num_possible_cpus();
+	int err;
+
+	if (!c)
+		return NULL;
+	c->rb_fd = c->drops_fd = -1;
+	if (ncpu <= 0) {
+		err = ncpu ? ncpu : -EINVAL;
+		goto fail;
+	}
+	c->nq = ncpu > LAT_MAX_CPUS ? LAT_MAX_CPUS : ncpu;
+	c->rb_fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "events", 0, 0, LAT_RINGBUF_BYTES, NULL);
+	if (c->rb_fd < 0) {
+		err = -errno;
+		goto fail;
+	}
+	c->drops_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "lat_drops", sizeof(__u32),
+				     sizeof(struct lat_drops), 1, &mmap_opts);
+	if (c->drops_fd < 0) {
+		err = -errno;
+		goto fail;
+	}
+	c->drops = mmap(NULL, sizeof(struct lat_drops), PROT_READ, MAP_SHARED, c->drops_fd, 0);
+	if (c->drops == MAP_FAILED) {
+		c->drops = NULL;
+		err = -errno;
+		goto fail;
+	}
+	c->rb = ring_buffer__new(c->rb_fd, on_record, c, NULL);
+	if (!c->rb) {
+		err = -errno;
+		goto fail;
+	}
+	c->q = calloc(c->nq, sizeof(*c->q));
+	if (!c->q) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	for (int i = 0; i < c->nq; i++) {
+		c->q[i] = spsc__new(qcap, sizeof(struct lat_event));
+		if (!c->q[i]) {
+			err = -ENOMEM;
+			goto fail;
+		}
+	}
+	return c;
+fail:
+	collector__free(c);
+	errno = -err;
+	return NULL;
+}
+
+/* Make obj use the collector's shared maps. */
+int collector__share(struct collector *c, struct bpf_object *obj)
+{
+	struct bpf_map *m;
+	int err;
+
+	m = bpf_object__find_map_by_name(obj, "events");
+	if (m) {
+		err = bpf_map__reuse_fd(m, c->rb_fd);
+		if (err)
+			return err;
+	}
+	m = bpf_object__find_map_by_name(obj, "lat_drops");
+	if (m) {
+		err = bpf_map__reuse_fd(m, c->drops_fd);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Collector thread body: poll until told to stop. */
+static void *collector_main(void *arg)
+{
+	struct collector *c = arg;
+
+	while (!atomic_load_explicit(&c->stop, memory_order_relaxed)) {
+		int n = ring_buffer__poll(c->rb, COLLECTOR_POLL_MS);
+
+		if (n < 0 && n != -EINTR)
+			break;
+	}
+	/* Deliver what is already in the ring before leaving. */
+	ring_buffer__consume(c->rb);
+	return NULL;
+}
+
+/* Start the collector thread. */
+int collector__start(struct collector *c)
+{
+	int err = pthread_create(&c->thread, NULL, collector_main, c);
+
+	if (err)
+		return -err;
+	c->started = true;
+	return 0;
+}
+
+/* Stop and join the thread. */
+void collector__stop(struct collector *c)
+{
+	if (!c || !c->started)
+		return;
+	atomic_store_explicit(&c->stop, true, memory_order_relaxed);
+	pthread_join(c->thread, NULL);
+	c->started = false;
+}
+
+/* Stop, join and free everything. */
+void collector__free(struct collector *c)
+{
+	if (!c)
+		return;
+	collector__stop(c);
+	ring_buffer__free(c->rb);
+	if (c->q) {
+		for (int i = 0; i < c->nq; i++)
+			spsc__free(c->q[i]);
+		free(c->q);
+	}
+	if (c->drops)
+		munmap(c->drops, sizeof(struct lat_drops));
+	if (c->drops_fd >= 0)
+		close(c->drops_fd);
+	if (c->rb_fd >= 0)
+		close(c->rb_fd);
+	free(c);
+}
+
+/* Drain every queue through fn. */
+size_t collector__drain(struct collector *c, void (*fn)(const struct lat_event *e, void *arg),
+			void *arg)
+{
+	struct lat_event buf[512];
+	size_t total = 0;
+
+	for (int i = 0; i < c->nq; i++) {
+		size_t got;
+
+		while ((got = spsc__pop_batch(c->q[i], buf, 512)) > 0) {
+			for (size_t k = 0; k < got; k++)
+				fn(&buf[k], arg);
+			total += got;
+		}
+	}
+	return total;
+}
+
+/* Ring buffer reserve failures counted by BPF. */
+uint64_t collector__rb_drops(const struct collector *c)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < LAT_MAX_CPUS; i++)
+		sum += __atomic_load_n(&c->drops->rb[i], __ATOMIC_RELAXED);
+	return sum;
+}
+
+/* Records dropped because a queue was full. */
+uint64_t collector__queue_drops(const struct collector *c)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < c->nq; i++)
+		sum += spsc__drops(c->q[i]);
+	return sum;
+}
+
+/* Records taken off the ring buffer so far. */
+uint64_t collector__received(const struct collector *c)
+{
+	return atomic_load_explicit(&c->received, memory_order_relaxed);
+}
+
+/* Records of an unexpected size. */
+uint64_t collector__bad_records(const struct collector *c)
+{
+	return atomic_load_explicit(&c->bad, memory_order_relaxed);
+}
+
+/* Number of per-CPU queues. */
+int collector__nqueues(const struct collector *c)
+{
+	return c->nq;
+}
+
+/* fd of the shared ring buffer map. */
+int collector__ringbuf_fd(const struct collector *c)
+{
+	return c->rb_fd;
+}

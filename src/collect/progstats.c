@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * progstats.c - enumerate loaded BPF programs and read their bpf_stats counters.
+ *
+ * A program fd pins the program, so fds are opened and closed within one scan: holding them
+ * would keep unloaded programs alive and they could never be shown as gone.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "collect/progstats.h"
+
+/* Turn on BPF_STATS_RUN_TIME for the lifetime of the returned fd. */
+int progstats__enable(void)
+{
+	int fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/* Full name of a program from its BTF func_info (bpftool's profile_target_name). */
+void progstats__name(int fd, const void *infop, char *buf, size_t len)
+{
+	const struct bpf_prog_info *info0 = infop;
+	struct bpf_func_info finfo = {};
+	struct bpf_prog_info info = {};
+	__u32 info_len = sizeof(info);
+	struct btf *btf = NULL;
+	const struct btf_type *t;
+
+	snprintf(buf, len, "%s", info0->name[0] ? info0->name : "-");
+	if (!info0->btf_id || !info0->nr_func_info)
+		return;
+	info.nr_func_info = 1;
+	info.func_info_rec_size = sizeof(finfo);
+	info.func_info = (__u64)(unsigned long)&finfo;
+	if (bpf_obj_get_info_by_fd(fd, &info, &info_len))
+		return;
+	btf = btf__load_from_kernel_by_id(info0->btf_id);
+	if (!btf)
+		return;
+	t = btf__type_by_id(btf, finfo.type_id);
+	if (t && btf_is_func(t))
+		snprintf(buf, len, "%s", btf__name_by_offset(btf, t->name_off));
+	btf__free(btf);
+}
+
+/* Names already resolved, by program ID: loading BTF for every program every interval would
+ * cost more than the whole scan. A program's name never changes while its ID lives. */
+static struct name_cache {
+	uint32_t id;
+	char name[64];
+} *names;
+static size_t names_n, names_cap;
+
+/* Look up (or resolve and remember) the full name of program id. */
+static void cached_name(uint32_t id, int fd, const struct bpf_prog_info *info, char *buf,
+			size_t len)
+{
+	struct name_cache *nc;
+
+	for (size_t i = 0; i < names_n; i++) {
+		if (names[i].id == id) {
+			snprintf(buf, len, "%s", names[i].name);
+			return;
+		}
+	}
+	progstats__name(fd, info, buf, len);
+	if (names_n == names_cap) {
+		size_t ncap = names_cap ? names_cap * 2 : 64;
+		struct name_cache *nn = realloc(names, ncap * sizeof(*nn));
+
+		if (!nn)
+			return;
+		names = nn;
+		names_cap = ncap;
+	}
+	nc = &names[names_n++];
+	nc->id = id;
+	snprintf(nc->name, sizeof(nc->name), "%s", buf);
+}
+
+/* Read every loaded program's counters. */
+int progstats__scan(struct prog_stat **out, size_t *n, size_t *cap)
+{
+	__u32 id = 0;
+
+	*n = 0;
+	for (;;) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+		struct prog_stat *p;
+		const char *tn;
+		int fd, err;
+
+		err = bpf_prog_get_next_id(id, &id);
+		if (err) {
+			if (errno == ENOENT)
+				break;
+			return -errno;
+		}
+		fd = bpf_prog_get_fd_by_id(id);
+		if (fd < 0) {
+			if (errno == ENOENT)
+				continue; /* unloaded between the two calls */
+			return -errno;
+		}
+		err = bpf_obj_get_info_by_fd(fd, &info, &len);
+		if (err) {
+			close(fd);
+			continue;
+		}
+		if (*n == *cap) {
+			size_t ncap = *cap ? *cap * 2 : 64;
+			struct prog_stat *np = realloc(*out, ncap * sizeof(*np));
+
+			if (!np) {
+				close(fd);
+				return -ENOMEM;
+			}
+			*out = np;
+			*cap = ncap;
+		}
+		p = &(*out)[(*n)++];
+		memset(p, 0, sizeof(*p));
+		p->id = info.id;
+		p->type = info.type;
+		cached_name(info.id, fd, &info, p->name, sizeof(p->name));
+		tn = libbpf_bpf_prog_type_str(info.type);
+		snprintf(p->type_name, sizeof(p->type_name), "%s", tn ? tn : "unknown");
+		p->run_cnt = info.run_cnt;
+		p->run_time_ns = info.run_time_ns;
+		p->recursion_misses = info.recursion_misses;
+		close(fd);
+	}
+	return 0;
+}

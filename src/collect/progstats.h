@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * progstats.h - the programs overview source: every loaded BPF program's bpf_stats counters.
+ *
+ * Thread use: UI thread (the sampler runs once per interval, outside the collector).
+ */
+#ifndef LAT_PROGSTATS_H
+#define LAT_PROGSTATS_H
+
+#include <stddef.h>
+
+#include "model/model.h"
+
+/* Turn on BPF_STATS_RUN_TIME for as long as the returned fd stays open (never the global
+ * sysctl, so stats switch off when lattop exits). Returns the fd or a negative errno. */
+int progstats__enable(void);
+
+/* Read every loaded program's id, type, name and counters into *out (grown as needed, *cap
+ * its capacity); *n is set to the count. Programs that vanish mid-scan are skipped.
+ * Returns 0 or a negative errno (-EPERM without privileges). */
+int progstats__scan(struct prog_stat **out, size_t *n, size_t *cap);
+
+/* Full name of a program: its BTF function name when available (not cut to 15 chars),
+ * else the kernel's bpf_prog_info name. fd is a program fd. */
+void progstats__name(int fd, const void *info, char *buf, size_t len);
+
+#endif /* LAT_PROGSTATS_H */

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * main.c - lattop: parse options, open the session, run the TUI or batch loop, clean up.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "opts.h"
+#include "session.h"
+#include "ui/ui.h"
+
+volatile sig_atomic_t ui_stop;
+
+/* Signal handler: only set the flag; the loops notice within one poll period. */
+static void on_signal(int sig)
+{
+	(void)sig;
+	ui_stop = 1;
+}
+
+int main(int argc, char **argv)
+{
+	static struct opts o;
+	static struct session s;
+	struct sigaction sa;
+	char err[512];
+	int ret;
+
+	/* Options: usage errors exit 2 before anything starts. */
+	ret = opts__parse(&o, argc, argv, err, sizeof(err));
+	if (ret < 0) {
+		fprintf(stderr, "lattop: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (ret == OPTS_HELP) {
+		opts__usage(stdout);
+		return EXIT_OK;
+	}
+	if (ret == OPTS_VERSION) {
+		printf("lattop %s\n", LATTOP_VERSION);
+		return EXIT_OK;
+	}
+
+	/* Signals: q, Ctrl-C, SIGTERM and SIGHUP all end the loops the same way. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	/* Session: privileges, stats, demo, filter check, collector. */
+	ret = session__open(&s, &o, err, sizeof(err));
+	if (ret != EXIT_OK) {
+		fprintf(stderr, "lattop: %s\n", err);
+		session__close(&s);
+		return ret;
+	}
+
+	/* Front end until q, -n, -D or a signal. */
+	ret = o.batch ? batch__run(&s) : tui__run(&s);
+
+	/* Teardown: threads joined, links destroyed, stats fd closed. */
+	session__close(&s);
+	return ret;
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * hist.h - log-linear latency histogram (HdrHistogram layout, integer only).
+ *
+ * Values are nanoseconds, 0 .. 2^HIST_MAX_POW2 - 1 (2^40 ns ~ 18 min; larger values clamp into
+ * the top bucket and are counted in `clamped`). Values below 2^HIST_SUB_BITS are exact; above,
+ * each power of two is split into 2^(HIST_SUB_BITS-1) equal sub-buckets... see hist.c for the
+ * exact layout. Worst-case relative error of any percentile: 2^-HIST_SUB_BITS (< 0.8%).
+ * Merging two histograms is an exact sum.
+ *
+ * Thread use: a histogram belongs to one thread at a time (the UI/aggregation thread).
+ */
+#ifndef LAT_HIST_H
+#define LAT_HIST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define HIST_SUB_BITS 7   /* 128 sub-buckets per power of two: <= 0.78% relative error */
+#define HIST_MAX_POW2 40  /* values up to 2^40 ns (~18.3 min) are bucketed without clamping */
+
+struct hist {
+	uint64_t count;   /* samples recorded */
+	uint64_t sum;     /* sum of values (saturating) */
+	uint64_t min;     /* smallest value recorded (UINT64_MAX when empty) */
+	uint64_t max;     /* largest value recorded (0 when empty) */
+	uint64_t clamped; /* samples above the top of the range */
+	uint32_t nbuckets;
+	uint64_t *buckets; /* nbuckets counters */
+};
+
+/* Number of buckets in the layout. */
+uint32_t hist__nbuckets(void);
+/* Bucket index a value falls into. */
+uint32_t hist__bucket(uint64_t v);
+/* Lowest value mapped to bucket b. */
+uint64_t hist__bucket_lo(uint32_t b);
+/* Highest value mapped to bucket b. */
+uint64_t hist__bucket_hi(uint32_t b);
+
+/* Initialise an empty histogram; returns 0 or -ENOMEM. */
+int hist__init(struct hist *h);
+/* Release a histogram's memory (safe on a zeroed or already-finished one). */
+void hist__fini(struct hist *h);
+/* Forget all samples, keep the memory. */
+void hist__reset(struct hist *h);
+/* Record one value. */
+void hist__add(struct hist *h, uint64_t v);
+/* Record n samples of bucket b's representative value (used by replay of bucket deltas). */
+void hist__add_bucket(struct hist *h, uint32_t b, uint64_t n);
+/* dst += src (exact). */
+void hist__merge(struct hist *dst, const struct hist *src);
+/* Value at quantile q (0..1): the representative of the bucket holding rank ceil(q*count),
+ * clamped to [min, max]; 0 when empty. */
+uint64_t hist__percentile(const struct hist *h, double q);
+/* Mean in ns (0 when empty). */
+double hist__mean(const struct hist *h);
+
+/* One row of a coarse log2 view: [lo, hi] and its count. */
+struct hist_log2_row {
+	uint64_t lo, hi, count;
+};
+/* Fill up to max rows of a log2 view (power-of-two ranges from the lowest to the highest
+ * non-empty one); returns the number of rows. */
+int hist__log2(const struct hist *h, struct hist_log2_row *rows, int max);
+
+#endif /* LAT_HIST_H */

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * model.c - series table, interval closing, and row computation.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+
+/* Create an empty model starting at now_ns. */
+struct model *model__new(uint64_t now_ns)
+{
+	struct model *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->start_ns = m->open_start_ns = m->cum_start_ns = now_ns;
+	m->last_start_ns = m->last_end_ns = now_ns;
+	snprintf(m->source, sizeof(m->source), "stats");
+	return m;
+}
+
+/* Release a series' histograms. */
+static void series__fini(struct series *s)
+{
+	hist__fini(&s->h_open);
+	hist__fini(&s->h_last);
+	hist__fini(&s->h_cum);
+}
+
+/* Free a model (NULL is a no-op). */
+void model__free(struct model *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->n; i++)
+		series__fini(&m->s[i]);
+	free(m->s);
+	free(m);
+}
+
+/* Find a series without adding; NULL when absent. */
+struct series *model__find(struct model *m, uint16_t kind, uint32_t id, uint32_t aux,
+			   uint32_t aux2)
+{
+	/* Linear scan: series counts are in the hundreds and the hot path batches events. */
+	for (size_t i = 0; i < m->n; i++) {
+		struct series *s = &m->s[i];
+
+		if (s->id == id && s->kind == kind && s->aux == aux && s->aux2 == aux2)
+			return s;
+	}
+	return NULL;
+}
+
+/* Find a series, or add an empty one. */
+struct series *model__series(struct model *m, uint16_t kind, uint32_t id, uint32_t aux,
+			     uint32_t aux2)
+{
+	struct series *s = model__find(m, kind, id, aux, aux2);
+
+	if (s)
+		return s;
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 64;
+		struct series *ns = realloc(m->s, cap * sizeof(*ns));
+
+		if (!ns)
+			return NULL;
+		m->s = ns;
+		m->cap = cap;
+	}
+	s = &m->s[m->n++];
+	memset(s, 0, sizeof(*s));
+	s->kind = kind;
+	s->id = id;
+	s->aux = aux;
+	s->aux2 = aux2;
+	s->first_ns = m->open_start_ns;
+	snprintf(s->name, sizeof(s->name), "%u", id);
+	return s;
+}
+
+/* Allocate a series' histograms on first use. */
+static int series__need_hist(struct series *s)
+{
+	int err;
+
+	if (s->has_hist)
+		return 0;
+	err = hist__init(&s->h_open);
+	if (!err)
+		err = hist__init(&s->h_last);
+	if (!err)
+		err = hist__init(&s->h_cum);
+	if (err) {
+		series__fini(s);
+		return err;
+	}
+	s->has_hist = true;
+	return 0;
+}
+
+/* Account one event into the open interval. */
+int model__add_event(struct model *m, const struct lat_event *e, unsigned src)
+{
+	struct series *s = model__series(m, e->kind, e->id, e->aux, e->aux2);
+	int err;
+
+	if (!s)
+		return -ENOMEM;
+	err = series__need_hist(s);
+	if (err)
+		return err;
+	s->src |= src;
+	hist__add(&s->h_open, e->dur_ns);
+	m->c_open.events++;
+	return 0;
+}
+
+/* Account n samples of bucket b into a series' open interval. */
+int model__add_bucket(struct model *m, struct series *s, uint32_t bucket, uint64_t n)
+{
+	int err = series__need_hist(s);
+
+	if (err)
+		return err;
+	hist__add_bucket(&s->h_open, bucket, n);
+	m->c_open.events += n;
+	return 0;
+}
+
+/* Apply a complete scan of loaded programs. */
+void model__apply_stats(struct model *m, const struct prog_stat *st, size_t n, uint64_t now_ns)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (m->s[i].kind == LAT_EV_PROG)
+			m->s[i].seen = false;
+
+	for (size_t i = 0; i < n; i++) {
+		struct series *s = model__series(m, LAT_EV_PROG, st[i].id, 0, 0);
+
+		if (!s)
+			continue;
+		s->seen = true;
+		s->src |= SRC_STATS;
+		snprintf(s->name, sizeof(s->name), "%s", st[i].name);
+		snprintf(s->type, sizeof(s->type), "%s", st[i].type_name);
+		/* The first reading is the baseline: a program's history before lattop started is
+		 * not this session's. Counters only grow; a reset (ID reuse cannot happen: IDs are
+		 * cyclic but never reused while alive) would show as a smaller value, taken as new. */
+		if (s->stats_primed && st[i].run_cnt >= s->run_cnt &&
+		    st[i].run_time_ns >= s->run_time_ns) {
+			s->st_open.cnt += st[i].run_cnt - s->run_cnt;
+			s->st_open.time_ns += st[i].run_time_ns - s->run_time_ns;
+		}
+		s->stats_primed = true;
+		s->run_cnt = st[i].run_cnt;
+		s->run_time_ns = st[i].run_time_ns;
+		s->recursion_misses = st[i].recursion_misses;
+	}
+
+	for (size_t i = 0; i < m->n; i++) {
+		struct series *s = &m->s[i];
+
+		if (s->kind == LAT_EV_PROG && (s->src & SRC_STATS) && !s->seen && !s->gone) {
+			s->gone = true;
+			s->gone_ns = now_ns;
+		}
+	}
+}
+
+/* Set the collector's absolute loss counters. */
+void model__set_losses(struct model *m, uint64_t rb_drops, uint64_t queue_drops)
+{
+	if (rb_drops >= m->abs_rb_drops)
+		m->c_open.rb_drops += rb_drops - m->abs_rb_drops;
+	if (queue_drops >= m->abs_queue_drops)
+		m->c_open.queue_drops += queue_drops - m->abs_queue_drops;
+	m->abs_rb_drops = rb_drops;
+	m->abs_queue_drops = queue_drops;
+}
+
+/* Close the open interval at now_ns. */
+void model__close_interval(struct model *m, uint64_t now_ns)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		struct series *s = &m->s[i];
+		struct hist tmp;
+
+		s->st_last = s->st_open;
+		s->st_cum.cnt += s->st_open.cnt;
+		s->st_cum.time_ns += s->st_open.time_ns;
+		memset(&s->st_open, 0, sizeof(s->st_open));
+		if (!s->has_hist)
+			continue;
+		/* Swap open and last, then clear the new open: no copy of the buckets. */
+		tmp = s->h_last;
+		s->h_last = s->h_open;
+		s->h_open = tmp;
+		hist__reset(&s->h_open);
+		hist__merge(&s->h_cum, &s->h_last);
+	}
+	m->c_last = m->c_open;
+	m->c_cum.events += m->c_open.events;
+	m->c_cum.rb_drops += m->c_open.rb_drops;
+	m->c_cum.queue_drops += m->c_open.queue_drops;
+	memset(&m->c_open, 0, sizeof(m->c_open));
+	m->last_start_ns = m->open_start_ns;
+	m->last_end_ns = now_ns;
+	m->open_start_ns = now_ns;
+	m->intervals++;
+}
+
+/* Forget cumulative figures. */
+void model__reset(struct model *m, uint64_t now_ns)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		memset(&m->s[i].st_cum, 0, sizeof(m->s[i].st_cum));
+		if (m->s[i].has_hist)
+			hist__reset(&m->s[i].h_cum);
+	}
+	memset(&m->c_cum, 0, sizeof(m->c_cum));
+	m->cum_start_ns = now_ns;
+}
+
+/* Compute a row for series s. */
+void model__row(const struct model *m, const struct series *s, bool cumulative, struct row *r)
+{
+	const struct series_counts *sc = cumulative ? &s->st_cum : &s->st_last;
+	const struct hist *h = NULL;
+	uint64_t span_ns = cumulative ? m->last_end_ns - m->cum_start_ns
+				      : m->last_end_ns - m->last_start_ns;
+	double span_s = span_ns / 1e9;
+
+	memset(r, 0, sizeof(*r));
+	r->s = s;
+	r->cpu_pct = -1;
+	r->total_runs = s->run_cnt;
+	if (s->has_hist)
+		h = cumulative ? &s->h_cum : &s->h_last;
+
+	if (h && (s->src & (SRC_SELF | SRC_FENTRY))) {
+		/* Per-invocation source: every figure from the histogram. */
+		r->has_rate = r->has_dist = true;
+		r->count = h->count;
+		r->avg_ns = hist__mean(h);
+		r->p50 = hist__percentile(h, 0.50);
+		r->p95 = hist__percentile(h, 0.95);
+		r->p99 = hist__percentile(h, 0.99);
+		r->p999 = hist__percentile(h, 0.999);
+		r->max = h->count ? h->max : 0;
+	} else if (s->src & SRC_STATS) {
+		r->has_rate = true;
+		r->count = sc->cnt;
+		r->avg_ns = sc->cnt ? (double)sc->time_ns / sc->cnt : 0;
+	}
+	if (r->has_rate && span_s > 0)
+		r->rate = r->count / span_s;
+	if ((s->src & SRC_STATS) && span_s > 0)
+		r->cpu_pct = sc->time_ns / (double)span_ns * 100.0;
+}

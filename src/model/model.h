@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * model.h - the aggregated model every view renders from (live TUI, batch, replay).
+ *
+ * A model is a table of series (one per program, helper or segment) and session counters.
+ * Sources feed it: events (per-invocation durations into histograms) and bpf_stats samples
+ * (run_cnt / run_time_ns). model__close_interval turns what arrived since the last close into
+ * the "interval" figures and adds them to the "cumulative" ones; views read either.
+ *
+ * Thread use: UI thread only.
+ */
+#ifndef LAT_MODEL_H
+#define LAT_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lattop.h"
+#include "model/hist.h"
+
+enum lat_mode {
+	MODE_PROGRAMS = 0,
+	MODE_HELPERS = 1,
+	MODE_SEGMENTS = 2,
+	MODE__COUNT,
+};
+
+/* Where a series' figures come from (bit set). */
+enum series_src {
+	SRC_STATS = 1u << 0,  /* bpf_stats run_cnt/run_time_ns: counts and averages only */
+	SRC_SELF = 1u << 1,   /* the program times itself (demo programs) */
+	SRC_FENTRY = 1u << 2, /* fentry/fexit probes on the program */
+};
+
+/* Counts over one interval and over the session, for the figures of one series. */
+struct series_counts {
+	uint64_t cnt;     /* runs (stats) */
+	uint64_t time_ns; /* run time (stats) */
+};
+
+struct series {
+	uint16_t kind; /* enum lat_kind */
+	uint32_t id, aux, aux2;
+	char name[64];
+	char type[32];
+	char note[96]; /* why per-invocation figures are missing, if they are */
+	unsigned src;  /* enum series_src bits seen so far */
+	bool gone;     /* the program was unloaded */
+	bool seen;     /* seen by the current stats scan */
+	uint64_t first_ns, gone_ns;
+
+	/* bpf_stats: absolute values at the last scan, and the derived deltas. */
+	bool stats_primed;
+	uint64_t run_cnt, run_time_ns, recursion_misses;
+	struct series_counts st_open; /* accumulating for the open interval */
+	struct series_counts st_last; /* the last closed interval */
+	struct series_counts st_cum;  /* since start or the last reset */
+
+	/* Events: histograms allocated on the first event. */
+	bool has_hist;
+	struct hist h_open, h_last, h_cum;
+};
+
+/* Session-wide counters (interval = last closed interval, total = since start/reset). */
+struct model_counters {
+	uint64_t events, rb_drops, queue_drops;
+};
+
+struct model {
+	struct series *s;
+	size_t n, cap;
+	uint64_t start_ns;        /* CLOCK_MONOTONIC at model__new */
+	uint64_t open_start_ns;   /* start of the open interval */
+	uint64_t last_start_ns;   /* the last closed interval: [last_start_ns, last_end_ns) */
+	uint64_t last_end_ns;
+	uint64_t cum_start_ns;    /* start of the cumulative figures (start or reset) */
+	uint64_t intervals;       /* closed intervals so far */
+	enum lat_mode mode;
+	char source[32];          /* "stats", "stats+self", "fentry", ... */
+	char notice[256];         /* one sentence about what the kernel cannot do, or "" */
+	struct model_counters c_open, c_last, c_cum;
+	/* Absolute counters from the collector, to turn into deltas at close. */
+	uint64_t abs_rb_drops, abs_queue_drops;
+};
+
+/* Create an empty model starting at now_ns; NULL + errno on failure. */
+struct model *model__new(uint64_t now_ns);
+/* Free a model (NULL is a no-op). */
+void model__free(struct model *m);
+/* Find a series, or add an empty one; NULL on allocation failure. */
+struct series *model__series(struct model *m, uint16_t kind, uint32_t id, uint32_t aux,
+			     uint32_t aux2);
+/* Find a series without adding; NULL when absent. */
+struct series *model__find(struct model *m, uint16_t kind, uint32_t id, uint32_t aux,
+			   uint32_t aux2);
+/* Account one event into the open interval (src says which source produced it). */
+int model__add_event(struct model *m, const struct lat_event *e, unsigned src);
+/* Account n events of one series at once as histogram bucket counts (replay). */
+int model__add_bucket(struct model *m, struct series *s, uint32_t bucket, uint64_t n);
+
+/* One bpf_stats reading for a program. */
+struct prog_stat {
+	uint32_t id;
+	uint32_t type;
+	char name[64];
+	char type_name[32];
+	uint64_t run_cnt, run_time_ns, recursion_misses;
+};
+/* Apply a complete scan of loaded programs: new ones appear, missing ones are marked gone. */
+void model__apply_stats(struct model *m, const struct prog_stat *st, size_t n, uint64_t now_ns);
+/* Set the collector's absolute loss counters (deltas are taken at close). */
+void model__set_losses(struct model *m, uint64_t rb_drops, uint64_t queue_drops);
+/* Close the open interval at now_ns: open -> last, last added to cumulative. */
+void model__close_interval(struct model *m, uint64_t now_ns);
+/* Forget cumulative figures (the `z` key); the series stay. */
+void model__reset(struct model *m, uint64_t now_ns);
+
+/* The figures of one series as views show them. NAN-free: has_dist says whether the
+ * percentile fields are meaningful, has_rate whether count/rate/avg are. */
+struct row {
+	const struct series *s;
+	bool has_rate, has_dist;
+	uint64_t count;
+	double rate;   /* per second */
+	double avg_ns;
+	uint64_t p50, p95, p99, p999, max;
+	double cpu_pct; /* run time / wall time * 100 (one CPU = 100), stats only; <0 if unknown */
+	uint64_t total_runs; /* absolute run_cnt from bpf_stats (0 if none) */
+};
+/* Compute a row for series s from the last interval or the cumulative figures. */
+void model__row(const struct model *m, const struct series *s, bool cumulative, struct row *r);
+
+#endif /* LAT_MODEL_H */

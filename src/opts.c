@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * opts.c - command-line parsing. Every error is one sentence naming the input and the fix.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opts.h"
+
+static const char *const mode_names[MODE__COUNT] = {
+	[MODE_PROGRAMS] = "programs",
+	[MODE_HELPERS] = "helpers",
+	[MODE_SEGMENTS] = "segments",
+};
+
+/* Name of a mode. */
+const char *opts__mode_name(enum lat_mode m)
+{
+	return m < MODE__COUNT ? mode_names[m] : "?";
+}
+
+/* Print the usage text. */
+void opts__usage(void *fp)
+{
+	FILE *f = fp;
+
+	fprintf(f,
+		"Usage: lattop [OPTION]...\n"
+		"Live latency of eBPF programs: per-program run counts, rates and run time from\n"
+		"bpf_stats, and per-invocation latency percentiles where the kernel can measure them.\n"
+		"\n"
+		"  -m, --mode MODE        view: programs (default); helpers and segments are not\n"
+		"                         available in this version and are refused\n"
+		"  -p, --programs LIST    programs to watch: IDs or names, comma-separated\n"
+		"                         (up to %d; a name may match several programs)\n"
+		"  -d, --interval SECS    refresh/report interval, decimals allowed (default 1)\n"
+		"  -b, --batch            print one report per interval to stdout, no TUI\n"
+		"  -n, --iterations N     stop after N intervals\n"
+		"  -D, --duration SECS    stop after SECS seconds\n"
+		"  -o, --output FMT       batch format: text (default), csv, json (JSON Lines)\n"
+		"  -c, --cumulative       batch figures since start instead of per interval\n"
+		"      --demo             load the bundled demo programs and drive them\n"
+		"      --no-color         no colours (also when NO_COLOR is set and non-empty)\n"
+		"  -h, --help             show this help and exit\n"
+		"  -V, --version          show the version and exit\n"
+		"\n"
+		"Keys: q quit, space pause, c cumulative/interval, z reset, < > sort, r reverse,\n"
+		"Up/Down/PgUp/PgDn/Home/End select, ? help.\n"
+		"Exit status: 0 ok, 1 runtime error or missing privileges, 2 bad usage.\n"
+		"See lattop(8).\n",
+		FILTER_MAX);
+}
+
+/* Parse a duration in seconds. */
+int opts__parse_secs(const char *s, uint64_t *ns)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s || isspace((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !isfinite(v) || v <= 0 || v > 366 * 86400.0)
+		return -EINVAL;
+	*ns = (uint64_t)(v * 1e9 + 0.5);
+	return *ns ? 0 : -EINVAL;
+}
+
+/* Parse a positive count. */
+static int parse_count(const char *s, long *out)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v <= 0)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* True if c may appear in a BPF program name. */
+static bool name_char(int c)
+{
+	return isalnum(c) || c == '_' || c == '.';
+}
+
+/* Parse a -p list. */
+int opts__parse_filter(struct opts *o, const char *list, char *err, size_t errlen)
+{
+	const char *p = list;
+
+	if (!*p) {
+		snprintf(err, errlen, "-p needs a list of program IDs or names, e.g. -p 12,xdp_fw");
+		return -EINVAL;
+	}
+	while (*p) {
+		const char *tok = p;
+		size_t len = strcspn(p, ",");
+		struct filter_ent *f;
+		bool digits = true, valid = len > 0;
+
+		for (size_t i = 0; i < len; i++) {
+			if (!isdigit((unsigned char)tok[i]))
+				digits = false;
+			if (!name_char((unsigned char)tok[i]))
+				valid = false;
+		}
+		if (!valid || len >= sizeof(f->name)) {
+			snprintf(err, errlen,
+				 "bad entry '%.*s' in -p: use program IDs or names (letters, digits, "
+				 "'_' and '.') separated by commas",
+				 (int)(len > 40 ? 40 : len), tok);
+			return -EINVAL;
+		}
+		if (o->nfilter == FILTER_MAX) {
+			snprintf(err, errlen, "too many entries in -p: at most %d", FILTER_MAX);
+			return -EINVAL;
+		}
+		f = &o->filter[o->nfilter];
+		memset(f, 0, sizeof(*f));
+		if (digits) {
+			unsigned long v;
+
+			errno = 0;
+			v = strtoul(tok, NULL, 10);
+			if (errno || v == 0 || v > UINT32_MAX) {
+				snprintf(err, errlen, "bad program ID '%.*s' in -p: IDs are 1..%u",
+					 (int)len, tok, UINT32_MAX);
+				return -EINVAL;
+			}
+			f->id = (uint32_t)v;
+		} else {
+			memcpy(f->name, tok, len);
+			f->name[len] = '\0';
+		}
+		o->nfilter++;
+		p += len;
+		if (*p == ',') {
+			p++;
+			if (!*p) {
+				snprintf(err, errlen, "-p list ends with a comma: remove it");
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Parse argv into o. */
+int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
+{
+	enum { OPT_DEMO = 256, OPT_NO_COLOR };
+	static const struct option longopts[] = {
+		{ "mode", required_argument, NULL, 'm' },
+		{ "programs", required_argument, NULL, 'p' },
+		{ "interval", required_argument, NULL, 'd' },
+		{ "batch", no_argument, NULL, 'b' },
+		{ "iterations", required_argument, NULL, 'n' },
+		{ "duration", required_argument, NULL, 'D' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "cumulative", no_argument, NULL, 'c' },
+		{ "demo", no_argument, NULL, OPT_DEMO },
+		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *nc = getenv("NO_COLOR");
+	int c, err_ret = -EINVAL;
+
+	memset(o, 0, sizeof(*o));
+	o->interval_ns = 1000000000ull;
+	o->no_color = nc && *nc;
+	err[0] = '\0';
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":m:p:d:bn:D:o:chV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			if (!strcmp(optarg, "programs")) {
+				o->mode = MODE_PROGRAMS;
+			} else if (!strcmp(optarg, "helpers") || !strcmp(optarg, "segments")) {
+				snprintf(err, errlen,
+					 "mode '%s' is not available in this version of lattop; "
+					 "use -m programs",
+					 optarg);
+				return err_ret;
+			} else {
+				snprintf(err, errlen,
+					 "unknown mode '%s': use programs, helpers or segments", optarg);
+				return err_ret;
+			}
+			break;
+		case 'p':
+			if (opts__parse_filter(o, optarg, err, errlen))
+				return err_ret;
+			break;
+		case 'd':
+			if (opts__parse_secs(optarg, &o->interval_ns) ||
+			    o->interval_ns < 10000000ull) {
+				snprintf(err, errlen,
+					 "bad interval '%s' for -d: give seconds >= 0.01, e.g. -d 0.5",
+					 optarg);
+				return err_ret;
+			}
+			break;
+		case 'b':
+			o->batch = true;
+			break;
+		case 'n':
+			if (parse_count(optarg, &o->iterations)) {
+				snprintf(err, errlen,
+					 "bad count '%s' for -n: give a whole number of intervals >= 1",
+					 optarg);
+				return err_ret;
+			}
+			break;
+		case 'D':
+			if (opts__parse_secs(optarg, &o->duration_ns)) {
+				snprintf(err, errlen,
+					 "bad duration '%s' for -D: give seconds > 0, e.g. -D 10", optarg);
+				return err_ret;
+			}
+			break;
+		case 'o':
+			if (!strcmp(optarg, "text"))
+				o->out = OUT_TEXT;
+			else if (!strcmp(optarg, "csv"))
+				o->out = OUT_CSV;
+			else if (!strcmp(optarg, "json"))
+				o->out = OUT_JSON;
+			else {
+				snprintf(err, errlen,
+					 "unknown output format '%s' for -o: use text, csv or json",
+					 optarg);
+				return err_ret;
+			}
+			break;
+		case 'c':
+			o->cumulative = true;
+			break;
+		case OPT_DEMO:
+			o->demo = true;
+			break;
+		case OPT_NO_COLOR:
+			o->no_color = true;
+			break;
+		case 'h':
+			return OPTS_HELP;
+		case 'V':
+			return OPTS_VERSION;
+		case ':':
+			snprintf(err, errlen, "option '%s' needs a value; see lattop --help",
+				 argv[optind - 1]);
+			return err_ret;
+		default:
+			if (optopt)
+				snprintf(err, errlen, "unknown option '-%c'; see lattop --help",
+					 optopt);
+			else
+				snprintf(err, errlen, "unknown option '%s'; see lattop --help",
+					 argv[optind - 1]);
+			return err_ret;
+		}
+	}
+	if (optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s'; see lattop --help", argv[optind]);
+		return err_ret;
+	}
+	if ((o->out != OUT_TEXT || o->cumulative) && !o->batch) {
+		snprintf(err, errlen, "-o and -c apply to batch output: add -b");
+		return err_ret;
+	}
+	return OPTS_RUN;
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * opts.h - command-line options: parsing and validation, no side effects.
+ */
+#ifndef LAT_OPTS_H
+#define LAT_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+
+enum out_fmt {
+	OUT_TEXT = 0,
+	OUT_CSV,
+	OUT_JSON,
+};
+
+/* Most entries a -p list may hold (the ETW design capped at 64; lattop supports 4x that). */
+#define FILTER_MAX 256
+
+/* One -p entry: a program ID or a program name. */
+struct filter_ent {
+	uint32_t id;    /* 0 when a name */
+	char name[64];  /* "" when an ID */
+};
+
+struct opts {
+	enum lat_mode mode;
+	struct filter_ent filter[FILTER_MAX];
+	int nfilter;
+	uint64_t interval_ns; /* -d, default 1 s */
+	bool batch;           /* -b */
+	long iterations;      /* -n, 0 = unlimited */
+	uint64_t duration_ns; /* -D, 0 = unlimited */
+	enum out_fmt out;     /* -o */
+	bool cumulative;      /* -c: batch figures since start instead of per interval */
+	bool demo;            /* --demo */
+	bool no_color;        /* --no-color or NO_COLOR */
+	const char *theme;    /* --theme */
+};
+
+/* What opts__parse asks the caller to do. */
+enum opts_action {
+	OPTS_RUN = 0,
+	OPTS_HELP,
+	OPTS_VERSION,
+};
+
+/* Parse argv into o. Returns an opts_action (>= 0) or -EINVAL with one sentence in err. */
+int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen);
+/* Parse a -p list ("12,57,xdp_fw") into o->filter. Returns 0 or -EINVAL with err set. */
+int opts__parse_filter(struct opts *o, const char *list, char *err, size_t errlen);
+/* Parse a duration in seconds ("1", "0.25"); returns 0 or -EINVAL. */
+int opts__parse_secs(const char *s, uint64_t *ns);
+/* Name of a mode ("programs", ...). */
+const char *opts__mode_name(enum lat_mode m);
+/* Print the usage text to f. */
+void opts__usage(void *f);
+
+#endif /* LAT_OPTS_H */

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * session.c - wire sources into the model; filter and sort rows for the views.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/libbpf.h>
+
+#include "collect/collector.h"
+#include "collect/demo.h"
+#include "collect/progstats.h"
+#include "session.h"
+#include "ui/columns.h"
+
+/* Per-CPU queue depth: 64k records (3 MiB) per CPU absorbs ~60 ms of 1 M/s per CPU. */
+#define QUEUE_RECORDS 65536
+
+/* CLOCK_MONOTONIC in ns. */
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* True when this process may trace (reads the effective capability set). */
+bool session__privileged(void)
+{
+	unsigned long long eff = 0;
+	char line[256];
+	FILE *f;
+
+	if (geteuid() == 0)
+		return true;
+	f = fopen("/proc/self/status", "r");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &eff) == 1)
+			break;
+	fclose(f);
+	/* CAP_SYS_ADMIN = 21, CAP_PERFMON = 38, CAP_BPF = 39. */
+	return (eff & (1ull << 21)) || ((eff & (1ull << 38)) && (eff & (1ull << 39)));
+}
+
+/* libbpf's messages go nowhere while curses owns the screen; warnings are kept for errors. */
+static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+/* True when the series passes the -p filter. */
+bool session__wanted(const struct session *s, const struct series *se)
+{
+	const struct opts *o = s->o;
+
+	if (!o->nfilter)
+		return true;
+	for (int i = 0; i < o->nfilter; i++) {
+		if (o->filter[i].id ? o->filter[i].id == se->id
+				    : strcmp(o->filter[i].name, se->name) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Check every -p entry against the loaded programs: unknown IDs and names are errors; a name
+ * matching several programs is worth a warning. */
+static int check_filter(struct session *s, char *err, size_t errlen)
+{
+	for (int i = 0; i < s->o->nfilter; i++) {
+		const struct filter_ent *f = &s->o->filter[i];
+		int matches = 0;
+
+		for (size_t k = 0; k < s->nst; k++)
+			if (f->id ? s->st[k].id == f->id : !strcmp(s->st[k].name, f->name))
+				matches++;
+		if (!matches) {
+			if (f->id)
+				snprintf(err, errlen,
+					 "no loaded BPF program has ID %u (see `bpftool prog list`)",
+					 f->id);
+			else
+				snprintf(err, errlen,
+					 "no loaded BPF program is named '%s' (see `bpftool prog "
+					 "list`)",
+					 f->name);
+			return -ENOENT;
+		}
+		if (!f->id && matches > 1)
+			snprintf(s->warn, sizeof(s->warn), "name '%s' matches %d programs", f->name,
+				 matches);
+	}
+	return 0;
+}
+
+/* Start a session. */
+int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
+{
+	int e;
+
+	memset(s, 0, sizeof(*s));
+	s->o = o;
+	s->stats_fd = -1;
+	if (!session__privileged()) {
+		snprintf(err, errlen,
+			 "lattop needs root (or CAP_BPF and CAP_PERFMON) to read BPF programs: "
+			 "run it with sudo");
+		return EXIT_RUNTIME;
+	}
+	libbpf_set_print(libbpf_quiet);
+
+	/* Shared maps and queues first: every BPF object loaded later reuses them. */
+	s->col = collector__new(QUEUE_RECORDS);
+	if (!s->col) {
+		snprintf(err, errlen, "cannot create the event ring buffer: %s", strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	s->m = model__new(now_ns());
+	if (!s->m) {
+		snprintf(err, errlen, "out of memory");
+		return EXIT_RUNTIME;
+	}
+	s->m->mode = o->mode;
+
+	/* Stats stay on exactly as long as this fd is open. */
+	s->stats_fd = progstats__enable();
+	if (s->stats_fd < 0) {
+		snprintf(err, errlen,
+			 "cannot enable BPF run-time statistics (bpf_enable_stats: %s); "
+			 "run counts and times would all read zero",
+			 strerror(-s->stats_fd));
+		return EXIT_RUNTIME;
+	}
+
+	if (o->demo) {
+		s->demo = demo__start(s->col, true, err, errlen);
+		if (!s->demo)
+			return EXIT_RUNTIME;
+	}
+
+	/* The first scan is the stats baseline, and validates -p. */
+	e = progstats__scan(&s->st, &s->nst, &s->stcap);
+	if (e) {
+		snprintf(err, errlen, "cannot list BPF programs: %s", strerror(-e));
+		return EXIT_RUNTIME;
+	}
+	if (check_filter(s, err, errlen))
+		return EXIT_USAGE;
+	model__apply_stats(s->m, s->st, s->nst, now_ns());
+
+	snprintf(s->notice, sizeof(s->notice),
+		 "per-invocation latency needs fentry/fexit, which this build does not attach yet: "
+		 "showing bpf_stats run counts and averages%s",
+		 o->demo ? " (demo programs time themselves)" : "");
+	snprintf(s->m->source, sizeof(s->m->source), "%s", o->demo ? "stats+self" : "stats");
+	snprintf(s->m->notice, sizeof(s->m->notice), "%s", s->notice);
+
+	e = collector__start(s->col);
+	if (e) {
+		snprintf(err, errlen, "cannot start the collector thread: %s", strerror(-e));
+		return EXIT_RUNTIME;
+	}
+	s->next_close_ns = s->m->open_start_ns + o->interval_ns;
+	if (o->duration_ns)
+		s->end_ns = s->m->open_start_ns + o->duration_ns;
+	return EXIT_OK;
+}
+
+/* Stop threads, destroy links, free everything. */
+void session__close(struct session *s)
+{
+	collector__stop(s->col);
+	demo__free(s->demo);
+	s->demo = NULL;
+	collector__free(s->col);
+	s->col = NULL;
+	if (s->stats_fd >= 0)
+		close(s->stats_fd);
+	s->stats_fd = -1;
+	model__free(s->m);
+	s->m = NULL;
+	free(s->st);
+	s->st = NULL;
+}
+
+/* Collector drain callback: account one event. */
+static void on_event(const struct lat_event *e, void *arg)
+{
+	struct session *s = arg;
+
+	model__add_event(s->m, e, s->demo ? SRC_SELF : SRC_FENTRY);
+}
+
+/* Move queued events into the model. */
+void session__drain(struct session *s)
+{
+	if (s->col)
+		collector__drain(s->col, on_event, s);
+}
+
+/* Sample stats and close the interval. */
+void session__close_interval(struct session *s, uint64_t now)
+{
+	session__drain(s);
+	if (progstats__scan(&s->st, &s->nst, &s->stcap) == 0)
+		model__apply_stats(s->m, s->st, s->nst, now);
+	model__set_losses(s->m, collector__rb_drops(s->col), collector__queue_drops(s->col));
+	model__close_interval(s->m, now);
+}
+
+/* If the interval has elapsed, close it. */
+bool session__tick(struct session *s, uint64_t now)
+{
+	session__drain(s);
+	if (now < s->next_close_ns)
+		return false;
+	session__close_interval(s, now);
+	/* Keep a steady cadence; after a stall, restart from now rather than bursting. */
+	s->next_close_ns += s->o->interval_ns;
+	if (s->next_close_ns <= now)
+		s->next_close_ns = now + s->o->interval_ns;
+	return true;
+}
+
+/* Sort state for qsort (the UI thread is the only caller). */
+static const struct column *sort_col;
+static bool sort_reverse;
+
+/* qsort comparison: by the sort column, ties by program ID. */
+static int row_cmp(const void *pa, const void *pb)
+{
+	const struct row *a = pa, *b = pb;
+	int c = columns__cmp(sort_col, a, b);
+
+	if (sort_reverse)
+		c = -c;
+	if (!c)
+		c = (a->s->id > b->s->id) - (a->s->id < b->s->id);
+	return c;
+}
+
+/* Fill rows for the current mode, filtered and sorted. */
+size_t session__rows(const struct session *s, bool cumulative, int sortcol, bool reverse,
+		     struct row *rows, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->m->n && n < max; i++) {
+		const struct series *se = &s->m->s[i];
+
+		if (se->kind != LAT_EV_PROG || !session__wanted(s, se))
+			continue;
+		model__row(s->m, se, cumulative, &rows[n++]);
+	}
+	if (sortcol < 0 || sortcol >= prog_ncolumns)
+		sortcol = columns__default_sort();
+	sort_col = &prog_columns[sortcol];
+	sort_reverse = reverse;
+	qsort(rows, n, sizeof(*rows), row_cmp);
+	return n;
+}

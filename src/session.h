@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * session.h - one lattop session: sources (collector, bpf_stats sampler, demo) feeding one
+ * model, and the filtered, sorted rows the views render.
+ *
+ * Thread use: everything here runs on the UI/main thread; the collector and demo generator
+ * threads are owned and joined by session__close.
+ */
+#ifndef LAT_SESSION_H
+#define LAT_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+#include "opts.h"
+
+struct collector;
+struct demo;
+
+struct session {
+	struct opts *o;
+	struct collector *col;
+	struct demo *demo;
+	int stats_fd;
+	struct model *m;
+	struct prog_stat *st;
+	size_t nst, stcap;
+	char notice[256]; /* shown on screen: what this kernel cannot do, one sentence */
+	char warn[256];   /* transient warning (e.g. "name x matches 3 programs") */
+	uint64_t next_close_ns;
+	uint64_t end_ns; /* -D deadline, 0 = none */
+};
+
+/* Exit statuses. */
+enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
+
+/* CLOCK_MONOTONIC in ns. */
+uint64_t now_ns(void);
+
+/* True when this process may trace: root, or CAP_BPF + CAP_PERFMON (or CAP_SYS_ADMIN). */
+bool session__privileged(void);
+
+/* Start a session: load the demo if asked, enable stats, validate the filter against loaded
+ * programs, start the collector. On failure returns an exit status and err holds one sentence.
+ */
+int session__open(struct session *s, struct opts *o, char *err, size_t errlen);
+/* Stop threads, destroy links, free everything (safe on a half-opened session). */
+void session__close(struct session *s);
+/* Move queued events into the model (call often). */
+void session__drain(struct session *s);
+/* If the interval has elapsed, sample stats, close it and return true. */
+bool session__tick(struct session *s, uint64_t now);
+/* Close the interval now (end of run, or a forced refresh). */
+void session__close_interval(struct session *s, uint64_t now);
+/* True when the series passes the -p filter (always true without one). */
+bool session__wanted(const struct session *s, const struct series *se);
+
+/* Fill rows (at most max) for the current mode, filtered, sorted by column sortcol
+ * (descending unless reverse). Returns the number of rows. */
+size_t session__rows(const struct session *s, bool cumulative, int sortcol, bool reverse,
+		     struct row *rows, size_t max);
+
+#endif /* LAT_SESSION_H */

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * batch.c - `-b`: one report per interval as text, CSV or JSON Lines, from the model's rows.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "ui/columns.h"
+#include "ui/ui.h"
+
+/* Longest table printed; more rows than this are summarised. */
+#define BATCH_MAX_ROWS 4096
+
+/* Wall-clock time of the end of the last interval, in ns since the epoch. */
+static uint64_t wall_ns(const struct session *s)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	/* The interval ended at last_end_ns (monotonic); map it to wall time via "now". */
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec - (now_ns() - s->m->last_end_ns);
+}
+
+/* Print a CSV field, quoted when it holds a comma or a quote. */
+static void csv_field(FILE *f, const char *v)
+{
+	if (!strpbrk(v, ",\"\n")) {
+		fputs(v, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *v; v++) {
+		if (*v == '"')
+			fputc('"', f);
+		fputc(*v, f);
+	}
+	fputc('"', f);
+}
+
+/* Raw (machine) form of a cell for CSV. */
+static void cell_raw(const struct cell *c, char *buf, size_t len)
+{
+	switch (c->t) {
+	case CELL_NULL:
+		buf[0] = '\0';
+		break;
+	case CELL_U64:
+		snprintf(buf, len, "%" PRIu64, c->u);
+		break;
+	case CELL_STR:
+		snprintf(buf, len, "%s", c->s);
+		break;
+	case CELL_NS:
+		snprintf(buf, len, "%.0f", c->d);
+		break;
+	case CELL_DBL:
+	case CELL_PCT:
+		snprintf(buf, len, "%.3f", c->d);
+		break;
+	}
+}
+
+/* JSON form of a cell. */
+static cJSON *cell_json(const struct cell *c)
+{
+	switch (c->t) {
+	case CELL_U64:
+		return cJSON_CreateNumber((double)c->u);
+	case CELL_STR:
+		return cJSON_CreateString(c->s);
+	case CELL_NS:
+		return cJSON_CreateNumber(c->d < 0 ? 0 : (double)(uint64_t)(c->d + 0.5));
+	case CELL_DBL:
+	case CELL_PCT:
+		return cJSON_CreateNumber(c->d);
+	case CELL_NULL:
+	default:
+		return cJSON_CreateNull();
+	}
+}
+
+/* Text report: a header line, the drops line and the table. */
+static void report_text(struct session *s, FILE *f, const struct row *rows, size_t n)
+{
+	const struct model *m = s->m;
+	const struct model_counters *mc = s->o->cumulative ? &m->c_cum : &m->c_last;
+	char ts[32], line[512];
+	time_t t = (time_t)(wall_ns(s) / 1000000000ull);
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(ts, sizeof(ts), "%Y-%m-%d %H:%M:%S", &tm);
+	fprintf(f, "lattop %s  interval %.2fs  mode %s  source %s%s\n", ts,
+		(m->last_end_ns - m->last_start_ns) / 1e9, opts__mode_name(m->mode), m->source,
+		s->o->cumulative ? "  cumulative" : "");
+	fprintf(f, "drops: ringbuf %" PRIu64 "  queue %" PRIu64 "  events %" PRIu64 "\n",
+		mc->rb_drops, mc->queue_drops, mc->events);
+	if (m->notice[0])
+		fprintf(f, "note: %s\n", m->notice);
+	line[0] = '\0';
+	for (int c = 0; c < prog_ncolumns; c++) {
+		const struct column *col = &prog_columns[c];
+		size_t l = strlen(line);
+
+		snprintf(line + l, sizeof(line) - l, c ? " %*s" : "%*s",
+			 col->left ? -col->width : col->width, col->title);
+	}
+	fprintf(f, "%s\n", line);
+	for (size_t i = 0; i < n; i++) {
+		line[0] = '\0';
+		for (int c = 0; c < prog_ncolumns; c++) {
+			const struct column *col = &prog_columns[c];
+			size_t l = strlen(line);
+			char v[64];
+			struct cell cell;
+
+			col->get(&rows[i], &cell);
+			cell__text(&cell, v, sizeof(v));
+			snprintf(line + l, sizeof(line) - l, c ? " %*.*s" : "%*.*s",
+				 col->left ? -col->width : col->width, col->width, v);
+		}
+		fprintf(f, "%s%s\n", line, rows[i].s->gone ? " (gone)" : "");
+	}
+	fputc('\n', f);
+}
+
+/* CSV report: a header on the first report, one line per row. */
+static void report_csv(struct session *s, FILE *f, const struct row *rows, size_t n, bool first)
+{
+	const struct model *m = s->m;
+	const struct model_counters *mc = s->o->cumulative ? &m->c_cum : &m->c_last;
+	uint64_t ts = wall_ns(s);
+
+	if (first) {
+		fputs("ts_ns,interval_ns,mode,source", f);
+		for (int c = 0; c < prog_ncolumns; c++)
+			fprintf(f, ",%s", prog_columns[c].key);
+		fputs(",gone,rb_drops,queue_drops\n", f);
+	}
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "%" PRIu64 ",%" PRIu64 ",%s,%s", ts, m->last_end_ns - m->last_start_ns,
+			opts__mode_name(m->mode), m->source);
+		for (int c = 0; c < prog_ncolumns; c++) {
+			struct cell cell;
+			char v[128];
+
+			prog_columns[c].get(&rows[i], &cell);
+			cell_raw(&cell, v, sizeof(v));
+			fputc(',', f);
+			csv_field(f, v);
+		}
+		fprintf(f, ",%d,%" PRIu64 ",%" PRIu64 "\n", rows[i].s->gone, mc->rb_drops,
+			mc->queue_drops);
+	}
+}
+
+/* JSON Lines report: one object per interval. */
+static void report_json(struct session *s, FILE *f, const struct row *rows, size_t n)
+{
+	const struct model *m = s->m;
+	const struct model_counters *mc = s->o->cumulative ? &m->c_cum : &m->c_last;
+	cJSON *root = cJSON_CreateObject(), *drops, *arr;
+	char *txt;
+
+	cJSON_AddNumberToObject(root, "ts_ns", (double)wall_ns(s));
+	cJSON_AddNumberToObject(root, "interval_ns", (double)(m->last_end_ns - m->last_start_ns));
+	cJSON_AddStringToObject(root, "mode", opts__mode_name(m->mode));
+	cJSON_AddStringToObject(root, "source", m->source);
+	cJSON_AddBoolToObject(root, "cumulative", s->o->cumulative);
+	if (m->notice[0])
+		cJSON_AddStringToObject(root, "notice", m->notice);
+	drops = cJSON_AddObjectToObject(root, "drops");
+	cJSON_AddNumberToObject(drops, "ringbuf", (double)mc->rb_drops);
+	cJSON_AddNumberToObject(drops, "queue", (double)mc->queue_drops);
+	cJSON_AddNumberToObject(root, "events", (double)mc->events);
+	arr = cJSON_AddArrayToObject(root, "rows");
+	for (size_t i = 0; i < n; i++) {
+		cJSON *o = cJSON_CreateObject();
+
+		for (int c = 0; c < prog_ncolumns; c++) {
+			struct cell cell;
+
+			prog_columns[c].get(&rows[i], &cell);
+			cJSON_AddItemToObject(o, prog_columns[c].key, cell_json(&cell));
+		}
+		cJSON_AddBoolToObject(o, "gone", rows[i].s->gone);
+		cJSON_AddItemToArray(arr, o);
+	}
+	txt = cJSON_PrintUnformatted(root);
+	if (txt)
+		fprintf(f, "%s\n", txt);
+	free(txt);
+	cJSON_Delete(root);
+}
+
+/* Print the report of the last closed interval. */
+void batch__report(struct session *s, FILE *f, bool first)
+{
+	static struct row rows[BATCH_MAX_ROWS];
+	size_t n = session__rows(s, s->o->cumulative, -1, false, rows, BATCH_MAX_ROWS);
+
+	switch (s->o->out) {
+	case OUT_TEXT:
+		report_text(s, f, rows, n);
+		break;
+	case OUT_CSV:
+		report_csv(s, f, rows, n, first);
+		break;
+	case OUT_JSON:
+		report_json(s, f, rows, n);
+		break;
+	}
+	fflush(f);
+}
+
+/* Run batch mode until -n/-D or a signal. */
+int batch__run(struct session *s)
+{
+	long printed = 0;
+
+	while (!ui_stop) {
+		struct timespec nap = { 0, 5000000 }; /* drain every 5 ms */
+		uint64_t now = now_ns();
+
+		if (s->end_ns && now >= s->end_ns) {
+			/* -D: the last, partial interval ends at the deadline (unless it is only
+			 * the instant after a regular close). */
+			if (now - s->m->open_start_ns >= s->o->interval_ns / 10) {
+				session__close_interval(s, now);
+				batch__report(s, stdout, printed++ == 0);
+			}
+			break;
+		}
+		if (session__tick(s, now)) {
+			batch__report(s, stdout, printed++ == 0);
+			if (s->o->iterations && printed >= s->o->iterations)
+				break;
+		}
+		nanosleep(&nap, NULL);
+	}
+	return EXIT_OK;
+}

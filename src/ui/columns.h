@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * columns.h - table columns as data: one table drives the TUI, text, CSV and JSON outputs.
+ */
+#ifndef LAT_COLUMNS_H
+#define LAT_COLUMNS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+
+enum cell_type {
+	CELL_NULL = 0, /* no value from this source (JSON null, "-" in text) */
+	CELL_U64,
+	CELL_DBL,
+	CELL_STR,
+	CELL_NS,  /* a duration in ns: adaptive units in text, raw ns elsewhere */
+	CELL_PCT, /* a percentage */
+};
+
+struct cell {
+	enum cell_type t;
+	uint64_t u;
+	double d;
+	const char *s;
+};
+
+struct column {
+	const char *title; /* text/TUI heading */
+	const char *key;   /* JSON key and CSV heading */
+	int width;         /* text/TUI width */
+	bool left;         /* left-aligned (names) */
+	void (*get)(const struct row *r, struct cell *c);
+};
+
+/* The programs-mode columns and their count. */
+extern const struct column prog_columns[];
+extern const int prog_ncolumns;
+
+/* Format a cell for humans (adaptive units, thousands separators) into buf. */
+void cell__text(const struct cell *c, char *buf, size_t len);
+/* Format a duration in ns with adaptive units (ns/us/ms/s), at most 8 chars. */
+void fmt_ns(double ns, char *buf, size_t len);
+/* Format an integer with thousands separators. */
+void fmt_count(uint64_t v, char *buf, size_t len);
+/* Format a rate (per second) with k/M suffixes when large. */
+void fmt_rate(double v, char *buf, size_t len);
+
+/* Index of the column used to sort by default (count), and the sort comparison of two rows by
+ * column col (descending when !reverse); NULL cells sort last. */
+int columns__default_sort(void);
+int columns__cmp(const struct column *col, const struct row *a, const struct row *b);
+
+#endif /* LAT_COLUMNS_H */

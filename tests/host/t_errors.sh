@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Bad input gets one clear sentence on stderr, nothing on stdout, and the documented status:
+# 2 for usage errors (nothing started), 1 for missing privileges.
+cd "$(dirname "$0")/../.." && . tests/lib.sh
+SUITE=host-errors
+
+# usage NAME EXPECTED-STATUS STDERR-PATTERN ARGS...
+usage() {
+	local name=$1 want=$2 pat=$3; shift 3
+	$LATTOP "$@" >"$TMP/out" 2>"$TMP/err"
+	local rc=$?
+	if [ "$rc" != "$want" ]; then fail "$name" "exit $rc, expected $want ($(cat "$TMP/err"))"
+	elif [ -s "$TMP/out" ]; then fail "$name" "printed to stdout"
+	elif [ "$(wc -l <"$TMP/err")" != 1 ]; then fail "$name" "stderr is not one line: $(cat "$TMP/err")"
+	elif ! grep -qE "$pat" "$TMP/err"; then fail "$name" "stderr '$(cat "$TMP/err")' lacks /$pat/"
+	else pass "$name"; fi
+}
+usage unknown-option 2 "unknown option '--bogus'" --bogus
+usage unknown-short 2 "unknown option '-x'" -x
+usage missing-value 2 "option '-d' needs a value" -b -d
+usage bad-interval 2 "bad interval 'abc'" -b -d abc
+usage zero-interval 2 "bad interval '0'" -b -d 0
+usage bad-count 2 "bad count '0' for -n" -b -n 0
+usage bad-count-text 2 "bad count '3x' for -n" -b -n 3x
+usage bad-duration 2 "bad duration '-1' for -D" -b -D -1
+usage bad-format 2 "unknown output format 'xml'" -b -o xml
+usage format-needs-batch 2 "add -b" -o json
+usage bad-mode 2 "unknown mode 'foo'" -m foo
+usage mode-not-built 2 "mode 'helpers' is not available" -m helpers
+usage empty-filter-entry 2 "bad entry '' in -p" -b -p 1,,2
+usage filter-trailing-comma 2 "ends with a comma" -b -p 1,
+usage filter-bad-chars 2 "bad entry 'a-b' in -p" -b -p a-b
+usage filter-id-range 2 "bad program ID '4294967296'" -b -p 4294967296
+usage stray-argument 2 "unexpected argument 'foo'" -b foo
+usage unknown-id 2 "no loaded BPF program has ID 4000000000" -b -n 1 -p 4000000000
+usage unknown-name 2 "no loaded BPF program is named 'no_such_prog_x'" -b -n 1 -p no_such_prog_x
+
+# Not root: one sentence, status 1, nothing started.
+if id nobody >/dev/null 2>&1; then
+	cp "$LATTOP" "$TMP/lattop" && chmod 755 "$TMP" "$TMP/lattop"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all "$TMP/lattop" -b -n 1 >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	expect_eq not-root-status "$rc" 1
+	check not-root-message grep -q "needs root (or CAP_BPF and CAP_PERFMON)" "$TMP/err"
+fi
+
+# --help and --version succeed and say what they should.
+$LATTOP --help >"$TMP/h" 2>&1; expect_eq help-status $? 0
+check help-lists-options grep -q -- '--programs LIST' "$TMP/h"
+expect_eq version "$($LATTOP -V)" "lattop $(sed -n 's/^VERSION := //p' Makefile)"

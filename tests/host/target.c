@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * target.c - test fixture: loads bpf/target.bpf.c and runs its programs on command.
+ *
+ * Prints "light ID", "heavy ID", "emit ID", "ready", then reads commands from stdin:
+ *   run light|heavy|emit N   run the program N times (bpf_prog_test_run repeat=N);
+ *                            prints "ran N avg_ns A" (the kernel's average run time)
+ *   loops L                  set target_heavy's bpf_loop iterations
+ *   emit K                   set target_emit's events per run
+ *   unload                   destroy the programs, prints "unloaded"
+ *   quit (or EOF)            exit
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "target.skel.h"
+
+/* Program ID of a loaded program. */
+static unsigned prog_id(const struct bpf_program *p)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	return bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len) ? 0 : info.id;
+}
+
+/* Run prog n times; print the kernel's average duration. */
+static int run(const struct bpf_program *p, unsigned n)
+{
+	unsigned char pkt[64] = { [12] = 0x08 };
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt, .data_size_in = sizeof(pkt),
+		    .repeat = n);
+	int err = bpf_prog_test_run_opts(bpf_program__fd(p), &opts);
+
+	if (err) {
+		printf("error %s\n", strerror(errno));
+		return err;
+	}
+	printf("ran %u avg_ns %u\n", n, opts.duration);
+	return 0;
+}
+
+int main(void)
+{
+	struct target_bpf *skel = target_bpf__open_and_load();
+	char line[256], what[32];
+	unsigned n;
+
+	if (!skel) {
+		fprintf(stderr, "target: cannot load target.bpf.o: %s\n", strerror(errno));
+		return 1;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("light %u\nheavy %u\nemit %u\nready\n", prog_id(skel->progs.target_light),
+	       prog_id(skel->progs.target_heavy), prog_id(skel->progs.target_emit));
+	while (fgets(line, sizeof(line), stdin)) {
+		if (sscanf(line, "run %31s %u", what, &n) == 2) {
+			const struct bpf_program *p = !strcmp(what, "light") ? skel->progs.target_light
+						    : !strcmp(what, "heavy") ? skel->progs.target_heavy
+									     : skel->progs.target_emit;
+			run(p, n);
+		} else if (sscanf(line, "loops %u", &n) == 1) {
+			skel->data->heavy_loops = n;
+			printf("ok\n");
+		} else if (sscanf(line, "emit %u", &n) == 1) {
+			skel->data->emit_n = n;
+			printf("ok\n");
+		} else if (!strncmp(line, "unload", 6)) {
+			target_bpf__destroy(skel);
+			skel = NULL;
+			printf("unloaded\n");
+			break;
+		} else if (!strncmp(line, "quit", 4)) {
+			break;
+		} else {
+			printf("error unknown command\n");
+		}
+	}
+	/* After unload, wait for quit/EOF so the test controls the process lifetime. */
+	if (!skel)
+		while (fgets(line, sizeof(line), stdin) && strncmp(line, "quit", 4))
+			;
+	target_bpf__destroy(skel);
+	return 0;
+}

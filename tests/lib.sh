@@ -1,0 +1,25 @@
+# Shared helpers for lattop's shell test suites (sourced). Each check prints one
+# "PASS <suite>/<name>" or "FAIL <suite>/<name>: why" line.
+OUTPUT=${OUTPUT:-.output}
+LATTOP=${LATTOP:-./lattop}
+SUITE=${SUITE:-host}
+TMP=$(mktemp -d /tmp/lattop-test.XXXXXX)
+trap 'rm -rf "$TMP"; jobs -p | xargs -r kill 2>/dev/null' EXIT
+
+pass() { echo "PASS $SUITE/$1"; }
+fail() { echo "FAIL $SUITE/$1: $2"; }
+# check NAME CONDITION-COMMAND...: pass when the command succeeds.
+check() {
+	local name=$1; shift
+	if "$@"; then pass "$name"; else fail "$name" "$*"; fi
+}
+# expect_eq NAME ACTUAL EXPECTED
+expect_eq() {
+	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', expected '$3'"; fi
+}
+# json QUERY FILE: evaluate a python expression over the list of JSON lines `L` in FILE.
+json() {
+	python3 -c 'import json,sys
+L=[json.loads(l) for l in open(sys.argv[2]) if l.strip()]
+print(eval(sys.argv[1]))' "$1" "$2"
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Build a sanitizer variant (SAN=address,undefined or thread) in its own OUTPUT and run the
+# tests that exercise threads and memory under it. Prints PASS/FAIL lines.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+san=$1
+out=${OUTPUT:-.output}/san-${san//,/-}
+if ! make -s OUTPUT="$out" SAN="$san" "$out/lattop" unit >"$out.build.log" 2>&1; then
+	echo "FAIL san-$san/build: see $out.build.log"
+	tail -n 20 "$out.build.log"
+	exit 1
+fi
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+if [ "$san" = thread ]; then
+	tests="$out/tests/test_spsc $out/tests/host/collector_test"
+else
+	tests=$(ls "$out"/tests/test_* "$out"/tests/host/collector_test 2>/dev/null)
+fi
+for t in $tests; do
+	[ -x "$t" ] || continue
+	name=$(basename "$t")
+	if "$t" >"$out.$name.log" 2>&1; then
+		echo "PASS san-$san/$name"
+	else
+		echo "FAIL san-$san/$name: see $out.$name.log"
+		tail -n 30 "$out.$name.log"
+	fi
+done
+# The whole binary live under ASan/UBSan: demo load, collector, queues, model, batch output.
+if [ "$san" != thread ]; then
+	if "$out/lattop" --demo -b -n 2 -d 0.3 -o json >"$out.live.log" 2>&1 &&
+		[ "$(grep -c '"rows"' "$out.live.log")" = 2 ]; then
+		echo "PASS san-$san/live-demo"
+	else
+		echo "FAIL san-$san/live-demo: see $out.live.log"
+		tail -n 30 "$out.live.log"
+	fi
+fi
