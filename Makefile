@@ -89,7 +89,8 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/bpf/%.bpf.o
 
 # Skeletons must exist before any C file that may include them is compiled the first time;
 # -MMD then tracks the real dependencies.
-$(OUTPUT)/src/%.o $(OUTPUT)/tests/%.o: | $(SKELS)
+$(LIB_OBJS) $(MAIN_OBJ) $(patsubst %.c,$(OUTPUT)/%.o,$(UNIT_SRCS) $(HOST_SRCS) \
+	$(wildcard bench/*.c)): | $(SKELS)
 
 $(OUTPUT)/%.o: %.c
 	$(call msg,CC,$@)

@@ -135,7 +135,7 @@ static __always_inline __u64 run_timed(__u32 id, void *fn, __u32 n)
 
 	bpf_loop(n, fn, &c, 0);
 	if (self_time)
-		emit_event(LAT_EV_PROG, id, 0, 0, t0, bpf_ktime_get_ns() - t0);
+		emit_event(LAT_EV_PROG, LAT_EVF_SELF, id, 0, 0, t0, bpf_ktime_get_ns() - t0);
 	return c.acc;
 }
 

@@ -34,13 +34,13 @@ struct {
 __u32 rb_since_wakeup[LAT_MAX_CPUS] SEC(".bss");
 
 /* Reserve, fill and submit one event; count a drop when the ring buffer is full. */
-static __always_inline int emit_event(__u16 kind, __u32 id, __u32 aux, __u32 aux2, __u64 start_ns,
-				      __u64 dur_ns)
+static __always_inline int emit_event(__u16 kind, __u16 flags, __u32 id, __u32 aux, __u32 aux2,
+				      __u64 start_ns, __u64 dur_ns)
 {
 	__u32 cpu = bpf_get_smp_processor_id() & LAT_CPU_MASK;
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct lat_event *e;
-	__u64 flags = BPF_RB_NO_WAKEUP;
+	__u64 wake = BPF_RB_NO_WAKEUP;
 
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
@@ -52,7 +52,7 @@ static __always_inline int emit_event(__u16 kind, __u32 id, __u32 aux, __u32 aux
 		return -1;
 	}
 	e->kind = kind;
-	e->flags = 0;
+	e->flags = flags;
 	e->cpu = cpu;
 	e->id = id;
 	e->aux = aux;
@@ -64,9 +64,9 @@ static __always_inline int emit_event(__u16 kind, __u32 id, __u32 aux, __u32 aux
 	e->dur_ns = dur_ns;
 	if (++rb_since_wakeup[cpu] >= LAT_WAKEUP_EVERY) {
 		rb_since_wakeup[cpu] = 0;
-		flags = BPF_RB_FORCE_WAKEUP;
+		wake = BPF_RB_FORCE_WAKEUP;
 	}
-	bpf_ringbuf_submit(e, flags);
+	bpf_ringbuf_submit(e, wake);
 	return 0;
 }
 

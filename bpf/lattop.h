@@ -30,6 +30,24 @@ enum lat_kind {
 	LAT_EV_BENCH = 4,  /* benchmark producer record: id = sequence */
 };
 
+/* lat_event.flags */
+#define LAT_EVF_SELF 0x1 /* timed by the program itself (demo), not by a probe */
+
+/* Per-CPU stack of programs running on that CPU (one entry of the lat_nest array map, indexed
+ * by CPU). fentry pushes, fexit pops; helper probes read the top to attribute calls. */
+struct lat_nest {
+	__u32 depth;    /* entries pushed; may exceed LAT_NEST_MAX (then not stored) */
+	__u32 pad;
+	__u32 ids[LAT_NEST_MAX];
+	__u64 start_ns[LAT_NEST_MAX];
+	__u64 overflow; /* pushes beyond LAT_NEST_MAX */
+	__u64 mismatch; /* pops whose top was another program (a missed entry or exit) */
+	__u64 underflow; /* pops on an empty stack */
+};
+
+_Static_assert(sizeof(struct lat_nest) == 8 + 4 * LAT_NEST_MAX + 8 * LAT_NEST_MAX + 24,
+	       "lat_nest layout changed");
+
 /* One latency sample (48 bytes). */
 struct lat_event {
 	__u16 kind;     /* enum lat_kind */

@@ -29,7 +29,7 @@ static long spin_step(__u32 i, void *arg)
 /* One emit step: a benchmark record. */
 static long emit_step(__u32 i, void *arg)
 {
-	emit_event(LAT_EV_BENCH, (__u32)__sync_fetch_and_add(&seq, 1), 0, 0, 0, i);
+	emit_event(LAT_EV_BENCH, 0, (__u32)__sync_fetch_and_add(&seq, 1), 0, 0, 0, i);
 	return 0;
 }
 

@@ -3,10 +3,12 @@
  * session.c - wire sources into the model; filter and sort rows for the views.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <bpf/libbpf.h>
@@ -14,6 +16,7 @@
 #include "collect/collector.h"
 #include "collect/demo.h"
 #include "collect/progstats.h"
+#include "collect/progtrace.h"
 #include "session.h"
 #include "ui/columns.h"
 
@@ -103,20 +106,73 @@ static int check_filter(struct session *s, char *err, size_t errlen)
 	return 0;
 }
 
+/* Where the live-session lock lives (LATTOP_LOCK overrides, for tests). */
+static const char *lock_path(void)
+{
+	const char *p = getenv("LATTOP_LOCK");
+
+	return p && *p ? p : "/run/lattop.lock";
+}
+
+/* Take the one-live-session lock: an flock on a file holding the holder's pid. The kernel drops
+ * the flock when its holder dies, so a stale file from a killed session never blocks. */
+static int take_lock(struct session *s, char *err, size_t errlen)
+{
+	char buf[32];
+	int fd = open(lock_path(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	ssize_t n;
+
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open the session lock %s: %s", lock_path(),
+			 strerror(errno));
+		return -errno;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		int e = errno;
+		long pid = 0;
+
+		n = pread(fd, buf, sizeof(buf) - 1, 0);
+		if (n > 0) {
+			buf[n] = '\0';
+			pid = strtol(buf, NULL, 10);
+		}
+		close(fd);
+		if (e == EWOULDBLOCK) {
+			snprintf(err, errlen,
+				 "another lattop session (pid %ld) is already tracing: only one live "
+				 "session runs at a time; stop it first (replay needs no lock)",
+				 pid);
+			return -EBUSY;
+		}
+		snprintf(err, errlen, "cannot lock %s: %s", lock_path(), strerror(e));
+		return -e;
+	}
+	n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) || pwrite(fd, buf, n, 0) != n) {
+		/* The lock holds without the pid; a refused second session says pid 0. */
+	}
+	s->lock_fd = fd;
+	return 0;
+}
+
 /* Start a session. */
 int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 {
+	char why[160];
 	int e;
 
 	memset(s, 0, sizeof(*s));
 	s->o = o;
 	s->stats_fd = -1;
+	s->lock_fd = -1;
 	if (!session__privileged()) {
 		snprintf(err, errlen,
 			 "lattop needs root (or CAP_BPF and CAP_PERFMON) to read BPF programs: "
 			 "run it with sudo");
 		return EXIT_RUNTIME;
 	}
+	if (take_lock(s, err, errlen))
+		return EXIT_RUNTIME;
 	libbpf_set_print(libbpf_quiet);
 
 	/* Shared maps and queues first: every BPF object loaded later reuses them. */
@@ -142,8 +198,25 @@ int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 		return EXIT_RUNTIME;
 	}
 
+	/* Can this kernel trace BPF programs? Try it on a program of our own. */
+	s->pt = progtrace__new(s->col);
+	if (s->pt && progtrace__probe(s->pt, why, sizeof(why))) {
+		progtrace__free(s->pt);
+		s->pt = NULL;
+		snprintf(s->notice, sizeof(s->notice),
+			 "per-invocation latency is unavailable: %s; showing bpf_stats run counts "
+			 "and averages%s",
+			 why, o->demo ? " (the demo programs time themselves)" : "");
+	} else if (!s->pt) {
+		snprintf(s->notice, sizeof(s->notice),
+			 "per-invocation latency is unavailable: cannot create the nesting map "
+			 "(%s); showing bpf_stats run counts and averages",
+			 strerror(errno));
+	}
+
+	/* The demo self-times only where fentry cannot measure it. */
 	if (o->demo) {
-		s->demo = demo__start(s->col, true, err, errlen);
+		s->demo = demo__start(s->col, s->pt == NULL, err, errlen);
 		if (!s->demo)
 			return EXIT_RUNTIME;
 	}
@@ -158,11 +231,17 @@ int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 		return EXIT_USAGE;
 	model__apply_stats(s->m, s->st, s->nst, now_ns());
 
-	snprintf(s->notice, sizeof(s->notice),
-		 "per-invocation latency needs fentry/fexit, which this build does not attach yet: "
-		 "showing bpf_stats run counts and averages%s",
-		 o->demo ? " (demo programs time themselves)" : "");
-	snprintf(s->m->source, sizeof(s->m->source), "%s", o->demo ? "stats+self" : "stats");
+	if (s->pt) {
+		snprintf(s->m->source, sizeof(s->m->source), "fentry");
+		snprintf(s->notice, sizeof(s->notice),
+			 "fentry/fexit: probe floor %llu ns per invocation (the latency our probes "
+			 "report for an empty program)",
+			 (unsigned long long)progtrace__floor_ns(s->pt));
+		session__sync_watch(s);
+	} else {
+		snprintf(s->m->source, sizeof(s->m->source), "%s",
+			 o->demo ? "stats+self" : "stats");
+	}
 	snprintf(s->m->notice, sizeof(s->m->notice), "%s", s->notice);
 
 	e = collector__start(s->col);
@@ -180,6 +259,8 @@ int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 void session__close(struct session *s)
 {
 	collector__stop(s->col);
+	progtrace__free(s->pt);
+	s->pt = NULL;
 	demo__free(s->demo);
 	s->demo = NULL;
 	collector__free(s->col);
@@ -191,6 +272,9 @@ void session__close(struct session *s)
 	s->m = NULL;
 	free(s->st);
 	s->st = NULL;
+	if (s->lock_fd >= 0)
+		close(s->lock_fd);
+	s->lock_fd = -1;
 }
 
 /* Collector drain callback: account one event. */
@@ -198,7 +282,7 @@ static void on_event(const struct lat_event *e, void *arg)
 {
 	struct session *s = arg;
 
-	model__add_event(s->m, e, s->demo ? SRC_SELF : SRC_FENTRY);
+	model__add_event(s->m, e, (e->flags & LAT_EVF_SELF) ? SRC_SELF : SRC_FENTRY);
 }
 
 /* Move queued events into the model. */
@@ -208,13 +292,29 @@ void session__drain(struct session *s)
 		collector__drain(s->col, on_event, s);
 }
 
+/* Nesting-stack losses of the program probes. */
+static uint64_t nest_misses(const struct progtrace *pt)
+{
+	struct progtrace_nest n;
+
+	progtrace__nest(pt, &n);
+	return n.overflow + n.mismatch + n.underflow;
+}
+
 /* Sample stats and close the interval. */
 void session__close_interval(struct session *s, uint64_t now)
 {
 	session__drain(s);
-	if (progstats__scan(&s->st, &s->nst, &s->stcap) == 0)
+	if (progstats__scan(&s->st, &s->nst, &s->stcap) == 0) {
 		model__apply_stats(s->m, s->st, s->nst, now);
-	model__set_losses(s->m, collector__rb_drops(s->col), collector__queue_drops(s->col));
+		session__sync_watch(s);
+	}
+	model__set_losses(s->m, &(struct model_losses){
+					.rb_drops = collector__rb_drops(s->col),
+					.queue_drops = collector__queue_drops(s->col),
+					.recursion = s->pt ? progtrace__recursion_misses(s->pt) : 0,
+					.nest = s->pt ? nest_misses(s->pt) : 0,
+				});
 	model__close_interval(s->m, now);
 }
 
@@ -230,6 +330,95 @@ bool session__tick(struct session *s, uint64_t now)
 	if (s->next_close_ns <= now)
 		s->next_close_ns = now + s->o->interval_ns;
 	return true;
+}
+
+/* True when program id should carry per-invocation probes: it passes the filter (the demo's
+ * programs are the default watch set of --demo; without -p or --demo nothing is probed). */
+static bool watched(const struct session *s, const struct series *se)
+{
+	if (se->gone)
+		return false;
+	if (s->o->nfilter)
+		return session__wanted(s, se);
+	if (s->demo) {
+		uint32_t ids[DEMO_NPROGS];
+		int n = demo__prog_ids(s->demo, ids, DEMO_NPROGS);
+
+		for (int i = 0; i < n; i++)
+			if (ids[i] == se->id)
+				return true;
+	}
+	return false;
+}
+
+/* Attach or detach probes so they match the watch set. */
+void session__sync_watch(struct session *s)
+{
+	char why[160];
+
+	if (!s->pt)
+		return;
+	for (size_t i = 0; i < s->m->n; i++) {
+		struct series *se = &s->m->s[i];
+		bool want, have;
+
+		if (se->kind != LAT_EV_PROG)
+			continue;
+		want = watched(s, se);
+		have = progtrace__attached(s->pt, se->id);
+		if (want && !have) {
+			if (se->note[0])
+				continue; /* tried and refused: the reason stays on the row */
+			if (progtrace__attach(s->pt, se->id, why, sizeof(why)))
+				snprintf(se->note, sizeof(se->note), "%s", why);
+		} else if (!want && have) {
+			progtrace__detach(s->pt, se->id);
+		}
+		if (!want)
+			se->note[0] = '\0';
+	}
+}
+
+/* Format the current filter as a -p list. */
+void session__filter_str(const struct session *s, char *buf, size_t len)
+{
+	size_t l = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < s->o->nfilter && l < len; i++) {
+		const struct filter_ent *f = &s->o->filter[i];
+
+		if (f->id)
+			l += snprintf(buf + l, len - l, "%s%u", i ? "," : "", f->id);
+		else
+			l += snprintf(buf + l, len - l, "%s%s", i ? "," : "", f->name);
+	}
+}
+
+/* Replace the filter with a new list (validated against loaded programs first). */
+int session__set_filter(struct session *s, const char *list, char *err, size_t errlen)
+{
+	static struct opts trial;
+	struct opts *saved = s->o;
+	int e;
+
+	trial = *s->o;
+	trial.nfilter = 0;
+	s->warn[0] = '\0';
+	if (*list) {
+		e = opts__parse_filter(&trial, list, err, errlen);
+		if (e)
+			return e;
+	}
+	s->o = &trial;
+	e = check_filter(s, err, errlen);
+	s->o = saved;
+	if (e)
+		return e;
+	memcpy(s->o->filter, trial.filter, sizeof(trial.filter));
+	s->o->nfilter = trial.nfilter;
+	session__sync_watch(s);
+	return 0;
 }
 
 /* Sort state for qsort (the UI thread is the only caller). */

@@ -18,16 +18,19 @@
 
 struct collector;
 struct demo;
+struct progtrace;
 
 struct session {
 	struct opts *o;
 	struct collector *col;
 	struct demo *demo;
+	struct progtrace *pt; /* NULL when this kernel cannot trace BPF programs */
 	int stats_fd;
+	int lock_fd;
 	struct model *m;
 	struct prog_stat *st;
 	size_t nst, stcap;
-	char notice[256]; /* shown on screen: what this kernel cannot do, one sentence */
+	char notice[320]; /* shown on screen: what this kernel cannot do, one sentence */
 	char warn[256];   /* transient warning (e.g. "name x matches 3 programs") */
 	uint64_t next_close_ns;
 	uint64_t end_ns; /* -D deadline, 0 = none */
@@ -48,6 +51,15 @@ bool session__privileged(void);
 int session__open(struct session *s, struct opts *o, char *err, size_t errlen);
 /* Stop threads, destroy links, free everything (safe on a half-opened session). */
 void session__close(struct session *s);
+/* Attach or detach per-invocation probes so they match the filter (watch set); programs that
+ * cannot be traced get the reason in their series note. Called at open, after each stats scan
+ * and after the filter changes. */
+void session__sync_watch(struct session *s);
+/* Replace the filter with a new -p style list. Returns 0, or -EINVAL/-ENOENT with one
+ * sentence in err (the old filter stays). */
+int session__set_filter(struct session *s, const char *list, char *err, size_t errlen);
+/* Format the current filter as a -p list into buf. */
+void session__filter_str(const struct session *s, char *buf, size_t len);
 /* Move queued events into the model (call often). */
 void session__drain(struct session *s);
 /* If the interval has elapsed, sample stats, close it and return true. */

@@ -172,15 +172,20 @@ void model__apply_stats(struct model *m, const struct prog_stat *st, size_t n, u
 	}
 }
 
-/* Set the collector's absolute loss counters. */
-void model__set_losses(struct model *m, uint64_t rb_drops, uint64_t queue_drops)
+/* Growth of an absolute counter since the last reading. */
+static uint64_t grew(uint64_t now, uint64_t before)
 {
-	if (rb_drops >= m->abs_rb_drops)
-		m->c_open.rb_drops += rb_drops - m->abs_rb_drops;
-	if (queue_drops >= m->abs_queue_drops)
-		m->c_open.queue_drops += queue_drops - m->abs_queue_drops;
-	m->abs_rb_drops = rb_drops;
-	m->abs_queue_drops = queue_drops;
+	return now >= before ? now - before : 0;
+}
+
+/* Set the sources' absolute loss counters. */
+void model__set_losses(struct model *m, const struct model_losses *l)
+{
+	m->c_open.rb_drops += grew(l->rb_drops, m->abs.rb_drops);
+	m->c_open.queue_drops += grew(l->queue_drops, m->abs.queue_drops);
+	m->c_open.recursion += grew(l->recursion, m->abs.recursion);
+	m->c_open.nest += grew(l->nest, m->abs.nest);
+	m->abs = *l;
 }
 
 /* Close the open interval at now_ns. */
@@ -207,6 +212,8 @@ void model__close_interval(struct model *m, uint64_t now_ns)
 	m->c_cum.events += m->c_open.events;
 	m->c_cum.rb_drops += m->c_open.rb_drops;
 	m->c_cum.queue_drops += m->c_open.queue_drops;
+	m->c_cum.recursion += m->c_open.recursion;
+	m->c_cum.nest += m->c_open.nest;
 	memset(&m->c_open, 0, sizeof(m->c_open));
 	m->last_start_ns = m->open_start_ns;
 	m->last_end_ns = now_ns;

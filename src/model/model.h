@@ -44,7 +44,7 @@ struct series {
 	uint32_t id, aux, aux2;
 	char name[64];
 	char type[32];
-	char note[96]; /* why per-invocation figures are missing, if they are */
+	char note[160]; /* why per-invocation figures are missing, if they are */
 	unsigned src;  /* enum series_src bits seen so far */
 	bool gone;     /* the program was unloaded */
 	bool seen;     /* seen by the current stats scan */
@@ -65,6 +65,13 @@ struct series {
 /* Session-wide counters (interval = last closed interval, total = since start/reset). */
 struct model_counters {
 	uint64_t events, rb_drops, queue_drops;
+	uint64_t recursion; /* the kernel's recursion_misses of our tracing programs */
+	uint64_t nest;      /* nesting-stack misses: missed entries/exits and overflow */
+};
+
+/* Absolute loss counters as the sources report them (deltas are taken at close). */
+struct model_losses {
+	uint64_t rb_drops, queue_drops, recursion, nest;
 };
 
 struct model {
@@ -78,10 +85,10 @@ struct model {
 	uint64_t intervals;       /* closed intervals so far */
 	enum lat_mode mode;
 	char source[32];          /* "stats", "stats+self", "fentry", ... */
-	char notice[256];         /* one sentence about what the kernel cannot do, or "" */
+	char notice[320];         /* one sentence about what the kernel cannot do, or "" */
 	struct model_counters c_open, c_last, c_cum;
-	/* Absolute counters from the collector, to turn into deltas at close. */
-	uint64_t abs_rb_drops, abs_queue_drops;
+	/* Absolute counters from the sources, to turn into deltas at close. */
+	struct model_losses abs;
 };
 
 /* Create an empty model starting at now_ns; NULL + errno on failure. */
@@ -109,8 +116,9 @@ struct prog_stat {
 };
 /* Apply a complete scan of loaded programs: new ones appear, missing ones are marked gone. */
 void model__apply_stats(struct model *m, const struct prog_stat *st, size_t n, uint64_t now_ns);
-/* Set the collector's absolute loss counters (deltas are taken at close). */
-void model__set_losses(struct model *m, uint64_t rb_drops, uint64_t queue_drops);
+/* Set the sources' absolute loss counters; what grew since the last call is added to the open
+ * interval (a counter that went down, e.g. a detached probe's, restarts from its new value). */
+void model__set_losses(struct model *m, const struct model_losses *l);
 /* Close the open interval at now_ns: open -> last, last added to cumulative. */
 void model__close_interval(struct model *m, uint64_t now_ns);
 /* Forget cumulative figures (the `z` key); the series stay. */

@@ -97,8 +97,10 @@ static void report_text(struct session *s, FILE *f, const struct row *rows, size
 	fprintf(f, "lattop %s  interval %.2fs  mode %s  source %s%s\n", ts,
 		(m->last_end_ns - m->last_start_ns) / 1e9, opts__mode_name(m->mode), m->source,
 		s->o->cumulative ? "  cumulative" : "");
-	fprintf(f, "drops: ringbuf %" PRIu64 "  queue %" PRIu64 "  events %" PRIu64 "\n",
-		mc->rb_drops, mc->queue_drops, mc->events);
+	fprintf(f,
+		"drops: ringbuf %" PRIu64 "  queue %" PRIu64 "  recursion %" PRIu64 "  nest %" PRIu64
+		"  events %" PRIu64 "\n",
+		mc->rb_drops, mc->queue_drops, mc->recursion, mc->nest, mc->events);
 	if (m->notice[0])
 		fprintf(f, "note: %s\n", m->notice);
 	line[0] = '\0';
@@ -123,7 +125,9 @@ static void report_text(struct session *s, FILE *f, const struct row *rows, size
 			snprintf(line + l, sizeof(line) - l, c ? " %*.*s" : "%*.*s",
 				 col->left ? -col->width : col->width, col->width, v);
 		}
-		fprintf(f, "%s%s\n", line, rows[i].s->gone ? " (gone)" : "");
+		fprintf(f, "%s%s%s%s%s\n", line, rows[i].s->gone ? " (gone)" : "",
+			rows[i].s->note[0] ? " [" : "", rows[i].s->note,
+			rows[i].s->note[0] ? "]" : "");
 	}
 	fputc('\n', f);
 }
@@ -176,6 +180,8 @@ static void report_json(struct session *s, FILE *f, const struct row *rows, size
 	drops = cJSON_AddObjectToObject(root, "drops");
 	cJSON_AddNumberToObject(drops, "ringbuf", (double)mc->rb_drops);
 	cJSON_AddNumberToObject(drops, "queue", (double)mc->queue_drops);
+	cJSON_AddNumberToObject(drops, "recursion", (double)mc->recursion);
+	cJSON_AddNumberToObject(drops, "nest", (double)mc->nest);
 	cJSON_AddNumberToObject(root, "events", (double)mc->events);
 	arr = cJSON_AddArrayToObject(root, "rows");
 	for (size_t i = 0; i < n; i++) {
@@ -188,6 +194,8 @@ static void report_json(struct session *s, FILE *f, const struct row *rows, size
 			cJSON_AddItemToObject(o, prog_columns[c].key, cell_json(&cell));
 		}
 		cJSON_AddBoolToObject(o, "gone", rows[i].s->gone);
+		if (rows[i].s->note[0])
+			cJSON_AddStringToObject(o, "note", rows[i].s->note);
 		cJSON_AddItemToArray(arr, o);
 	}
 	txt = cJSON_PrintUnformatted(root);

@@ -43,10 +43,15 @@ struct tui {
 	int sel, top;     /* selected row, first row shown */
 	int sortcol;
 	bool reverse, cumulative, paused, help, color;
-	char flash[128];  /* a message in the footer for a moment */
+	char flash[320];  /* a message in the footer for a moment */
+	bool editing;     /* the filter editor owns the keyboard */
+	char edit[1024];  /* the filter being edited */
+	size_t edit_len;
 	uint64_t flash_until_ns;
 	char host[72], kernel[72];
 };
+
+static void say(struct tui *t, const char *msg, unsigned ms);
 
 /* Key handlers. */
 static int k_quit(struct tui *t)
@@ -76,8 +81,7 @@ static int k_cumulative(struct tui *t)
 static int k_reset(struct tui *t)
 {
 	model__reset(t->s->m, now_ns());
-	snprintf(t->flash, sizeof(t->flash), "cumulative statistics reset");
-	t->flash_until_ns = now_ns() + 2000000000ull;
+	say(t, "cumulative statistics reset", 2000);
 	return KH_REDRAW;
 }
 
@@ -142,6 +146,88 @@ static int k_end(struct tui *t)
 	return move_sel(t, (int)t->nrows);
 }
 
+/* Show msg in the footer for ms milliseconds. */
+static void say(struct tui *t, const char *msg, unsigned ms)
+{
+	snprintf(t->flash, sizeof(t->flash), "%s", msg);
+	t->flash_until_ns = now_ns() + ms * 1000000ull;
+}
+
+/* Open the filter editor on the current list. */
+static int k_filter(struct tui *t)
+{
+	session__filter_str(t->s, t->edit, sizeof(t->edit));
+	t->edit_len = strlen(t->edit);
+	t->editing = true;
+	curs_set(1);
+	return KH_REDRAW;
+}
+
+/* Apply a new filter list, or say why not. */
+static void apply_filter(struct tui *t, const char *list)
+{
+	char err[320];
+
+	if (session__set_filter(t->s, list, err, sizeof(err)))
+		say(t, err, 4000);
+	else
+		say(t, *list ? "filter applied" : "filter cleared: showing all programs", 2000);
+}
+
+/* Add the selected program to the filter. */
+static int k_filter_add(struct tui *t)
+{
+	char list[1100];
+	size_t l;
+
+	if (!t->nrows) {
+		say(t, "no row selected", 1500);
+		return KH_REDRAW;
+	}
+	session__filter_str(t->s, list, sizeof(list));
+	l = strlen(list);
+	snprintf(list + l, sizeof(list) - l, "%s%u", l ? "," : "", t->rows[t->sel].s->id);
+	apply_filter(t, list);
+	return KH_REDRAW;
+}
+
+/* Remove the selected program (its ID or its name entry) from the filter. */
+static int k_filter_remove(struct tui *t)
+{
+	const struct series *se;
+	struct opts *o = t->s->o;
+	char list[1100];
+	size_t l = 0;
+	bool found = false;
+
+	if (!t->nrows || !o->nfilter) {
+		say(t, o->nfilter ? "no row selected" : "no filter: every program is shown",
+		      2000);
+		return KH_REDRAW;
+	}
+	se = t->rows[t->sel].s;
+	list[0] = '\0';
+	for (int i = 0; i < o->nfilter; i++) {
+		const struct filter_ent *f = &o->filter[i];
+
+		if (f->id ? f->id == se->id : !strcmp(f->name, se->name)) {
+			found = true;
+			continue;
+		}
+		if (f->id)
+			l += snprintf(list + l, sizeof(list) - l, "%s%u", l ? "," : "", f->id);
+		else
+			l += snprintf(list + l, sizeof(list) - l, "%s%s", l ? "," : "", f->name);
+	}
+	if (!found) {
+		say(t, "the selected program is not in the filter", 2000);
+		return KH_REDRAW;
+	}
+	apply_filter(t, list);
+	t->sel = 0;
+	return KH_REDRAW;
+}
+
 struct key {
 	int key, alt;
 	int (*fn)(struct tui *t);
@@ -160,6 +246,9 @@ static const struct key keys[] = {
 	{ '<', 0, k_sort_prev, "<", "sort by the previous column", true },
 	{ '>', KEY_F(6), k_sort_next, "> F6", "sort by the next column", true },
 	{ 'r', 0, k_reverse, "r", "reverse the sort order", false },
+	{ 'f', 0, k_filter, "f", "edit the filter (IDs or names, comma-separated)", true },
+	{ '+', 0, k_filter_add, "+", "add the selected program to the filter", false },
+	{ '-', 0, k_filter_remove, "-", "remove the selected program from the filter", false },
 	{ KEY_UP, 'k', k_up, "Up", "select the previous row", false },
 	{ KEY_DOWN, 'j', k_down, "Down", "select the next row", false },
 	{ KEY_PPAGE, 0, k_pgup, "PgUp", "one page up", false },
@@ -207,9 +296,11 @@ static void draw_header(struct tui *t, int y)
 	const struct session *s = t->s;
 	char filt[64] = "all";
 
-	if (s->o->nfilter)
-		snprintf(filt, sizeof(filt), "%d entr%s", s->o->nfilter,
-			 s->o->nfilter == 1 ? "y" : "ies");
+	if (s->o->nfilter) {
+		session__filter_str(s, filt, sizeof(filt));
+		if (strlen(filt) > 30)
+			snprintf(filt + 26, sizeof(filt) - 26, "...(%d)", s->o->nfilter);
+	}
 	attron(attr_of(t, CP_HEADER) | A_BOLD);
 	mvprintw(y, 0, "lattop %s", LATTOP_VERSION);
 	attroff(attr_of(t, CP_HEADER) | A_BOLD);
@@ -224,13 +315,16 @@ static void draw_counters(struct tui *t, int y)
 {
 	const struct model *m = t->s->m;
 	const struct model_counters *c = t->cumulative ? &m->c_cum : &m->c_last;
-	bool lost = m->c_last.rb_drops || m->c_last.queue_drops;
+	bool lost = m->c_last.rb_drops || m->c_last.queue_drops || m->c_last.recursion ||
+		    m->c_last.nest;
 	char ev[32];
 
 	fmt_count(c->events, ev, sizeof(ev));
 	attron(lost ? attr_of(t, CP_WARN) : A_NORMAL);
-	mvprintw(y, 0, "drops: ringbuf %" PRIu64 "  queue %" PRIu64 "   events %s   programs %zu",
-		 c->rb_drops, c->queue_drops, ev, t->nrows);
+	mvprintw(y, 0,
+		 "drops: ringbuf %" PRIu64 "  queue %" PRIu64 "  recursion %" PRIu64
+		 "  nest %" PRIu64 "   events %s   programs %zu",
+		 c->rb_drops, c->queue_drops, c->recursion, c->nest, ev, t->nrows);
 	attroff(lost ? attr_of(t, CP_WARN) : A_NORMAL);
 	clrtoeol();
 }
@@ -258,7 +352,9 @@ static void draw_table_line(struct tui *t, int y, const struct row *r)
 			      col->left ? -col->width : col->width, col->width, v);
 	}
 	if (r && r->s->gone && l < sizeof(line) - 8)
-		snprintf(line + l, sizeof(line) - l, " (gone)");
+		l += snprintf(line + l, sizeof(line) - l, " (gone)");
+	if (r && r->s->note[0] && l < sizeof(line) - 8)
+		snprintf(line + l, sizeof(line) - l, " [%s]", r->s->note);
 	mvaddnstr(y, 0, line, COLS);
 	clrtoeol();
 }
@@ -296,11 +392,25 @@ static void draw_table(struct tui *t, int y0, int height)
 	}
 }
 
-/* Footer: a flash message, or the footer keys. */
+/* Footer: the filter editor, a flash message, or the footer keys. */
 static void draw_footer(struct tui *t, int y)
 {
+	static const char prompt[] = "filter (IDs or names; Enter apply, Esc cancel): ";
+
 	move(y, 0);
 	clrtoeol();
+	if (t->editing) {
+		int room = COLS - (int)sizeof(prompt);
+		const char *shown = t->edit;
+
+		if (room > 0 && (int)t->edit_len > room)
+			shown += t->edit_len - room; /* keep the cursor end visible */
+		attron(A_BOLD);
+		addnstr(prompt, COLS);
+		attroff(A_BOLD);
+		addnstr(shown, room > 0 ? room : 0);
+		return;
+	}
 	if (t->flash[0] && now_ns() < t->flash_until_ns) {
 		attron(attr_of(t, CP_NOTE));
 		addnstr(t->flash, COLS);
@@ -374,9 +484,35 @@ static void draw(struct tui *t)
 	refresh();
 }
 
+/* A key while the filter editor is open. */
+static int edit_key(struct tui *t, int ch)
+{
+	if (ch == 27) { /* Esc */
+		t->editing = false;
+		curs_set(0);
+		say(t, "filter unchanged", 1500);
+	} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+		t->editing = false;
+		curs_set(0);
+		apply_filter(t, t->edit);
+	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+		if (t->edit_len)
+			t->edit[--t->edit_len] = '\0';
+	} else if (ch == 21) { /* Ctrl-U clears the line */
+		t->edit_len = 0;
+		t->edit[0] = '\0';
+	} else if (ch >= 32 && ch < 127 && t->edit_len + 1 < sizeof(t->edit)) {
+		t->edit[t->edit_len++] = (char)ch;
+		t->edit[t->edit_len] = '\0';
+	}
+	return KH_REDRAW;
+}
+
 /* Dispatch one key through the table. */
 static int handle_key(struct tui *t, int ch)
 {
+	if (t->editing)
+		return edit_key(t, ch);
 	if (t->help) {
 		t->help = false;
 		return ch == 'q' ? KH_QUIT : KH_REDRAW;
@@ -386,8 +522,7 @@ static int handle_key(struct tui *t, int ch)
 			return keys[i].fn(t) | KH_HANDLED;
 	if (ch == KEY_RESIZE)
 		return KH_REDRAW;
-	snprintf(t->flash, sizeof(t->flash), "unknown key; press ? for the list of keys");
-	t->flash_until_ns = now_ns() + 1500000000ull;
+	say(t, "unknown key; press ? for the list of keys", 1500);
 	return KH_REDRAW;
 }
 

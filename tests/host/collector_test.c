@@ -8,6 +8,8 @@
  * == received, and within one CPU's queue sequence numbers strictly increase. Run under TSan too.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -17,6 +19,29 @@
 #include "collect/collector.h"
 #include "target.skel.h"
 #include "../unit/test.h"
+
+struct producer {
+	int fd;
+	unsigned runs;
+	int err;
+	atomic_bool done;
+};
+
+/* Producer thread: test runs in batches of 10, so the ring never holds more than 10 runs. */
+static void *produce(void *arg)
+{
+	struct producer *p = arg;
+	unsigned char pkt[64] = { [12] = 0x08 };
+
+	for (unsigned done = 0; done < p->runs && !p->err; done += 10) {
+		LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt, .data_size_in = sizeof(pkt),
+			    .repeat = p->runs - done < 10 ? p->runs - done : 10);
+
+		p->err = bpf_prog_test_run_opts(p->fd, &opts);
+	}
+	atomic_store(&p->done, true);
+	return NULL;
+}
 
 struct drain_state {
 	uint64_t n, bench, out_of_order;
@@ -43,9 +68,8 @@ static void on_ev(const struct lat_event *e, void *arg)
 static void produce_and_check(size_t qcap, unsigned per_run, unsigned runs, bool expect_qdrops)
 {
 	static struct drain_state d;
-	unsigned char pkt[64] = { [12] = 0x08 };
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt, .data_size_in = sizeof(pkt),
-		    .repeat = runs);
+	struct producer p = { .runs = runs };
+	pthread_t th;
 	struct collector *c = collector__new(qcap);
 	struct target_bpf *skel = NULL;
 	uint64_t produced = (uint64_t)per_run * runs, deadline;
@@ -63,8 +87,8 @@ static void produce_and_check(size_t qcap, unsigned per_run, unsigned runs, bool
 	skel->data->emit_n = per_run;
 	if (!ASSERT_OK(collector__start(c), "start"))
 		goto cleanup;
-	if (!ASSERT_OK(bpf_prog_test_run_opts(bpf_program__fd(skel->progs.target_emit), &opts),
-		       "test_run"))
+	p.fd = bpf_program__fd(skel->progs.target_emit);
+	if (!ASSERT_OK(pthread_create(&th, NULL, produce, &p), "producer"))
 		goto cleanup;
 	/* Everything produced must arrive within a few poll periods. */
 	deadline = (uint64_t)time(NULL) + 10;
@@ -78,6 +102,8 @@ static void produce_and_check(size_t qcap, unsigned per_run, unsigned runs, bool
 			nanosleep(&ts, NULL);
 		}
 	}
+	pthread_join(th, NULL);
+	ASSERT_OK(p.err, "test_run");
 	collector__stop(c);
 	collector__drain(c, on_ev, &d);
 	ASSERT_EQ(collector__received(c) + collector__rb_drops(c), produced, "produced accounted");

@@ -15,7 +15,7 @@ expect_eq runs-grow "$(json '(lambda r: len(r)==3 and r[0]<r[1]<r[2])([r["run_cn
 # Self-timed: percentiles present and ordered p50 <= p95 <= p99 <= p99.9 <= max.
 expect_eq percentiles-ordered "$(json 'all(r["p50_ns"]<=r["p95_ns"]<=r["p99_ns"]<=r["p999_ns"]<=r["max_ns"] and r["p50_ns"]>0 for l in L for r in l["rows"] if r["prog_name"].startswith("demo_"))' "$TMP/d.json")" True
 expect_eq source "$(json 'L[0]["source"]' "$TMP/d.json")" stats+self
-expect_eq drops-keys "$(json 'sorted(L[0]["drops"].keys())' "$TMP/d.json")" "['queue', 'ringbuf']"
+expect_eq drops-keys "$(json 'sorted(L[0]["drops"].keys())' "$TMP/d.json")" "['nest', 'queue', 'recursion', 'ringbuf']"
 expect_eq interval-ns "$(json 'all(abs(l["interval_ns"]-5e8) < 1e8 for l in L)' "$TMP/d.json")" True
 # The rate is count per second of interval.
 expect_eq rate-matches-count "$(json 'all(abs(r["rate"]-r["count"]/(l["interval_ns"]/1e9)) <= 1e-6*max(1,r["rate"]) for l in L for r in l["rows"] if r["prog_name"].startswith("demo_"))' "$TMP/d.json")" True
@@ -29,7 +29,7 @@ expect_eq csv-fields "$(awk -F, '{print NF}' "$TMP/d.csv" | sort -u | wc -l)" 1
 # Text: header line, drops line, column heading, demo rows.
 $LATTOP --demo -b -n 1 -d 0.3 >"$TMP/d.txt"
 check text-header grep -q '^lattop .* mode programs  source stats+self' "$TMP/d.txt"
-check text-drops grep -q '^drops: ringbuf 0  queue 0' "$TMP/d.txt"
+check text-drops grep -q '^drops: ringbuf 0  queue 0  recursion 0  nest 0' "$TMP/d.txt"
 check text-columns grep -qE '^ +ID TYPE +NAME +COUNT +RATE/S +AVG +P50 +P95 +P99 +P99.9 +MAX' "$TMP/d.txt"
 expect_eq text-demo-rows "$(grep -c ' demo_' "$TMP/d.txt")" 4
 

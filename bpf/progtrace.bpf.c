@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * progtrace.bpf.c - per-invocation latency of one BPF program with fentry/fexit.
+ *
+ * The attach target is fixed at load time, so user space loads one copy of this object per
+ * watched program (bpf_program__set_attach_target with the target's fd and BTF name) and sets
+ * target_id in its rodata. All copies share `events`, `lat_drops` and `lat_nest`.
+ *
+ * Programs nest on a CPU (task context interrupted by softirq, hardirq or NMI), so starts live
+ * on a per-CPU stack (lat_nest), not in one slot: fentry pushes (id, start), fexit pops and
+ * emits. An exit whose top is another program means our entry was missed: counted, and the
+ * stack is left as it was.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "emit.bpf.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+/* The watched program's ID (set before load). */
+const volatile __u32 target_id = 0;
+
+/* Per-CPU program stacks: an ARRAY indexed by CPU (its lookup is inlined by the verifier, so
+ * it calls no traceable kernel function), shared by every loaded copy. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, LAT_MAX_CPUS);
+	__type(key, __u32);
+	__type(value, struct lat_nest);
+} lat_nest SEC(".maps");
+
+/* This CPU's stack. */
+static __always_inline struct lat_nest *cpu_nest(void)
+{
+	__u32 cpu = bpf_get_smp_processor_id() & LAT_CPU_MASK;
+
+	return bpf_map_lookup_elem(&lat_nest, &cpu);
+}
+
+SEC("fentry/placeholder")
+int BPF_PROG(lat_prog_entry)
+{
+	struct lat_nest *n = cpu_nest();
+	__u32 d;
+
+	if (!n)
+		return 0;
+	d = n->depth;
+	if (d >= LAT_NEST_MAX) {
+		n->overflow++;
+		n->depth = d + 1;
+		return 0;
+	}
+	n->ids[d & (LAT_NEST_MAX - 1)] = target_id;
+	n->start_ns[d & (LAT_NEST_MAX - 1)] = bpf_ktime_get_ns();
+	n->depth = d + 1;
+	return 0;
+}
+
+SEC("fexit/placeholder")
+int BPF_PROG(lat_prog_exit)
+{
+	__u64 now = bpf_ktime_get_ns();
+	struct lat_nest *n = cpu_nest();
+	__u32 d;
+
+	if (!n)
+		return 0;
+	d = n->depth;
+	if (d == 0) {
+		n->underflow++;
+		return 0;
+	}
+	d--;
+	n->depth = d;
+	if (d >= LAT_NEST_MAX)
+		return 0; /* pushed beyond the stack: counted as overflow at entry */
+	if (n->ids[d & (LAT_NEST_MAX - 1)] != target_id) {
+		/* Our entry was missed (the top is an outer program): leave the outer one's
+		 * start in place for its own exit. */
+		n->depth = d + 1;
+		n->mismatch++;
+		return 0;
+	}
+	emit_event(LAT_EV_PROG, 0, target_id, 0, 0, n->start_ns[d & (LAT_NEST_MAX - 1)],
+		   now - n->start_ns[d & (LAT_NEST_MAX - 1)]);
+	return 0;
+}

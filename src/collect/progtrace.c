@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * progtrace.c - load, attach and detach per-target fentry/fexit copies; probe the floor.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "collect/collector.h"
+#include "collect/progstats.h"
+#include "collect/progtrace.h"
+#include "model/hist.h"
+#include "progtrace.skel.h"
+#include "target.skel.h"
+
+/* Test runs used to measure the probe floor. */
+#define FLOOR_RUNS 20000
+
+struct watch {
+	uint32_t id;
+	struct progtrace_bpf *skel;
+};
+
+struct progtrace {
+	struct collector *col;
+	int nest_fd;
+	struct watch *w;
+	int n, cap;
+	uint64_t floor_ns;
+};
+
+/* Create the tracer and its shared nesting map. */
+struct progtrace *progtrace__new(struct collector *c)
+{
+	struct progtrace *pt = calloc(1, sizeof(*pt));
+
+	if (!pt)
+		return NULL;
+	pt->col = c;
+	pt->nest_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "lat_nest", sizeof(__u32),
+				     sizeof(struct lat_nest), LAT_MAX_CPUS, NULL);
+	if (pt->nest_fd < 0) {
+		int e = errno;
+
+		free(pt);
+		errno = e;
+		return NULL;
+	}
+	return pt;
+}
+
+/* Detach everything and free. */
+void progtrace__free(struct progtrace *pt)
+{
+	if (!pt)
+		return;
+	for (int i = 0; i < pt->n; i++)
+		progtrace_bpf__destroy(pt->w[i].skel);
+	free(pt->w);
+	if (pt->nest_fd >= 0)
+		close(pt->nest_fd);
+	free(pt);
+}
+
+/* Explain a load/attach failure in one phrase. */
+static void explain(int err, const struct bpf_prog_info *info, char *why, size_t len)
+{
+	if (info && info->type == BPF_PROG_TYPE_TRACING)
+		snprintf(why, len, "fentry/fexit/tp_btf programs cannot be traced on this kernel");
+	else if (info && info->type == BPF_PROG_TYPE_EXT)
+		snprintf(why, len, "extension (freplace) programs cannot be traced");
+	else if (err == -EBUSY)
+		snprintf(why, len, "busy: an freplace program is attached to it");
+	else if (err == -EPERM)
+		snprintf(why, len, "this kernel refuses fentry/fexit programs (EPERM)");
+	else if (err == -E2BIG)
+		snprintf(why, len, "too many trampolines attached to it");
+	else
+		snprintf(why, len, "cannot attach fentry/fexit: %s", strerror(-err));
+}
+
+/* Load and attach one progtrace copy to the program behind target_fd. share says whether it
+ * emits into the collector's ring buffer (false: its own, for the floor probe). */
+static int load_copy(struct progtrace *pt, int target_fd, uint32_t id, const char *func,
+		     bool share, struct progtrace_bpf **out)
+{
+	struct progtrace_bpf *skel = progtrace_bpf__open();
+	int err;
+
+	if (!skel)
+		return -errno;
+	skel->rodata->target_id = id;
+	err = bpf_program__set_attach_target(skel->progs.lat_prog_entry, target_fd, func);
+	if (!err)
+		err = bpf_program__set_attach_target(skel->progs.lat_prog_exit, target_fd, func);
+	if (!err)
+		err = bpf_map__reuse_fd(skel->maps.lat_nest, pt->nest_fd);
+	if (!err && share)
+		err = collector__share(pt->col, skel->obj);
+	if (!err && !share)
+		err = bpf_map__set_max_entries(skel->maps.events, 1u << 22);
+	if (!err)
+		err = progtrace_bpf__load(skel);
+	if (!err)
+		err = progtrace_bpf__attach(skel);
+	if (err) {
+		progtrace_bpf__destroy(skel);
+		return err < 0 ? err : -err;
+	}
+	*out = skel;
+	return 0;
+}
+
+struct floor_ctx {
+	struct hist h;
+};
+
+/* Ring buffer callback for the floor probe: collect durations. */
+static int on_floor(void *ctx, void *data, size_t size)
+{
+	struct floor_ctx *f = ctx;
+	const struct lat_event *e = data;
+
+	if (size == sizeof(*e))
+		hist__add(&f->h, e->dur_ns);
+	return 0;
+}
+
+/* Probe fentry support and measure the floor on an empty program of our own. */
+int progtrace__probe(struct progtrace *pt, char *why, size_t len)
+{
+	unsigned char pkt[64] = { [12] = 0x08 };
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt, .data_size_in = sizeof(pkt),
+		    .repeat = FLOOR_RUNS);
+	struct target_bpf *tgt = target_bpf__open();
+	struct progtrace_bpf *copy = NULL;
+	struct ring_buffer *rb = NULL;
+	struct floor_ctx f = {};
+	int err;
+
+	if (!tgt)
+		return -errno;
+	/* The target object's ring buffer is never used by target_light; keep it tiny. */
+	err = bpf_map__set_max_entries(tgt->maps.events, 4096);
+	if (!err)
+		err = target_bpf__load(tgt);
+	if (err) {
+		snprintf(why, len, "cannot load a BPF program to probe with: %s", strerror(-err));
+		goto out;
+	}
+	err = load_copy(pt, bpf_program__fd(tgt->progs.target_light), 0, "target_light", false,
+			&copy);
+	if (err) {
+		explain(err, NULL, why, len);
+		goto out;
+	}
+	err = hist__init(&f.h);
+	if (err)
+		goto out;
+	rb = ring_buffer__new(bpf_map__fd(copy->maps.events), on_floor, &f, NULL);
+	if (!rb) {
+		err = -errno;
+		goto out;
+	}
+	err = bpf_prog_test_run_opts(bpf_program__fd(tgt->progs.target_light), &opts);
+	if (err) {
+		err = -errno;
+		snprintf(why, len, "cannot run the probe program: %s", strerror(-err));
+		goto out;
+	}
+	ring_buffer__consume(rb);
+	if (f.h.count == 0) {
+		err = -ENODATA;
+		snprintf(why, len, "fentry/fexit attached but reported nothing");
+		goto out;
+	}
+	pt->floor_ns = hist__percentile(&f.h, 0.5);
+out:
+	ring_buffer__free(rb);
+	hist__fini(&f.h);
+	progtrace_bpf__destroy(copy);
+	target_bpf__destroy(tgt);
+	return err;
+}
+
+/* The probe floor in ns. */
+uint64_t progtrace__floor_ns(const struct progtrace *pt)
+{
+	return pt->floor_ns;
+}
+
+/* Index of id in the watch list, or -1. */
+static int find(const struct progtrace *pt, uint32_t id)
+{
+	for (int i = 0; i < pt->n; i++)
+		if (pt->w[i].id == id)
+			return i;
+	return -1;
+}
+
+/* Attach to program id. */
+int progtrace__attach(struct progtrace *pt, uint32_t id, char *why, size_t len)
+{
+	struct bpf_prog_info info = {};
+	__u32 ilen = sizeof(info);
+	struct progtrace_bpf *skel;
+	char func[64];
+	int fd, err;
+
+	if (find(pt, id) >= 0)
+		return 0;
+	fd = bpf_prog_get_fd_by_id(id);
+	if (fd < 0) {
+		err = -errno;
+		snprintf(why, len, err == -ENOENT ? "gone" : "cannot open: %s", strerror(-err));
+		return err;
+	}
+	err = bpf_obj_get_info_by_fd(fd, &info, &ilen);
+	if (err) {
+		err = -errno;
+		snprintf(why, len, "cannot read program info: %s", strerror(-err));
+		goto out;
+	}
+	if (!info.btf_id || !info.nr_func_info) {
+		err = -ENOTSUP;
+		snprintf(why, len, "no BTF: fentry needs the program's BTF (load it with BTF)");
+		goto out;
+	}
+	if (!info.jited_prog_len) {
+		err = -ENOTSUP;
+		snprintf(why, len, "not JIT-compiled: fentry needs a JITed program");
+		goto out;
+	}
+	progstats__name(fd, &info, func, sizeof(func));
+	err = load_copy(pt, fd, id, func, true, &skel);
+	if (err) {
+		explain(err, &info, why, len);
+		goto out;
+	}
+	if (pt->n == pt->cap) {
+		int cap = pt->cap ? pt->cap * 2 : 16;
+		struct watch *nw = realloc(pt->w, cap * sizeof(*nw));
+
+		if (!nw) {
+			progtrace_bpf__destroy(skel);
+			err = -ENOMEM;
+			snprintf(why, len, "out of memory");
+			goto out;
+		}
+		pt->w = nw;
+		pt->cap = cap;
+	}
+	pt->w[pt->n++] = (struct watch){ id, skel };
+out:
+	close(fd);
+	return err;
+}
+
+/* Detach from program id. */
+void progtrace__detach(struct progtrace *pt, uint32_t id)
+{
+	int i = find(pt, id);
+
+	if (i < 0)
+		return;
+	progtrace_bpf__destroy(pt->w[i].skel);
+	pt->w[i] = pt->w[--pt->n];
+}
+
+/* True when program id is attached. */
+bool progtrace__attached(const struct progtrace *pt, uint32_t id)
+{
+	return find(pt, id) >= 0;
+}
+
+/* Number of attached programs. */
+int progtrace__count(const struct progtrace *pt)
+{
+	return pt->n;
+}
+
+/* ID of a loaded program. */
+static uint32_t own_id(const struct bpf_program *p)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	return bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len) ? 0 : info.id;
+}
+
+/* IDs of our own tracing programs. */
+int progtrace__own_ids(const struct progtrace *pt, uint32_t *ids, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < pt->n && n + 2 <= max; i++) {
+		ids[n++] = own_id(pt->w[i].skel->progs.lat_prog_entry);
+		ids[n++] = own_id(pt->w[i].skel->progs.lat_prog_exit);
+	}
+	return n;
+}
+
+/* recursion_misses of one of our programs. */
+static uint64_t misses(const struct bpf_program *p)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	return bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len) ? 0 : info.recursion_misses;
+}
+
+/* Sum of recursion_misses over our tracing programs. */
+uint64_t progtrace__recursion_misses(const struct progtrace *pt)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < pt->n; i++)
+		sum += misses(pt->w[i].skel->progs.lat_prog_entry) +
+		       misses(pt->w[i].skel->progs.lat_prog_exit);
+	return sum;
+}
+
+/* Read the nesting stacks' loss counters. */
+void progtrace__nest(const struct progtrace *pt, struct progtrace_nest *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (__u32 cpu = 0; cpu < LAT_MAX_CPUS; cpu++) {
+		struct lat_nest n;
+
+		if (bpf_map_lookup_elem(pt->nest_fd, &cpu, &n))
+			continue;
+		out->overflow += n.overflow;
+		out->mismatch += n.mismatch;
+		out->underflow += n.underflow;
+	}
+}

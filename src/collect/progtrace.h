@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * progtrace.h - per-invocation latency of watched BPF programs with fentry/fexit.
+ *
+ * One copy of bpf/progtrace.bpf.c is loaded per watched program (the attach target is fixed at
+ * load time); all copies share the collector's ring buffer and one per-CPU nesting map.
+ * Detaching destroys the copy: nothing of ours stays attached to an unwatched program.
+ *
+ * Thread use: UI/main thread only.
+ */
+#ifndef LAT_PROGTRACE_H
+#define LAT_PROGTRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct progtrace;
+struct collector;
+
+/* Totals of the per-CPU nesting stacks (missed entries/exits, overflow). */
+struct progtrace_nest {
+	uint64_t overflow, mismatch, underflow;
+};
+
+/* Create the tracer (its shared nesting map); NULL + errno. */
+struct progtrace *progtrace__new(struct collector *c);
+/* Detach everything and free (NULL is a no-op). */
+void progtrace__free(struct progtrace *pt);
+
+/* Find out whether this kernel can trace BPF programs: load an empty program of our own, attach
+ * fentry/fexit to it, run it, and measure the probe floor (the p50 duration our probes report
+ * for an empty program). Returns 0, or a negative errno with one sentence in why. */
+int progtrace__probe(struct progtrace *pt, char *why, size_t len);
+/* The probe floor in ns (0 before a successful probe). */
+uint64_t progtrace__floor_ns(const struct progtrace *pt);
+
+/* Attach to program id. Returns 0 (also when already attached), or a negative errno with the
+ * reason in why ("no BTF", "gone", "tracing programs cannot be traced on this kernel", ...). */
+int progtrace__attach(struct progtrace *pt, uint32_t id, char *why, size_t len);
+/* Detach from program id (no-op when not attached). */
+void progtrace__detach(struct progtrace *pt, uint32_t id);
+/* True when program id is attached. */
+bool progtrace__attached(const struct progtrace *pt, uint32_t id);
+/* Number of attached programs. */
+int progtrace__count(const struct progtrace *pt);
+/* IDs of our own loaded tracing programs (2 per target), for tests and `bpftool` checks. */
+int progtrace__own_ids(const struct progtrace *pt, uint32_t *ids, int max);
+/* Sum of the kernel's recursion_misses over our tracing programs. */
+uint64_t progtrace__recursion_misses(const struct progtrace *pt);
+/* Read the nesting stacks' loss counters, summed over CPUs. */
+void progtrace__nest(const struct progtrace *pt, struct progtrace_nest *out);
+
+#endif /* LAT_PROGTRACE_H */
