@@ -26,10 +26,11 @@ static long spin_step(__u32 i, void *arg)
 	return 0;
 }
 
-/* One emit step: a benchmark record. */
+/* One emit step: a benchmark record of series 1 whose start_ns carries a global sequence
+ * number (so consumers can check order) and whose duration varies. */
 static long emit_step(__u32 i, void *arg)
 {
-	emit_event(LAT_EV_BENCH, 0, (__u32)__sync_fetch_and_add(&seq, 1), 0, 0, 0, i);
+	emit_event(LAT_EV_BENCH, 0, 1, 0, 0, __sync_fetch_and_add(&seq, 1), 100 + (i & 1023));
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -42,7 +43,10 @@ static int on_record(void *ctx, void *data, size_t size)
 		atomic_fetch_add_explicit(&c->bad, 1, memory_order_relaxed);
 		return 0;
 	}
-	atomic_fetch_add_explicit(&c->received, 1, memory_order_relaxed);
+	/* Single writer (this thread): relaxed load+store, no locked read-modify-write. */
+	atomic_store_explicit(&c->received,
+			      atomic_load_explicit(&c->received, memory_order_relaxed) + 1,
+			      memory_order_relaxed);
 	/* A full queue counts a drop inside spsc__push; the collector goes on. */
 	spsc__push(c->q[e->cpu % (unsigned)c->nq], e);
 	return 0;
@@ -239,6 +243,17 @@ uint64_t collector__bad_records(const struct collector *c)
 int collector__nqueues(const struct collector *c)
 {
 	return c->nq;
+}
+
+/* CPU time the collector thread has used. */
+uint64_t collector__cpu_ns(const struct collector *c)
+{
+	struct timespec ts;
+	clockid_t cid;
+
+	if (!c->started || pthread_getcpuclockid(c->thread, &cid) || clock_gettime(cid, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
 /* fd of the shared ring buffer map. */

@@ -45,6 +45,8 @@ uint64_t collector__received(const struct collector *c);
 uint64_t collector__bad_records(const struct collector *c);
 /* Number of per-CPU queues. */
 int collector__nqueues(const struct collector *c);
+/* CPU time the collector thread has used, in ns (0 when not started). Thread: any. */
+uint64_t collector__cpu_ns(const struct collector *c);
 /* fd of the shared ring buffer map (for tests and benchmarks). */
 int collector__ringbuf_fd(const struct collector *c);
 

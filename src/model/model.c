@@ -3,6 +3,7 @@
  * model.c - series table, interval closing, and row computation.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,19 +39,75 @@ void model__free(struct model *m)
 	for (size_t i = 0; i < m->n; i++)
 		series__fini(&m->s[i]);
 	free(m->s);
+	free(m->index);
 	free(m);
+}
+
+/* Hash of a series key (64-bit mix of the four fields). */
+static size_t key_hash(uint16_t kind, uint32_t id, uint32_t aux, uint32_t aux2)
+{
+	uint64_t h = ((uint64_t)kind << 48) ^ ((uint64_t)aux2 << 32) ^ ((uint64_t)aux << 16) ^ id;
+
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 33;
+	return (size_t)h;
+}
+
+/* True when series s has this key. */
+static bool key_eq(const struct series *s, uint16_t kind, uint32_t id, uint32_t aux,
+		   uint32_t aux2)
+{
+	return s->id == id && s->kind == kind && s->aux == aux && s->aux2 == aux2;
+}
+
+/* Put position pos of m->s into the index (linear probing). */
+static void index_put(struct model *m, size_t pos)
+{
+	const struct series *s = &m->s[pos];
+	size_t i = key_hash(s->kind, s->id, s->aux, s->aux2) & (m->index_cap - 1);
+
+	while (m->index[i])
+		i = (i + 1) & (m->index_cap - 1);
+	m->index[i] = (uint32_t)pos + 1;
+}
+
+/* Rebuild the index for capacity cap series. */
+static int index_rebuild(struct model *m, size_t cap)
+{
+	size_t icap = 16;
+	uint32_t *ni;
+
+	while (icap < cap * 2)
+		icap <<= 1;
+	ni = calloc(icap, sizeof(*ni));
+	if (!ni)
+		return -ENOMEM;
+	free(m->index);
+	m->index = ni;
+	m->index_cap = icap;
+	for (size_t i = 0; i < m->n; i++)
+		index_put(m, i);
+	return 0;
 }
 
 /* Find a series without adding; NULL when absent. */
 struct series *model__find(struct model *m, uint16_t kind, uint32_t id, uint32_t aux,
 			   uint32_t aux2)
 {
-	/* Linear scan: series counts are in the hundreds and the hot path batches events. */
-	for (size_t i = 0; i < m->n; i++) {
-		struct series *s = &m->s[i];
+	size_t i;
 
-		if (s->id == id && s->kind == kind && s->aux == aux && s->aux2 == aux2)
+	if (!m->index_cap)
+		return NULL;
+	i = key_hash(kind, id, aux, aux2) & (m->index_cap - 1);
+	while (m->index[i]) {
+		struct series *s = &m->s[m->index[i] - 1];
+
+		if (key_eq(s, kind, id, aux, aux2))
 			return s;
+		i = (i + 1) & (m->index_cap - 1);
 	}
 	return NULL;
 }
@@ -71,6 +128,8 @@ struct series *model__series(struct model *m, uint16_t kind, uint32_t id, uint32
 			return NULL;
 		m->s = ns;
 		m->cap = cap;
+		if (index_rebuild(m, cap))
+			return NULL;
 	}
 	s = &m->s[m->n++];
 	memset(s, 0, sizeof(*s));
@@ -80,6 +139,7 @@ struct series *model__series(struct model *m, uint16_t kind, uint32_t id, uint32
 	s->aux2 = aux2;
 	s->first_ns = m->open_start_ns;
 	snprintf(s->name, sizeof(s->name), "%u", id);
+	index_put(m, m->n - 1);
 	return s;
 }
 
@@ -106,11 +166,15 @@ static int series__need_hist(struct series *s)
 /* Account one event into the open interval. */
 int model__add_event(struct model *m, const struct lat_event *e, unsigned src)
 {
-	struct series *s = model__series(m, e->kind, e->id, e->aux, e->aux2);
+	struct series *s = m->last_hit < m->n ? &m->s[m->last_hit] : NULL;
 	int err;
 
-	if (!s)
-		return -ENOMEM;
+	if (!s || !key_eq(s, e->kind, e->id, e->aux, e->aux2)) {
+		s = model__series(m, e->kind, e->id, e->aux, e->aux2);
+		if (!s)
+			return -ENOMEM;
+		m->last_hit = (size_t)(s - m->s);
+	}
 	err = series__need_hist(s);
 	if (err)
 		return err;

@@ -77,6 +77,9 @@ struct model_losses {
 struct model {
 	struct series *s;
 	size_t n, cap;
+	uint32_t *index;   /* open-addressing hash of series keys -> position + 1 (0 = empty) */
+	size_t index_cap;  /* power of two, at least 2 * cap */
+	size_t last_hit;   /* position of the last series an event went to (events come in runs) */
 	uint64_t start_ns;        /* CLOCK_MONOTONIC at model__new */
 	uint64_t open_start_ns;   /* start of the open interval */
 	uint64_t last_start_ns;   /* the last closed interval: [last_start_ns, last_end_ns) */

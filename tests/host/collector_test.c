@@ -58,10 +58,10 @@ static void on_ev(const struct lat_event *e, void *arg)
 	if (e->kind != LAT_EV_BENCH)
 		return;
 	d->bench++;
-	if (d->seen[e->cpu] && e->id <= d->last_seq[e->cpu])
+	if (d->seen[e->cpu] && e->start_ns <= d->last_seq[e->cpu])
 		d->out_of_order++;
 	d->seen[e->cpu] = true;
-	d->last_seq[e->cpu] = e->id;
+	d->last_seq[e->cpu] = e->start_ns;
 }
 
 /* Produce runs*per_run records, draining concurrently; check the accounting. */
