@@ -72,6 +72,15 @@ struct lat_drops {
 
 _Static_assert(sizeof(struct lat_drops) == 8 * LAT_MAX_CPUS, "lat_drops layout changed");
 
+/* One record of the progrefs iterator: a program and its reference count. */
+struct lat_prog_ref {
+	__u32 id;
+	__u32 pad;
+	__s64 refcnt;
+};
+
+_Static_assert(sizeof(struct lat_prog_ref) == 16, "lat_prog_ref layout changed");
+
 /* Demo program tuning, shared with the demo loader: how many work items per run at most. */
 #define LAT_DEMO_MAX_WORK 64
 

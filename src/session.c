@@ -301,10 +301,27 @@ static uint64_t nest_misses(const struct progtrace *pt)
 	return n.overflow + n.mismatch + n.underflow;
 }
 
+/* Release programs their owners unloaded (our links alone keep them alive): note why, and
+ * never re-attach them. */
+static void reap_orphans(struct session *s)
+{
+	uint32_t ids[64];
+	int n = s->pt ? progtrace__reap(s->pt, ids, 64) : 0;
+
+	for (int i = 0; i < n; i++) {
+		struct series *se = model__find(s->m, LAT_EV_PROG, ids[i], 0, 0);
+
+		if (se)
+			snprintf(se->note, sizeof(se->note),
+				 "unloaded by its owner: probes released");
+	}
+}
+
 /* Sample stats and close the interval. */
 void session__close_interval(struct session *s, uint64_t now)
 {
 	session__drain(s);
+	reap_orphans(s);
 	if (progstats__scan(&s->st, &s->nst, &s->stcap) == 0) {
 		model__apply_stats(s->m, s->st, s->nst, now);
 		session__sync_watch(s);
@@ -374,7 +391,7 @@ void session__sync_watch(struct session *s)
 		} else if (!want && have) {
 			progtrace__detach(s->pt, se->id);
 		}
-		if (!want)
+		if (!want && !se->gone && !strstr(se->note, "unloaded by its owner"))
 			se->note[0] = '\0';
 	}
 }

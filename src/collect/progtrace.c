@@ -15,6 +15,7 @@
 #include "collect/progstats.h"
 #include "collect/progtrace.h"
 #include "model/hist.h"
+#include "progrefs.skel.h"
 #include "progtrace.skel.h"
 #include "target.skel.h"
 
@@ -32,7 +33,13 @@ struct progtrace {
 	struct watch *w;
 	int n, cap;
 	uint64_t floor_ns;
+	struct progrefs_bpf *refs; /* the bpf_prog iterator, loaded on first use */
+	uint64_t retired_misses;   /* recursion_misses of copies already detached */
 };
+
+/* References a watched, orphaned program still has: our entry and exit links, plus the one the
+ * iterator takes on the program it is visiting. */
+#define ORPHAN_REFS 3
 
 /* Create the tracer and its shared nesting map. */
 struct progtrace *progtrace__new(struct collector *c)
@@ -62,6 +69,7 @@ void progtrace__free(struct progtrace *pt)
 	for (int i = 0; i < pt->n; i++)
 		progtrace_bpf__destroy(pt->w[i].skel);
 	free(pt->w);
+	progrefs_bpf__destroy(pt->refs);
 	if (pt->nest_fd >= 0)
 		close(pt->nest_fd);
 	free(pt);
@@ -261,6 +269,8 @@ out:
 	return err;
 }
 
+static uint64_t misses(const struct bpf_program *p);
+
 /* Detach from program id. */
 void progtrace__detach(struct progtrace *pt, uint32_t id)
 {
@@ -268,6 +278,9 @@ void progtrace__detach(struct progtrace *pt, uint32_t id)
 
 	if (i < 0)
 		return;
+	/* Keep its losses in the totals: counters only grow. */
+	pt->retired_misses += misses(pt->w[i].skel->progs.lat_prog_entry) +
+			      misses(pt->w[i].skel->progs.lat_prog_exit);
 	progtrace_bpf__destroy(pt->w[i].skel);
 	pt->w[i] = pt->w[--pt->n];
 }
@@ -282,6 +295,46 @@ bool progtrace__attached(const struct progtrace *pt, uint32_t id)
 int progtrace__count(const struct progtrace *pt)
 {
 	return pt->n;
+}
+
+/* Detach from watched programs that only our links keep alive. */
+int progtrace__reap(struct progtrace *pt, uint32_t *reaped, int max)
+{
+	struct lat_prog_ref r[64];
+	struct bpf_link *link;
+	int fd, n = 0;
+	ssize_t got;
+
+	if (!pt->n)
+		return 0;
+	if (!pt->refs) {
+		pt->refs = progrefs_bpf__open_and_load();
+		if (!pt->refs)
+			return -errno;
+	}
+	link = bpf_program__attach_iter(pt->refs->progs.lat_prog_refs, NULL);
+	if (!link)
+		return -errno;
+	fd = bpf_iter_create(bpf_link__fd(link));
+	if (fd < 0) {
+		int e = -errno;
+
+		bpf_link__destroy(link);
+		return e;
+	}
+	while ((got = read(fd, r, sizeof(r))) > 0) {
+		for (size_t k = 0; k < (size_t)got / sizeof(r[0]); k++) {
+			if (r[k].refcnt > ORPHAN_REFS || find(pt, r[k].id) < 0)
+				continue;
+			if (n < max)
+				reaped[n++] = r[k].id;
+		}
+	}
+	close(fd);
+	bpf_link__destroy(link);
+	for (int i = 0; i < n; i++)
+		progtrace__detach(pt, reaped[i]);
+	return n;
 }
 
 /* ID of a loaded program. */
@@ -317,7 +370,7 @@ static uint64_t misses(const struct bpf_program *p)
 /* Sum of recursion_misses over our tracing programs. */
 uint64_t progtrace__recursion_misses(const struct progtrace *pt)
 {
-	uint64_t sum = 0;
+	uint64_t sum = pt->retired_misses;
 
 	for (int i = 0; i < pt->n; i++)
 		sum += misses(pt->w[i].skel->progs.lat_prog_entry) +

@@ -46,6 +46,9 @@ bool progtrace__attached(const struct progtrace *pt, uint32_t id);
 int progtrace__count(const struct progtrace *pt);
 /* IDs of our own loaded tracing programs (2 per target), for tests and `bpftool` checks. */
 int progtrace__own_ids(const struct progtrace *pt, uint32_t *ids, int max);
+/* Detach from watched programs that only our links keep alive (their owner unloaded them);
+ * their IDs go to reaped (at most max). Returns how many, or a negative errno. */
+int progtrace__reap(struct progtrace *pt, uint32_t *reaped, int max);
 /* Sum of the kernel's recursion_misses over our tracing programs. */
 uint64_t progtrace__recursion_misses(const struct progtrace *pt);
 /* Read the nesting stacks' loss counters, summed over CPUs. */
