@@ -114,8 +114,8 @@ test: lattop unit
 install: lattop
 	install -D -m 0755 lattop $(DESTDIR)$(PREFIX)/sbin/lattop
 	install -D -m 0644 man/lattop.8 $(DESTDIR)$(PREFIX)/share/man/man8/lattop.8
-	install -d $(DESTDIR)$(PREFIX)/share/lattop/themes
-	install -m 0644 themes/*.json $(DESTDIR)$(PREFIX)/share/lattop/themes/
+	$(if $(wildcard themes/*.json),install -d $(DESTDIR)$(PREFIX)/share/lattop/themes)
+	$(if $(wildcard themes/*.json),install -m 0644 themes/*.json $(DESTDIR)$(PREFIX)/share/lattop/themes/)
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/sbin/lattop $(DESTDIR)$(PREFIX)/share/man/man8/lattop.8

@@ -230,6 +230,8 @@ int batch__run(struct session *s)
 {
 	long printed = 0;
 
+	if (s->warn[0])
+		fprintf(stderr, "lattop: warning: %s\n", s->warn);
 	while (!ui_stop) {
 		struct timespec nap = { 0, 5000000 }; /* drain every 5 ms */
 		uint64_t now = now_ns();

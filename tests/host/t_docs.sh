@@ -13,3 +13,8 @@ done
 test_cmd=$(grep -m2 -E '^    apt-get update' README.md | tail -n1 | sed 's/^    //')
 check readme-test-cmd-in-ci grep -qF "${test_cmd#apt-get update && }" .ci/run
 check readme-demo-cmd grep -qE '^    apt-get update .*\./lattop --demo$' README.md
+
+# make install puts the binary and the man page under PREFIX (DESTDIR for staging).
+make -s install DESTDIR="$TMP/stage" PREFIX=/usr >"$TMP/inst.log" 2>&1
+check install-binary test -x "$TMP/stage/usr/sbin/lattop"
+check install-man test -f "$TMP/stage/usr/share/man/man8/lattop.8"

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * test_model.c - the aggregated model: stats deltas, intervals, gone programs, events,
+ * cumulative figures, reset and loss counters.
+ */
+#include "model/model.h"
+#include "test.h"
+
+#define S 1000000000ull
+
+/* One program stat. */
+static struct prog_stat ps(uint32_t id, const char *name, uint64_t cnt, uint64_t ns)
+{
+	struct prog_stat p = { .id = id, .run_cnt = cnt, .run_time_ns = ns };
+
+	snprintf(p.name, sizeof(p.name), "%s", name);
+	snprintf(p.type_name, sizeof(p.type_name), "xdp");
+	return p;
+}
+
+static void test_stats_deltas(void)
+{
+	struct model *m = model__new(0);
+	struct prog_stat st[2] = { ps(10, "a", 500, 50000), ps(11, "b", 0, 0) };
+	struct row r;
+	struct series *a;
+
+	/* The first scan is the baseline: what ran before lattop is not counted. */
+	model__apply_stats(m, st, 2, 0);
+	st[0] = ps(10, "a", 1500, 250000);
+	model__apply_stats(m, st, 2, S);
+	model__close_interval(m, S);
+	a = model__find(m, LAT_EV_PROG, 10, 0, 0);
+	if (!ASSERT_TRUE(a != NULL, "series a"))
+		goto out;
+	model__row(m, a, false, &r);
+	ASSERT_EQ(r.count, 1000, "count is the delta");
+	ASSERT_EQ((long long)r.rate, 1000, "rate per second");
+	ASSERT_EQ((long long)r.avg_ns, 200, "avg = dtime/dcnt");
+	ASSERT_EQ(r.has_dist, 0, "stats have no distribution");
+	ASSERT_EQ((long long)(r.cpu_pct * 1000), 20, "cpu% = 200us / 1s");
+	ASSERT_EQ(r.total_runs, 1500, "absolute run_cnt");
+	/* Second interval of 2 s: 100 more runs. */
+	st[0] = ps(10, "a", 1600, 260000);
+	model__apply_stats(m, st, 2, 3 * S);
+	model__close_interval(m, 3 * S);
+	model__row(m, a, false, &r);
+	ASSERT_EQ(r.count, 100, "second delta");
+	ASSERT_EQ((long long)r.rate, 50, "rate over 2 s");
+	model__row(m, a, true, &r);
+	ASSERT_EQ(r.count, 1100, "cumulative");
+out:
+	model__free(m);
+}
+
+static void test_gone(void)
+{
+	struct model *m = model__new(0);
+	struct prog_stat st[2] = { ps(10, "a", 1, 1), ps(11, "b", 1, 1) };
+	struct series *b;
+
+	model__apply_stats(m, st, 2, 0);
+	model__apply_stats(m, st, 1, S); /* b no longer loaded */
+	b = model__find(m, LAT_EV_PROG, 11, 0, 0);
+	ASSERT_TRUE(b && b->gone, "b gone");
+	ASSERT_EQ(b ? b->gone_ns : 0, S, "gone at");
+	ASSERT_EQ(model__find(m, LAT_EV_PROG, 10, 0, 0)->gone, 0, "a stays");
+	model__free(m);
+}
+
+static void test_events(void)
+{
+	struct model *m = model__new(0);
+	struct lat_event e = { .kind = LAT_EV_PROG, .id = 7 };
+	struct series *s;
+	struct row r;
+
+	for (int i = 1; i <= 1000; i++) {
+		e.dur_ns = i * 10; /* 10 .. 10000 ns */
+		ASSERT_OK(model__add_event(m, &e, SRC_FENTRY), "add");
+	}
+	model__close_interval(m, S);
+	s = model__find(m, LAT_EV_PROG, 7, 0, 0);
+	model__row(m, s, false, &r);
+	ASSERT_EQ(r.count, 1000, "count");
+	ASSERT_EQ(r.has_dist, 1, "distribution");
+	ASSERT_LE(r.p50 > 5000 ? r.p50 - 5000 : 5000 - r.p50, 5000 * 0.01, "p50 ~ 5000");
+	ASSERT_LE(r.p99 > 9900 ? r.p99 - 9900 : 9900 - r.p99, 9900 * 0.01, "p99 ~ 9900");
+	ASSERT_EQ(r.max, 10000, "max exact");
+	ASSERT_EQ((long long)r.avg_ns, 5005, "mean exact");
+	ASSERT_EQ(m->c_last.events, 1000, "events counted");
+	/* An empty next interval: zero count, cumulative keeps everything. */
+	model__close_interval(m, 2 * S);
+	model__row(m, s, false, &r);
+	ASSERT_EQ(r.count, 0, "empty interval");
+	model__row(m, s, true, &r);
+	ASSERT_EQ(r.count, 1000, "cumulative");
+	/* Reset forgets cumulative figures only. */
+	model__reset(m, 2 * S);
+	model__row(m, s, true, &r);
+	ASSERT_EQ(r.count, 0, "reset");
+	ASSERT_EQ(m->n, 1, "series stays");
+	model__free(m);
+}
+
+static void test_many_series(void)
+{
+	struct model *m = model__new(0);
+	struct lat_event e = { .kind = LAT_EV_HELPER, .dur_ns = 5 };
+
+	/* 1000 series, each hit twice in different orders: the index finds each one again. */
+	for (int round = 0; round < 2; round++)
+		for (uint32_t i = 0; i < 1000; i++) {
+			e.id = round ? 999 - i : i;
+			e.aux = e.id % 7;
+			model__add_event(m, &e, SRC_FENTRY);
+		}
+	ASSERT_EQ(m->n, 1000, "one series per key");
+	model__close_interval(m, S);
+	for (uint32_t i = 0; i < 1000; i += 97) {
+		struct series *s = model__find(m, LAT_EV_HELPER, i, i % 7, 0);
+
+		ASSERT_TRUE(s && s->h_last.count == 2, "two events per series");
+	}
+	ASSERT_TRUE(model__find(m, LAT_EV_HELPER, 5, 0, 0) == NULL, "other key absent");
+	model__free(m);
+}
+
+static void test_losses(void)
+{
+	struct model *m = model__new(0);
+
+	model__set_losses(m, &(struct model_losses){ .rb_drops = 5, .queue_drops = 2 });
+	model__close_interval(m, S);
+	ASSERT_EQ(m->c_last.rb_drops, 5, "rb");
+	ASSERT_EQ(m->c_last.queue_drops, 2, "queue");
+	model__set_losses(m, &(struct model_losses){ .rb_drops = 5, .queue_drops = 9, .nest = 1 });
+	model__close_interval(m, 2 * S);
+	ASSERT_EQ(m->c_last.rb_drops, 0, "no new rb drops");
+	ASSERT_EQ(m->c_last.queue_drops, 7, "queue delta");
+	ASSERT_EQ(m->c_last.nest, 1, "nest");
+	ASSERT_EQ(m->c_cum.queue_drops, 9, "cumulative queue");
+	model__free(m);
+}
+
+int main(void)
+{
+	test__suite = "model";
+	RUN_TEST(test_stats_deltas);
+	RUN_TEST(test_gone);
+	RUN_TEST(test_events);
+	RUN_TEST(test_many_series);
+	RUN_TEST(test_losses);
+	printf("model: %d passed, %d failed\n", test__passed, test__failed);
+	return TEST_EXIT();
+}
