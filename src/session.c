@@ -233,6 +233,7 @@ int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 
 	if (s->pt) {
 		snprintf(s->m->source, sizeof(s->m->source), "fentry");
+		s->m->floor_ns = progtrace__floor_ns(s->pt);
 		snprintf(s->notice, sizeof(s->notice),
 			 "fentry/fexit: probe floor %llu ns per invocation (the latency our probes "
 			 "report for an empty program)",
@@ -394,6 +395,7 @@ void session__sync_watch(struct session *s)
 		if (!want && !se->gone && !strstr(se->note, "unloaded by its owner"))
 			se->note[0] = '\0';
 	}
+	s->m->probed = progtrace__count(s->pt);
 }
 
 /* Format the current filter as a -p list. */

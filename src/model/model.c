@@ -333,3 +333,21 @@ void model__row(const struct model *m, const struct series *s, bool cumulative, 
 	if ((s->src & SRC_STATS) && span_s > 0)
 		r->cpu_pct = sc->time_ns / (double)span_ns * 100.0;
 }
+
+/* Estimated CPU cost of the attached probes. */
+double model__probe_cost_pct(const struct model *m, bool cumulative)
+{
+	uint64_t span_ns = cumulative ? m->last_end_ns - m->cum_start_ns
+				      : m->last_end_ns - m->last_start_ns;
+	uint64_t runs = 0;
+
+	if (!span_ns || !m->floor_ns)
+		return 0;
+	for (size_t i = 0; i < m->n; i++) {
+		const struct series *s = &m->s[i];
+
+		if (s->kind == LAT_EV_PROG && (s->src & SRC_FENTRY) && s->has_hist)
+			runs += cumulative ? s->h_cum.count : s->h_last.count;
+	}
+	return (double)runs * (double)m->floor_ns / (double)span_ns * 100.0;
+}

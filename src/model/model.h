@@ -90,6 +90,8 @@ struct model {
 	char source[32];          /* "stats", "stats+self", "fentry", ... */
 	char notice[320];         /* one sentence about what the kernel cannot do, or "" */
 	struct model_counters c_open, c_last, c_cum;
+	int probed;               /* programs with per-invocation probes attached */
+	uint64_t floor_ns;        /* probe floor: what the probes report for an empty program */
 	/* Absolute counters from the sources, to turn into deltas at close. */
 	struct model_losses abs;
 };
@@ -139,6 +141,9 @@ struct row {
 	double cpu_pct; /* run time / wall time * 100 (one CPU = 100), stats only; <0 if unknown */
 	uint64_t total_runs; /* absolute run_cnt from bpf_stats (0 if none) */
 };
+/* Estimated CPU cost of the attached probes in the last interval (or cumulative), in percent
+ * of one CPU: probed runs per second x the probe floor. */
+double model__probe_cost_pct(const struct model *m, bool cumulative);
 /* Compute a row for series s from the last interval or the cumulative figures. */
 void model__row(const struct model *m, const struct series *s, bool cumulative, struct row *r);
 

@@ -103,6 +103,9 @@ static void report_text(struct session *s, FILE *f, const struct row *rows, size
 		mc->rb_drops, mc->queue_drops, mc->recursion, mc->nest, mc->events);
 	if (m->notice[0])
 		fprintf(f, "note: %s\n", m->notice);
+	if (m->floor_ns)
+		fprintf(f, "probes: %d programs (%d fentry/fexit programs), ~%.2f%% of a CPU\n",
+			m->probed, 2 * m->probed, model__probe_cost_pct(m, s->o->cumulative));
 	line[0] = '\0';
 	for (int c = 0; c < prog_ncolumns; c++) {
 		const struct column *col = &prog_columns[c];
@@ -183,6 +186,13 @@ static void report_json(struct session *s, FILE *f, const struct row *rows, size
 	cJSON_AddNumberToObject(drops, "recursion", (double)mc->recursion);
 	cJSON_AddNumberToObject(drops, "nest", (double)mc->nest);
 	cJSON_AddNumberToObject(root, "events", (double)mc->events);
+	if (m->floor_ns) {
+		cJSON *pr = cJSON_AddObjectToObject(root, "probes");
+
+		cJSON_AddNumberToObject(pr, "programs", m->probed);
+		cJSON_AddNumberToObject(pr, "floor_ns", (double)m->floor_ns);
+		cJSON_AddNumberToObject(pr, "cost_pct", model__probe_cost_pct(m, s->o->cumulative));
+	}
 	arr = cJSON_AddArrayToObject(root, "rows");
 	for (size_t i = 0; i < n; i++) {
 		cJSON *o = cJSON_CreateObject();

@@ -326,6 +326,9 @@ static void draw_counters(struct tui *t, int y)
 		 "  nest %" PRIu64 "   events %s   programs %zu",
 		 c->rb_drops, c->queue_drops, c->recursion, c->nest, ev, t->nrows);
 	attroff(lost ? attr_of(t, CP_WARN) : A_NORMAL);
+	if (m->floor_ns)
+		printw("   probes on %d (floor %" PRIu64 "ns, ~%.2f%% CPU)", m->probed, m->floor_ns,
+		       model__probe_cost_pct(m, t->cumulative));
 	clrtoeol();
 }
 
