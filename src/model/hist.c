@@ -1,11 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * hist.c - log-linear latency histogram (the HdrHistogram layout).
+ * hist.c - log-linear latency histogram (the HdrHistogram layout, integers only).
  *
- * Values below S = 2^HIST_SUB_BITS have a bucket each (exact). A value v >= S with highest set
- * bit p falls into one of S/2 equal sub-buckets of [2^p, 2^(p+1)), each 2^(p-HIST_SUB_BITS+1)
- * wide: relative width 2^(1-HIST_SUB_BITS) = 1/64, so the bucket midpoint is within 0.79% of
- * any value in it. Index = S + (p - HIST_SUB_BITS) * S/2 + (v >> (p - HIST_SUB_BITS + 1)) - S/2.
+ * Layout, with S = 2^HIST_SUB_BITS (128) and H = S/2 (64):
+ *
+ *   - values 0 .. S-1 have one bucket each (buckets 0 .. S-1, exact);
+ *   - a value v >= S whose highest set bit is p (S <= 2^p <= v < 2^(p+1)) falls into one of the
+ *     H equal sub-buckets of [2^p, 2^(p+1)), each w = 2^(p-HIST_SUB_BITS+1) wide.
+ *
+ * Both cases are one formula. Let shift = max(p, HIST_SUB_BITS-1) - (HIST_SUB_BITS-1), which
+ * is what 63 - clz(v | (S-1)) - (HIST_SUB_BITS-1) computes without a branch. Then
+ *
+ *   index = shift * H + (v >> shift)
+ *
+ * For shift 0 that is v itself; for shift >= 1, v >> shift lies in [H, S), so each power of two
+ * takes the next H indexes. Powers 2^HIST_SUB_BITS .. 2^(HIST_MAX_POW2-1) give
+ * (HIST_MAX_POW2 - HIST_SUB_BITS) rows of H after the S exact buckets:
+ * NBUCKETS = S + (HIST_MAX_POW2 - HIST_SUB_BITS) * H = 2240.
+ *
+ * Error: a bucket [lo, lo+w-1] with lo >= H*w is represented by its midpoint
+ * lo + (w-1)/2 (rounded down), which is within w/2 of any value in it; relative to the value
+ * that is at most (w/2)/(H*w) = 2^-HIST_SUB_BITS = 0.78%. A percentile is the representative
+ * of the bucket that holds the exact sample of that rank, so the same bound holds for every
+ * percentile; clamping to [min, max] only moves the answer towards the exact sample.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,10 +30,54 @@
 
 #include "model/hist.h"
 
-#define SUB (1u << HIST_SUB_BITS)
-#define HALF (SUB / 2)
+#define SUB (1u << HIST_SUB_BITS)           /* exact buckets, and values per row of H */
+#define HALF (SUB >> 1)                     /* sub-buckets per power of two */
 #define NBUCKETS (SUB + (HIST_MAX_POW2 - HIST_SUB_BITS) * HALF)
-#define TOP_VALUE ((1ull << HIST_MAX_POW2) - 1)
+#define TOP_VALUE ((1ull << HIST_MAX_POW2) - 1) /* largest value bucketed without clamping */
+#define NROWS (HIST_MAX_POW2 + 1)           /* log2 rows: [0,0] and [2^k, 2^(k+1)-1], k < 40 */
+
+_Static_assert(HIST_SUB_BITS >= 1 && HIST_SUB_BITS < HIST_MAX_POW2 && HIST_MAX_POW2 < 64,
+	       "hist layout constants out of range");
+
+/* Bucket of a value, clamped into the top bucket: one clz, no loop, no data-dependent branch. */
+static inline uint32_t bucket_of(uint64_t v)
+{
+	unsigned int shift;
+
+	v = v < TOP_VALUE ? v : TOP_VALUE;
+	shift = (unsigned int)(63 - __builtin_clzll(v | (SUB - 1))) - (HIST_SUB_BITS - 1);
+	return (uint32_t)(shift * HALF + (v >> shift));
+}
+
+/* Width exponent of bucket b (0 for exact buckets); b must be < NBUCKETS. */
+static inline unsigned int bucket_shift(uint32_t b)
+{
+	return b < SUB ? 0 : b / HALF - 1;
+}
+
+/* Lowest value of bucket b; b must be < NBUCKETS. */
+static inline uint64_t bucket_lo(uint32_t b)
+{
+	unsigned int shift = bucket_shift(b);
+
+	return shift ? (uint64_t)(b % HALF + HALF) << shift : b;
+}
+
+/* Representative of bucket b: its midpoint, rounded down. */
+static inline uint64_t bucket_mid(uint32_t b)
+{
+	unsigned int shift = bucket_shift(b);
+
+	return bucket_lo(b) + (shift ? (1ull << (shift - 1)) - 1 : 0);
+}
+
+/* Saturating 64-bit add: the sum sticks at UINT64_MAX rather than wrapping. */
+static inline uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
+}
 
 /* Number of buckets in the layout. */
 uint32_t hist__nbuckets(void)
@@ -24,48 +85,26 @@ uint32_t hist__nbuckets(void)
 	return NBUCKETS;
 }
 
-/* Bucket index a value falls into (values above the range go to the top bucket). */
+/* Bucket index a value falls into (values above 2^HIST_MAX_POW2 - 1 go to the top bucket). */
 uint32_t hist__bucket(uint64_t v)
 {
-	unsigned p;
-
-	if (v < SUB)
-		return (uint32_t)v;
-	if (v > TOP_VALUE)
-		v = TOP_VALUE;
-	p = 63 - __builtin_clzll(v);
-	return SUB + (p - HIST_SUB_BITS) * HALF + (uint32_t)(v >> (p - HIST_SUB_BITS + 1)) - HALF;
+	return bucket_of(v);
 }
 
-/* Lowest value mapped to bucket b. */
+/* Lowest value mapped to bucket b (indexes past the end are read as the top bucket). */
 uint64_t hist__bucket_lo(uint32_t b)
 {
-	uint32_t j, sub;
-
-	if (b < SUB)
-		return b;
-	j = (b - SUB) / HALF;
-	sub = (b - SUB) % HALF + HALF;
-	return (uint64_t)sub << (j + 1);
+	return bucket_lo(b < NBUCKETS ? b : NBUCKETS - 1);
 }
 
-/* Highest value mapped to bucket b. */
+/* Highest value mapped to bucket b (the top bucket also holds the clamped values above it). */
 uint64_t hist__bucket_hi(uint32_t b)
 {
-	if (b < SUB)
-		return b;
-	return hist__bucket_lo(b) + (1ull << ((b - SUB) / HALF + 1)) - 1;
+	b = b < NBUCKETS ? b : NBUCKETS - 1;
+	return bucket_lo(b) + (1ull << bucket_shift(b)) - 1;
 }
 
-/* Representative value of bucket b: its midpoint. */
-static uint64_t bucket_mid(uint32_t b)
-{
-	uint64_t lo = hist__bucket_lo(b);
-
-	return lo + (hist__bucket_hi(b) - lo) / 2;
-}
-
-/* Initialise an empty histogram. */
+/* Initialise an empty histogram; returns 0 or -ENOMEM. */
 int hist__init(struct hist *h)
 {
 	memset(h, 0, sizeof(*h));
@@ -77,7 +116,7 @@ int hist__init(struct hist *h)
 	return 0;
 }
 
-/* Release a histogram's memory. */
+/* Release a histogram's memory (safe on a zeroed or already-finished one). */
 void hist__fini(struct hist *h)
 {
 	free(h->buckets);
@@ -88,34 +127,26 @@ void hist__fini(struct hist *h)
 void hist__reset(struct hist *h)
 {
 	if (h->buckets)
-		memset(h->buckets, 0, h->nbuckets * sizeof(*h->buckets));
+		memset(h->buckets, 0, (size_t)h->nbuckets * sizeof(*h->buckets));
 	h->count = h->sum = h->max = h->clamped = 0;
 	h->min = UINT64_MAX;
 }
 
-/* Saturating add. */
-static uint64_t sat_add(uint64_t a, uint64_t b)
-{
-	uint64_t r;
-
-	return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
-}
-
-/* Record one value. */
+/*
+ * Record one value: the hot path (once per event), so one clz and conditional moves only.
+ * min, max and sum keep the real value even when it is clamped into the top bucket.
+ */
 void hist__add(struct hist *h, uint64_t v)
 {
-	if (v > TOP_VALUE)
-		h->clamped++;
-	h->buckets[hist__bucket(v)]++;
+	h->buckets[bucket_of(v)]++;
+	h->clamped += v > TOP_VALUE;
 	h->count++;
 	h->sum = sat_add(h->sum, v);
-	if (v < h->min)
-		h->min = v;
-	if (v > h->max)
-		h->max = v;
+	h->min = v < h->min ? v : h->min;
+	h->max = v > h->max ? v : h->max;
 }
 
-/* Record n samples of bucket b's representative value. */
+/* Record n samples of bucket b's representative value (unknown buckets are ignored). */
 void hist__add_bucket(struct hist *h, uint32_t b, uint64_t n)
 {
 	uint64_t v, prod;
@@ -123,95 +154,101 @@ void hist__add_bucket(struct hist *h, uint32_t b, uint64_t n)
 	if (!n || b >= h->nbuckets)
 		return;
 	v = bucket_mid(b);
+	if (__builtin_mul_overflow(v, n, &prod))
+		prod = UINT64_MAX;
 	h->buckets[b] += n;
 	h->count += n;
-	prod = __builtin_mul_overflow(v, n, &prod) ? UINT64_MAX : prod;
 	h->sum = sat_add(h->sum, prod);
-	if (v < h->min)
-		h->min = v;
-	if (v > h->max)
-		h->max = v;
+	h->min = v < h->min ? v : h->min;
+	h->max = v > h->max ? v : h->max;
 }
 
-/* dst += src (exact). */
+/* dst += src, bucket by bucket (exact; both use the one layout). */
 void hist__merge(struct hist *dst, const struct hist *src)
 {
+	uint32_t n = dst->nbuckets < src->nbuckets ? dst->nbuckets : src->nbuckets;
+
 	if (!src->count)
 		return;
-	for (uint32_t b = 0; b < dst->nbuckets; b++)
+	for (uint32_t b = 0; b < n; b++)
 		dst->buckets[b] += src->buckets[b];
 	dst->count += src->count;
 	dst->sum = sat_add(dst->sum, src->sum);
 	dst->clamped += src->clamped;
-	if (src->min < dst->min)
-		dst->min = src->min;
-	if (src->max > dst->max)
-		dst->max = src->max;
+	dst->min = src->min < dst->min ? src->min : dst->min;
+	dst->max = src->max > dst->max ? src->max : dst->max;
 }
 
-/* Value at quantile q. */
+/*
+ * Value at quantile q: the representative of the bucket holding the sample of rank
+ * ceil(q * count) (1-based), clamped to [min, max]. q <= 0 (or NaN) gives min, q >= 1 max,
+ * an empty histogram 0. Not a hot path: one scan of the buckets.
+ */
 uint64_t hist__percentile(const struct hist *h, double q)
 {
 	uint64_t rank, seen = 0, v;
+	double x;
 
 	if (!h->count)
 		return 0;
-	if (q <= 0)
+	if (!(q > 0))
 		return h->min;
 	if (q >= 1)
 		return h->max;
-	rank = (uint64_t)(q * (double)h->count);
-	if ((double)rank < q * (double)h->count)
-		rank++;
+	x = q * (double)h->count;
+	rank = (uint64_t)x;
+	if ((double)rank < x)
+		rank++; /* ceil without libm */
 	if (rank < 1)
 		rank = 1;
 	for (uint32_t b = 0; b < h->nbuckets; b++) {
 		seen += h->buckets[b];
-		if (seen >= rank) {
-			v = bucket_mid(b);
-			if (v < h->min)
-				v = h->min;
-			if (v > h->max)
-				v = h->max;
-			return v;
-		}
+		if (seen < rank)
+			continue;
+		v = bucket_mid(b);
+		v = v < h->min ? h->min : v;
+		return v > h->max ? h->max : v;
 	}
-	return h->max;
+	return h->max; /* unreachable while the buckets add up to count */
 }
 
-/* Mean in ns. */
+/* Mean in ns (0 when empty). */
 double hist__mean(const struct hist *h)
 {
 	return h->count ? (double)h->sum / (double)h->count : 0;
 }
 
-/* Power-of-two row index of a value: 0 for 0, else 1 + floor(log2 v). */
-static int log2_row(uint64_t v)
+/* Log2 row of bucket b: 0 for the value 0, else k + 1 for [2^k, 2^(k+1) - 1]. */
+static int bucket_row(uint32_t b)
 {
-	return v ? 64 - __builtin_clzll(v) : 0;
+	uint64_t lo = bucket_lo(b);
+
+	return lo ? 64 - __builtin_clzll(lo) : 0; /* no bucket straddles a power of two */
 }
 
-/* Fill a coarse log2 view. */
+/*
+ * Fill up to max rows of a log2 view: power-of-two rows from the lowest to the highest
+ * non-empty one, empty rows in between included; [0, 0] is a row of its own when 0 was seen.
+ * Returns the number of rows filled.
+ */
 int hist__log2(const struct hist *h, struct hist_log2_row *rows, int max)
 {
-	uint64_t per[65] = { 0 };
-	int lo = 65, hi = -1, n = 0;
+	uint64_t per[NROWS] = { 0 };
+	int lo = NROWS, hi = -1, n = 0;
 
-	for (uint32_t b = 0; b < h->nbuckets; b++) {
+	for (uint32_t b = 0; b < h->nbuckets && b < NBUCKETS; b++) {
 		int r;
 
 		if (!h->buckets[b])
 			continue;
-		r = log2_row(hist__bucket_lo(b));
+		r = bucket_row(b);
 		per[r] += h->buckets[b];
-		if (r < lo)
-			lo = r;
-		if (r > hi)
-			hi = r;
+		lo = r < lo ? r : lo;
+		hi = r > hi ? r : hi;
 	}
 	for (int r = lo; r <= hi && n < max; r++, n++) {
 		rows[n].lo = r ? 1ull << (r - 1) : 0;
-		rows[n].hi = r ? (1ull << (r - 1)) * 2 - 1 : 0;
+		rows[n].hi = r ? (1ull << r) - 1 : 0;
 		rows[n].count = per[r];
 	}
 	return n;

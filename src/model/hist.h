@@ -3,9 +3,10 @@
  * hist.h - log-linear latency histogram (HdrHistogram layout, integer only).
  *
  * Values are nanoseconds, 0 .. 2^HIST_MAX_POW2 - 1 (2^40 ns ~ 18 min; larger values clamp into
- * the top bucket and are counted in `clamped`). Values below 2^HIST_SUB_BITS are exact; above,
- * each power of two is split into 2^(HIST_SUB_BITS-1) equal sub-buckets... see hist.c for the
- * exact layout. Worst-case relative error of any percentile: 2^-HIST_SUB_BITS (< 0.8%).
+ * the top bucket and are counted in `clamped`, while min, max and sum keep the real value).
+ * Values below 2^HIST_SUB_BITS are exact; above, each power of two is split into
+ * 2^(HIST_SUB_BITS-1) equal sub-buckets (see hist.c for the layout and the error bound).
+ * Worst-case relative error of any percentile: 2^-HIST_SUB_BITS (0.78%).
  * Merging two histograms is an exact sum.
  *
  * Thread use: a histogram belongs to one thread at a time (the UI/aggregation thread).
@@ -50,8 +51,8 @@ void hist__add(struct hist *h, uint64_t v);
 void hist__add_bucket(struct hist *h, uint32_t b, uint64_t n);
 /* dst += src (exact). */
 void hist__merge(struct hist *dst, const struct hist *src);
-/* Value at quantile q (0..1): the representative of the bucket holding rank ceil(q*count),
- * clamped to [min, max]; 0 when empty. */
+/* Value at quantile q (0..1): the midpoint of the bucket holding rank ceil(q*count), clamped
+ * to [min, max]; q <= 0 (or NaN) gives min, q >= 1 max, an empty histogram 0. */
 uint64_t hist__percentile(const struct hist *h, double q);
 /* Mean in ns (0 when empty). */
 double hist__mean(const struct hist *h);
