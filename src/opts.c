@@ -36,8 +36,9 @@ void opts__usage(void *fp)
 		"\n"
 		"  -m, --mode MODE        view: programs (default); helpers and segments are not\n"
 		"                         available in this version and are refused\n"
-		"  -p, --programs LIST    programs to watch: IDs or names, comma-separated\n"
-		"                         (up to %d; a name may match several programs)\n"
+		"  -p, --programs LIST    programs to watch (rows shown, per-invocation probes):\n"
+		"                         IDs or names, comma-separated (up to %d; a name may\n"
+		"                         match several programs)\n"
 		"  -d, --interval SECS    refresh/report interval, decimals allowed (default 1)\n"
 		"  -b, --batch            print one report per interval to stdout, no TUI\n"
 		"  -n, --iterations N     stop after N intervals\n"
@@ -50,7 +51,8 @@ void opts__usage(void *fp)
 		"  -V, --version          show the version and exit\n"
 		"\n"
 		"Keys: q quit, space pause, c cumulative/interval, z reset, < > sort, r reverse,\n"
-		"Up/Down/PgUp/PgDn/Home/End select, ? help.\n"
+		"f edit the filter, + - add/remove the selected program, Up/Down/PgUp/PgDn/Home/End\n"
+		"select, ? help.\n"
 		"Exit status: 0 ok, 1 runtime error or missing privileges, 2 bad usage.\n"
 		"See lattop(8).\n",
 		FILTER_MAX);
