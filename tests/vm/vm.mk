@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# VM tests (included by the top-level Makefile): fixtures under $(OUTPUT)/tests/vm/ and the
+# `vmtest` target, which boots a stock Debian kernel under QEMU (see tests/vm/README.md).
+
+# Fixture programs: tests/vm/fixtures/NAME.c + NAME.bpf.c -> $(OUTPUT)/tests/vm/NAME.
+VM_FIXTURES := $(patsubst tests/vm/fixtures/%.bpf.c,%,$(wildcard tests/vm/fixtures/*.bpf.c))
+VM_OUT := $(OUTPUT)/tests/vm
+VM_BINS := $(addprefix $(VM_OUT)/,$(VM_FIXTURES))
+VM_BPF_CFLAGS := -I$(dir $(VMLINUX_H)) $(BPF_CFLAGS)
+
+# Everything bins.txt may list is built first; run.sh checks the list itself.
+vmtest: lattop $(VM_BINS) $(OUTPUT)/tests/host/target
+	$(Q)OUTPUT=$(OUTPUT) bash tests/vm/run.sh
+
+$(VM_BINS:%=%.bpf.o): $(VM_OUT)/%.bpf.o: tests/vm/fixtures/%.bpf.c $(VMLINUX_H)
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(VM_BPF_CFLAGS) -c $< -o $@.tmp
+	$(Q)$(BPFTOOL) gen object $@ $@.tmp && rm -f $@.tmp
+
+$(VM_BINS:%=%.skel.h): $(VM_OUT)/%.skel.h: $(VM_OUT)/%.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name $(subst -,_,$*)_bpf > $@
+
+$(VM_BINS:%=%.o): $(VM_OUT)/%.o: tests/vm/fixtures/%.c $(VM_OUT)/%.skel.h
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) -I$(VM_OUT) $(CFLAGS) -c $< -o $@
+
+$(VM_BINS): $(VM_OUT)/%: $(VM_OUT)/%.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs libbpf)
