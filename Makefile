@@ -30,8 +30,9 @@ WARN := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Wformat
 CFLAGS ?= -O2 -g
 override CFLAGS += $(WARN) -std=gnu11 -pthread -MMD -MP
 override CPPFLAGS += -D_GNU_SOURCE -DLATTOP_VERSION='"$(VERSION)"' -Ibpf -I$(OUTPUT) -Isrc \
+	-DLATTOP_THEME_DIR='"$(PREFIX)/share/lattop/themes"' \
 	$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-LDLIBS += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lpthread -lm
+LDLIBS += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lz -lpthread -lm
 ifneq ($(SAN),)
 override CFLAGS += -fsanitize=$(SAN) -fno-omit-frame-pointer -O1
 override LDFLAGS += -fsanitize=$(SAN)
@@ -61,8 +62,9 @@ HOST_BINS := $(patsubst tests/host/%.c,$(OUTPUT)/tests/host/%,$(HOST_SRCS))
 
 all: lattop
 
+# Copy then rename: a running ./lattop keeps its old inode instead of failing the build.
 lattop: $(OUTPUT)/lattop
-	$(Q)cp $< $@
+	$(Q)cp $< $@.tmp && mv -f $@.tmp $@
 
 $(OUTPUT)/lattop: $(MAIN_OBJ) $(LIB)
 	$(call msg,LINK,$@)

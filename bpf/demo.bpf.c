@@ -10,6 +10,8 @@
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
+/* XDP and socket filters: no bpf_get_current_pid_tgid on 6.1 (and no task to name). */
+#define LAT_EMIT_NO_PID
 #include "emit.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

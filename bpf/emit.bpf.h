@@ -38,7 +38,11 @@ static __always_inline int emit_event(__u16 kind, __u16 flags, __u32 id, __u32 a
 				      __u64 start_ns, __u64 dur_ns)
 {
 	__u32 cpu = bpf_get_smp_processor_id() & LAT_CPU_MASK;
+#ifdef LAT_EMIT_NO_PID
+	__u64 pid_tgid = 0; /* networking programs on older kernels may not ask (6.1 XDP) */
+#else
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
+#endif
 	struct lat_event *e;
 	__u64 wake = BPF_RB_NO_WAKEUP;
 

@@ -48,6 +48,18 @@ struct lat_nest {
 _Static_assert(sizeof(struct lat_nest) == 8 + 4 * LAT_NEST_MAX + 8 * LAT_NEST_MAX + 24,
 	       "lat_nest layout changed");
 
+/* Per-CPU helper-call slots, one per program nesting depth (an entry of the lat_hnest array
+ * map, indexed by CPU): the map-operation probe's entry stores its start, its exit emits. */
+struct lat_hnest {
+	__u64 start_ns[LAT_NEST_MAX]; /* 0 = no call in flight at that depth */
+	__u32 func[LAT_NEST_MAX];     /* which traced function owns the slot */
+	__u64 busy;                   /* calls skipped: a traced call inside a traced call */
+	__u64 outside;                /* calls seen outside any watched program */
+};
+
+_Static_assert(sizeof(struct lat_hnest) == 8 * LAT_NEST_MAX + 4 * LAT_NEST_MAX + 16,
+	       "lat_hnest layout changed");
+
 /* One latency sample (48 bytes). */
 struct lat_event {
 	__u16 kind;     /* enum lat_kind */

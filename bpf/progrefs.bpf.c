@@ -15,7 +15,7 @@
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 SEC("iter/bpf_prog")
-int lat_prog_refs(struct bpf_iter__bpf_prog *ctx)
+int lat_refs_iter(struct bpf_iter__bpf_prog *ctx)
 {
 	struct bpf_prog *prog = ctx->prog;
 	struct lat_prog_ref r = {};

@@ -8,6 +8,8 @@
 
 #include "opts.h"
 #include "session.h"
+#include "collect/recorder.h"
+#include "ui/replay_ui.h"
 #include "ui/ui.h"
 
 volatile sig_atomic_t ui_stop;
@@ -50,12 +52,23 @@ int main(int argc, char **argv)
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
+	/* Replay: no privileges, no lock, no BPF; frames come from the file. */
+	if (o.replay)
+		return replay_ui__run(&o);
+
 	/* Session: privileges, stats, demo, filter check, collector. */
 	ret = session__open(&s, &o, err, sizeof(err));
 	if (ret != EXIT_OK) {
 		fprintf(stderr, "lattop: %s\n", err);
 		session__close(&s);
 		return ret;
+	}
+
+	/* Recording (-w): the header is written now, frames at each interval close. */
+	if (o.record && recorder__start(&s, o.record, o.raw, err, sizeof(err))) {
+		fprintf(stderr, "lattop: %s\n", err);
+		session__close(&s);
+		return EXIT_RUNTIME;
 	}
 
 	/* Front end until q, -n, -D or a signal. */

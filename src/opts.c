@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "opts.h"
+#include "ui/theme.h"
 
 static const char *const mode_names[MODE__COUNT] = {
 	[MODE_PROGRAMS] = "programs",
@@ -34,8 +35,9 @@ void opts__usage(void *fp)
 		"Live latency of eBPF programs: per-program run counts, rates and run time from\n"
 		"bpf_stats, and per-invocation latency percentiles where the kernel can measure them.\n"
 		"\n"
-		"  -m, --mode MODE        view: programs (default); helpers and segments are not\n"
-		"                         available in this version and are refused\n"
+		"  -m, --mode MODE        view: programs (default) or helpers (map helper latency\n"
+		"                         per watched program; needs fentry); segments is not\n"
+		"                         available in this version and is refused\n"
 		"  -p, --programs LIST    programs to watch (rows shown, per-invocation probes):\n"
 		"                         IDs or names, comma-separated (up to %d; a name may\n"
 		"                         match several programs)\n"
@@ -47,12 +49,19 @@ void opts__usage(void *fp)
 		"  -c, --cumulative       batch figures since start instead of per interval\n"
 		"      --demo             load the bundled demo programs and drive them\n"
 		"      --no-color         no colours (also when NO_COLOR is set and non-empty)\n"
+		"  -w, --write FILE       record the session to FILE (TUI or -b; w toggles in the TUI)\n"
+		"      --raw              with -w: record every event too (48 bytes per event)\n"
+		"  -r, --read FILE        replay a recording (no root needed); with -b print per-\n"
+		"                         interval reports (-n N) or totals over the recording\n"
+		"      --events           with -r: export a --raw recording event by event\n"
+		"                         (-o csv, or -o trace for Chrome/Perfetto trace JSON)\n"
+		"      --theme NAME|PATH  colours: default, light, mono, or a theme file (t cycles)\n"
 		"  -h, --help             show this help and exit\n"
 		"  -V, --version          show the version and exit\n"
 		"\n"
 		"Keys: q quit, space pause, c cumulative/interval, z reset, < > sort, r reverse,\n"
 		"f edit the filter, + - add/remove the selected program, Up/Down/PgUp/PgDn/Home/End\n"
-		"select, ? help.\n"
+		"select, Enter/H histogram pane, d interval, / n search, t theme, ? help.\n"
 		"Exit status: 0 ok, 1 runtime error or missing privileges, 2 bad usage.\n"
 		"See lattop(8).\n",
 		FILTER_MAX);
@@ -161,7 +170,7 @@ int opts__parse_filter(struct opts *o, const char *list, char *err, size_t errle
 /* Parse argv into o. */
 int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 {
-	enum { OPT_DEMO = 256, OPT_NO_COLOR };
+	enum { OPT_DEMO = 256, OPT_NO_COLOR, OPT_THEME, OPT_RAW, OPT_EVENTS };
 	static const struct option longopts[] = {
 		{ "mode", required_argument, NULL, 'm' },
 		{ "programs", required_argument, NULL, 'p' },
@@ -173,6 +182,11 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 		{ "cumulative", no_argument, NULL, 'c' },
 		{ "demo", no_argument, NULL, OPT_DEMO },
 		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+		{ "theme", required_argument, NULL, OPT_THEME },
+		{ "write", required_argument, NULL, 'w' },
+		{ "read", required_argument, NULL, 'r' },
+		{ "raw", no_argument, NULL, OPT_RAW },
+		{ "events", no_argument, NULL, OPT_EVENTS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -186,12 +200,14 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 	err[0] = '\0';
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":m:p:d:bn:D:o:chV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":m:p:d:bn:D:o:chVw:r:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			if (!strcmp(optarg, "programs")) {
 				o->mode = MODE_PROGRAMS;
-			} else if (!strcmp(optarg, "helpers") || !strcmp(optarg, "segments")) {
+			} else if (!strcmp(optarg, "helpers")) {
+				o->mode = MODE_HELPERS;
+			} else if (!strcmp(optarg, "segments")) {
 				snprintf(err, errlen,
 					 "mode '%s' is not available in this version of lattop; "
 					 "use -m programs",
@@ -241,6 +257,8 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 				o->out = OUT_CSV;
 			else if (!strcmp(optarg, "json"))
 				o->out = OUT_JSON;
+			else if (!strcmp(optarg, "trace"))
+				o->out = OUT_TRACE;
 			else {
 				snprintf(err, errlen,
 					 "unknown output format '%s' for -o: use text, csv or json",
@@ -257,6 +275,32 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 		case OPT_NO_COLOR:
 			o->no_color = true;
 			break;
+		case 'w':
+			o->record = optarg;
+			break;
+		case 'r':
+			o->replay = optarg;
+			break;
+		case OPT_RAW:
+			o->raw = true;
+			break;
+		case OPT_EVENTS:
+			o->events = true;
+			o->batch = true;
+			break;
+		case OPT_THEME: {
+			char path[4096];
+
+			if (theme__find(optarg, path, sizeof(path))) {
+				snprintf(err, errlen,
+					 "no theme '%s': give a name from ./themes or %s, or a path "
+					 "to a .json file",
+					 optarg, theme__dir());
+				return err_ret;
+			}
+			o->theme = optarg;
+			break;
+		}
 		case 'h':
 			return OPTS_HELP;
 		case 'V':
@@ -279,6 +323,8 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 		snprintf(err, errlen, "unexpected argument '%s'; see lattop --help", argv[optind]);
 		return err_ret;
 	}
+	if (opts__check_record(o, err, errlen))
+		return err_ret;
 	if ((o->out != OUT_TEXT || o->cumulative) && !o->batch) {
 		snprintf(err, errlen, "-o and -c apply to batch output: add -b");
 		return err_ret;

@@ -15,6 +15,7 @@ enum out_fmt {
 	OUT_TEXT = 0,
 	OUT_CSV,
 	OUT_JSON,
+	OUT_TRACE, /* --events -o trace: Chrome/Perfetto trace JSON */
 };
 
 /* Most entries a -p list may hold (the ETW design capped at 64; lattop supports 4x that). */
@@ -39,6 +40,10 @@ struct opts {
 	bool demo;            /* --demo */
 	bool no_color;        /* --no-color or NO_COLOR */
 	const char *theme;    /* --theme */
+	const char *record;   /* -w FILE */
+	const char *replay;   /* -r FILE */
+	bool raw;             /* --raw: record every event too */
+	bool events;          /* --events: export a --raw recording event by event */
 };
 
 /* What opts__parse asks the caller to do. */
@@ -56,6 +61,9 @@ int opts__parse_filter(struct opts *o, const char *list, char *err, size_t errle
 int opts__parse_secs(const char *s, uint64_t *ns);
 /* Name of a mode ("programs", ...). */
 const char *opts__mode_name(enum lat_mode m);
+/* Check the recording/replay options (-w, -r, --raw, --events, -o trace) go together;
+ * 0 or -EINVAL with one sentence in err (opts_rec.c). */
+int opts__check_record(struct opts *o, char *err, size_t errlen);
 /* Print the usage text to f. */
 void opts__usage(void *f);
 

@@ -16,7 +16,10 @@
 #include "collect/collector.h"
 #include "collect/demo.h"
 #include "collect/progstats.h"
+#include "collect/helpertrace.h"
 #include "collect/progtrace.h"
+#include "collect/recorder.h"
+#include "collect/replay.h"
 #include "session.h"
 #include "ui/columns.h"
 
@@ -186,7 +189,7 @@ int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return EXIT_RUNTIME;
 	}
-	s->m->mode = o->mode;
+	s->m->mode = MODE_PROGRAMS; /* other modes are entered once probes exist */
 
 	/* Stats stay on exactly as long as this fd is open. */
 	s->stats_fd = progstats__enable();
@@ -243,6 +246,9 @@ int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 		snprintf(s->m->source, sizeof(s->m->source), "%s",
 			 o->demo ? "stats+self" : "stats");
 	}
+	/* A mode this kernel cannot give degrades to the overview, saying why. */
+	if (o->mode != MODE_PROGRAMS && session__set_mode(s, o->mode, why, sizeof(why)))
+		snprintf(s->notice, sizeof(s->notice), "%s", why);
 	snprintf(s->m->notice, sizeof(s->m->notice), "%s", s->notice);
 
 	e = collector__start(s->col);
@@ -259,7 +265,10 @@ int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 /* Stop threads, destroy links, free everything. */
 void session__close(struct session *s)
 {
+	recorder__stop(s);
 	collector__stop(s->col);
+	helpertrace__free(s->ht);
+	s->ht = NULL;
 	progtrace__free(s->pt);
 	s->pt = NULL;
 	demo__free(s->demo);
@@ -284,6 +293,15 @@ static void on_event(const struct lat_event *e, void *arg)
 	struct session *s = arg;
 
 	model__add_event(s->m, e, (e->flags & LAT_EVF_SELF) ? SRC_SELF : SRC_FENTRY);
+	if (s->rec)
+		recorder__event(s->rec, e);
+}
+
+/* Stop the collector after a last pass over the ring buffer. */
+void session__flush(struct session *s)
+{
+	if (s->col)
+		collector__stop(s->col);
 }
 
 /* Move queued events into the model. */
@@ -330,15 +348,19 @@ void session__close_interval(struct session *s, uint64_t now)
 	model__set_losses(s->m, &(struct model_losses){
 					.rb_drops = collector__rb_drops(s->col),
 					.queue_drops = collector__queue_drops(s->col),
-					.recursion = s->pt ? progtrace__recursion_misses(s->pt) : 0,
+					.recursion = (s->pt ? progtrace__recursion_misses(s->pt) : 0) +
+						     (s->ht ? helpertrace__recursion_misses(s->ht) : 0),
 					.nest = s->pt ? nest_misses(s->pt) : 0,
 				});
 	model__close_interval(s->m, now);
+	recorder__interval(s);
 }
 
 /* If the interval has elapsed, close it. */
 bool session__tick(struct session *s, uint64_t now)
 {
+	if (s->rp)
+		return replay__tick(s, now);
 	session__drain(s);
 	if (now < s->next_close_ns)
 		return false;
@@ -348,6 +370,92 @@ bool session__tick(struct session *s, uint64_t now)
 	if (s->next_close_ns <= now)
 		s->next_close_ns = now + s->o->interval_ns;
 	return true;
+}
+
+/* Helpers mode: analyse every probed program, create its helper rows (with the reason where a
+ * helper cannot be measured) and attach the implementing functions' probes. Probes are per
+ * kernel function and shared, so a resync detaches all and attaches what is needed now. */
+static void sync_helpers(struct session *s)
+{
+	uint64_t key = 1469598103934665603ull;
+	char err[256];
+
+	if (!s->ht)
+		return;
+	/* Resync only when the set of probed programs changed (FNV-1a over their IDs). */
+	for (size_t i = 0; i < s->m->n; i++) {
+		const struct series *p = &s->m->s[i];
+
+		if (p->kind == LAT_EV_PROG && !p->gone && progtrace__attached(s->pt, p->id))
+			key = (key ^ p->id) * 1099511628211ull;
+	}
+	if (key == s->helpers_key)
+		return;
+	s->helpers_key = key;
+	helpertrace__detach_all(s->ht);
+	for (size_t i = 0; i < s->m->n; i++) {
+		const struct series *p = &s->m->s[i];
+		struct helper_site *sites;
+		uint32_t prog_id = p->id;
+		size_t n;
+
+		if (p->kind != LAT_EV_PROG || p->gone || !progtrace__attached(s->pt, prog_id))
+			continue;
+		if (helpertrace__analyze(s->ht, prog_id, &sites, &n, err, sizeof(err))) {
+			snprintf(s->warn, sizeof(s->warn), "%s", err);
+			continue;
+		}
+		for (size_t k = 0; k < n; k++) {
+			struct series *h;
+
+			helpertrace__attach(s->ht, &sites[k]);
+			/* model__series may move the array: look the program up afresh. */
+			h = model__series(s->m, LAT_EV_HELPER, prog_id, sites[k].helper_id,
+					  sites[k].map_id);
+			if (!h)
+				break;
+			snprintf(h->name, sizeof(h->name), "%s", sites[k].helper);
+			snprintf(h->type, sizeof(h->type), "%s", sites[k].map_type);
+			snprintf(h->sub, sizeof(h->sub), "%s", sites[k].map_name);
+			snprintf(h->note, sizeof(h->note), "%s", sites[k].why);
+		}
+		free(sites);
+	}
+}
+
+/* Switch the view to mode. */
+int session__set_mode(struct session *s, enum lat_mode mode, char *err, size_t errlen)
+{
+	if (mode == s->m->mode)
+		return 0;
+	if (mode == MODE_SEGMENTS) {
+		snprintf(err, errlen, "segments mode is not available in this version of lattop");
+		return -ENOTSUP;
+	}
+	if (mode == MODE_HELPERS) {
+		if (!s->pt) {
+			snprintf(err, errlen,
+				 "helpers mode needs fentry/fexit, which this kernel refuses: "
+				 "staying in programs mode");
+			return -ENOTSUP;
+		}
+		if (!s->ht)
+			s->ht = helpertrace__new(s->col, progtrace__nest_fd(s->pt));
+		if (!s->ht) {
+			snprintf(err, errlen, "cannot create the helper probes' state: %s",
+				 strerror(errno));
+			return -errno;
+		}
+		s->m->mode = mode;
+		sync_helpers(s);
+		return 0;
+	}
+	/* Leaving helpers mode: nothing of it stays attached. */
+	helpertrace__free(s->ht);
+	s->ht = NULL;
+	s->helpers_key = 0;
+	s->m->mode = mode;
+	return 0;
 }
 
 /* True when program id should carry per-invocation probes: it passes the filter (the demo's
@@ -396,6 +504,8 @@ void session__sync_watch(struct session *s)
 			se->note[0] = '\0';
 	}
 	s->m->probed = progtrace__count(s->pt);
+	if (s->m->mode == MODE_HELPERS)
+		sync_helpers(s);
 }
 
 /* Format the current filter as a -p list. */
@@ -457,23 +567,59 @@ static int row_cmp(const void *pa, const void *pb)
 	return c;
 }
 
-/* Fill rows for the current mode, filtered and sorted. */
+/* Fill rows for the current mode, filtered and sorted. In helpers mode each watched program's
+ * row comes first, as context, followed by its helper rows (both sorted by the column). */
 size_t session__rows(const struct session *s, bool cumulative, int sortcol, bool reverse,
 		     struct row *rows, size_t max)
 {
-	size_t n = 0;
+	const struct column *cols;
+	size_t n = 0, nprog;
+	int ncols;
 
+	cols = columns__for_mode(s->m->mode, &ncols);
+	if (sortcol < 0 || sortcol >= ncols)
+		sortcol = columns__default_sort();
+	sort_col = &cols[sortcol];
+	sort_reverse = reverse;
 	for (size_t i = 0; i < s->m->n && n < max; i++) {
 		const struct series *se = &s->m->s[i];
 
 		if (se->kind != LAT_EV_PROG || !session__wanted(s, se))
 			continue;
+		if (s->m->mode == MODE_HELPERS && !s->ht)
+			continue;
+		if (s->m->mode == MODE_HELPERS && !progtrace__attached(s->pt, se->id))
+			continue;
 		model__row(s->m, se, cumulative, &rows[n++]);
 	}
-	if (sortcol < 0 || sortcol >= prog_ncolumns)
-		sortcol = columns__default_sort();
-	sort_col = &prog_columns[sortcol];
-	sort_reverse = reverse;
 	qsort(rows, n, sizeof(*rows), row_cmp);
+	if (s->m->mode != MODE_HELPERS)
+		return n;
+	/* Interleave: program row, then its helpers. Work backwards through a copy. */
+	nprog = n;
+	{
+		static struct row progs[4096];
+		size_t out = 0;
+
+		if (nprog > sizeof(progs) / sizeof(progs[0]))
+			nprog = sizeof(progs) / sizeof(progs[0]);
+		memcpy(progs, rows, nprog * sizeof(*rows));
+		for (size_t p = 0; p < nprog && out < max; p++) {
+			size_t first;
+
+			rows[out++] = progs[p];
+			first = out;
+			for (size_t i = 0; i < s->m->n && out < max; i++) {
+				const struct series *se = &s->m->s[i];
+
+				if (se->kind != LAT_EV_HELPER || se->id != progs[p].s->id)
+					continue;
+				model__row(s->m, se, cumulative, &rows[out]);
+				rows[out++].prog_name = progs[p].s->name;
+			}
+			qsort(rows + first, out - first, sizeof(*rows), row_cmp);
+		}
+		n = out;
+	}
 	return n;
 }

@@ -19,12 +19,19 @@
 struct collector;
 struct demo;
 struct progtrace;
+struct helpertrace;
+struct recorder;
+struct replay;
 
 struct session {
 	struct opts *o;
 	struct collector *col;
 	struct demo *demo;
+	struct recorder *rec; /* -w / the w key: recording this session, or NULL */
+	struct replay *rp;    /* -r: frames come from a recording (no BPF), or NULL */
 	struct progtrace *pt; /* NULL when this kernel cannot trace BPF programs */
+	struct helpertrace *ht; /* helpers mode's probes (NULL outside helpers mode) */
+	uint64_t helpers_key;   /* which programs the helper probes were set up for */
 	int stats_fd;
 	int lock_fd;
 	struct model *m;
@@ -55,11 +62,18 @@ void session__close(struct session *s);
  * cannot be traced get the reason in their series note. Called at open, after each stats scan
  * and after the filter changes. */
 void session__sync_watch(struct session *s);
+/* Switch the view to mode: helpers mode attaches the helper probes of every watched program,
+ * leaving it detaches them all. Returns 0, or a negative errno with one sentence in err (the
+ * mode stays as it was). */
+int session__set_mode(struct session *s, enum lat_mode mode, char *err, size_t errlen);
 /* Replace the filter with a new -p style list. Returns 0, or -EINVAL/-ENOENT with one
  * sentence in err (the old filter stays). */
 int session__set_filter(struct session *s, const char *list, char *err, size_t errlen);
 /* Format the current filter as a -p list into buf. */
 void session__filter_str(const struct session *s, char *buf, size_t len);
+/* Stop the collector after a last pass over the ring buffer, so a final report holds every
+ * event produced before it (end of a batch run). */
+void session__flush(struct session *s);
 /* Move queued events into the model (call often). */
 void session__drain(struct session *s);
 /* If the interval has elapsed, sample stats, close it and return true. */

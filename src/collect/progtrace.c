@@ -291,6 +291,12 @@ bool progtrace__attached(const struct progtrace *pt, uint32_t id)
 	return find(pt, id) >= 0;
 }
 
+/* fd of the shared per-CPU program stack map. */
+int progtrace__nest_fd(const struct progtrace *pt)
+{
+	return pt->nest_fd;
+}
+
 /* Number of attached programs. */
 int progtrace__count(const struct progtrace *pt)
 {
@@ -312,7 +318,7 @@ int progtrace__reap(struct progtrace *pt, uint32_t *reaped, int max)
 		if (!pt->refs)
 			return -errno;
 	}
-	link = bpf_program__attach_iter(pt->refs->progs.lat_prog_refs, NULL);
+	link = bpf_program__attach_iter(pt->refs->progs.lat_refs_iter, NULL);
 	if (!link)
 		return -errno;
 	fd = bpf_iter_create(bpf_link__fd(link));

@@ -42,6 +42,8 @@ int progtrace__attach(struct progtrace *pt, uint32_t id, char *why, size_t len);
 void progtrace__detach(struct progtrace *pt, uint32_t id);
 /* True when program id is attached. */
 bool progtrace__attached(const struct progtrace *pt, uint32_t id);
+/* fd of the shared per-CPU program stack map (helper probes read it). */
+int progtrace__nest_fd(const struct progtrace *pt);
 /* Number of attached programs. */
 int progtrace__count(const struct progtrace *pt);
 /* IDs of our own loaded tracing programs (2 per target), for tests and `bpftool` checks. */

@@ -196,6 +196,39 @@ int model__add_bucket(struct model *m, struct series *s, uint32_t bucket, uint64
 	return 0;
 }
 
+/* Add a recorded histogram delta to a series' open interval. */
+int model__add_hist(struct model *m, struct series *s, const uint32_t *idx, const uint64_t *cnt,
+		    size_t n, const struct hist_delta *d)
+{
+	struct hist *h = &s->h_open;
+	int err = series__need_hist(s);
+
+	(void)m;
+	if (err)
+		return err;
+	for (size_t i = 0; i < n; i++)
+		if (idx[i] < h->nbuckets)
+			h->buckets[idx[i]] += cnt[i];
+	if (!d->count)
+		return 0;
+	h->count += d->count;
+	h->sum = h->sum + d->sum < h->sum ? UINT64_MAX : h->sum + d->sum;
+	h->clamped += d->clamped;
+	h->min = d->min < h->min ? d->min : h->min;
+	h->max = d->max > h->max ? d->max : h->max;
+	return 0;
+}
+
+/* Set a series' stats deltas for the open interval and its absolute run count. */
+void model__set_stats(struct model *m, struct series *s, uint64_t cnt, uint64_t time_ns,
+		      uint64_t run_cnt)
+{
+	(void)m;
+	s->st_open.cnt = cnt;
+	s->st_open.time_ns = time_ns;
+	s->run_cnt = run_cnt;
+}
+
 /* Apply a complete scan of loaded programs. */
 void model__apply_stats(struct model *m, const struct prog_stat *st, size_t n, uint64_t now_ns)
 {
@@ -271,6 +304,10 @@ void model__close_interval(struct model *m, uint64_t now_ns)
 		s->h_open = tmp;
 		hist__reset(&s->h_open);
 		hist__merge(&s->h_cum, &s->h_last);
+		s->p99_ring[s->p99_head] = hist__percentile(&s->h_last, 0.99);
+		s->p99_head = (s->p99_head + 1) % MODEL_P99_RING;
+		if (s->p99_n < MODEL_P99_RING)
+			s->p99_n++;
 	}
 	m->c_last = m->c_open;
 	m->c_cum.events += m->c_open.events;
@@ -283,6 +320,18 @@ void model__close_interval(struct model *m, uint64_t now_ns)
 	m->last_end_ns = now_ns;
 	m->open_start_ns = now_ns;
 	m->intervals++;
+}
+
+/* Copy a series' p99 history, oldest first. */
+size_t model__p99_history(const struct series *s, uint64_t *out, size_t max)
+{
+	size_t n = s->p99_n < max ? s->p99_n : max;
+	/* The oldest of the n newest entries. */
+	uint32_t first = (s->p99_head + MODEL_P99_RING - n) % MODEL_P99_RING;
+
+	for (size_t i = 0; i < n; i++)
+		out[i] = s->p99_ring[(first + i) % MODEL_P99_RING];
+	return n;
 }
 
 /* Forget cumulative figures. */
@@ -310,6 +359,7 @@ void model__row(const struct model *m, const struct series *s, bool cumulative, 
 	r->s = s;
 	r->cpu_pct = -1;
 	r->total_runs = s->run_cnt;
+	r->prog_name = s->name;
 	if (s->has_hist)
 		h = cumulative ? &s->h_cum : &s->h_last;
 

@@ -26,6 +26,9 @@ enum lat_mode {
 	MODE__COUNT,
 };
 
+/* Closed intervals whose p99 each series remembers (the detail pane's sparkline). */
+#define MODEL_P99_RING 60
+
 /* Where a series' figures come from (bit set). */
 enum series_src {
 	SRC_STATS = 1u << 0,  /* bpf_stats run_cnt/run_time_ns: counts and averages only */
@@ -44,6 +47,7 @@ struct series {
 	uint32_t id, aux, aux2;
 	char name[64];
 	char type[32];
+	char sub[32];   /* second label: the map name of a helper row */
 	char note[160]; /* why per-invocation figures are missing, if they are */
 	unsigned src;  /* enum series_src bits seen so far */
 	bool gone;     /* the program was unloaded */
@@ -60,6 +64,11 @@ struct series {
 	/* Events: histograms allocated on the first event. */
 	bool has_hist;
 	struct hist h_open, h_last, h_cum;
+
+	/* p99 of the last MODEL_P99_RING closed intervals (series with a histogram), a ring:
+	 * the newest at p99_head - 1. */
+	uint64_t p99_ring[MODEL_P99_RING];
+	uint32_t p99_head, p99_n;
 };
 
 /* Session-wide counters (interval = last closed interval, total = since start/reset). */
@@ -111,6 +120,19 @@ int model__add_event(struct model *m, const struct lat_event *e, unsigned src);
 /* Account n events of one series at once as histogram bucket counts (replay). */
 int model__add_bucket(struct model *m, struct series *s, uint32_t bucket, uint64_t n);
 
+/* A recorded histogram delta's exact summary (the buckets travel as sparse pairs). */
+struct hist_delta {
+	uint64_t count, sum, min, max, clamped;
+};
+/* Replay: add a recorded histogram delta (n sparse buckets idx[i] += cnt[i], plus the exact
+ * summary d) to a series' open interval; allocates the series' histograms even when empty.
+ * Unknown bucket indexes are ignored. Returns 0 or -ENOMEM. */
+int model__add_hist(struct model *m, struct series *s, const uint32_t *idx, const uint64_t *cnt,
+		    size_t n, const struct hist_delta *d);
+/* Replay: set a series' stats deltas for the open interval and its absolute run count. */
+void model__set_stats(struct model *m, struct series *s, uint64_t cnt, uint64_t time_ns,
+		      uint64_t run_cnt);
+
 /* One bpf_stats reading for a program. */
 struct prog_stat {
 	uint32_t id;
@@ -126,6 +148,8 @@ void model__apply_stats(struct model *m, const struct prog_stat *st, size_t n, u
 void model__set_losses(struct model *m, const struct model_losses *l);
 /* Close the open interval at now_ns: open -> last, last added to cumulative. */
 void model__close_interval(struct model *m, uint64_t now_ns);
+/* Copy series s's p99 history, oldest first, into out (at most max); returns the count. */
+size_t model__p99_history(const struct series *s, uint64_t *out, size_t max);
 /* Forget cumulative figures (the `z` key); the series stay. */
 void model__reset(struct model *m, uint64_t now_ns);
 
@@ -140,6 +164,7 @@ struct row {
 	uint64_t p50, p95, p99, p999, max;
 	double cpu_pct; /* run time / wall time * 100 (one CPU = 100), stats only; <0 if unknown */
 	uint64_t total_runs; /* absolute run_cnt from bpf_stats (0 if none) */
+	const char *prog_name; /* helper rows: the calling program's name */
 };
 /* Estimated CPU cost of the attached probes in the last interval (or cumulative), in percent
  * of one CPU: probed runs per second x the probe floor. */

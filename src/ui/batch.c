@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "collect/replay.h"
 #include "ui/columns.h"
 #include "ui/ui.h"
 
@@ -20,6 +21,8 @@ static uint64_t wall_ns(const struct session *s)
 {
 	struct timespec ts;
 
+	if (s->rp)
+		return replay__wall_ns(s->rp, s->m->last_end_ns);
 	clock_gettime(CLOCK_REALTIME, &ts);
 	/* The interval ended at last_end_ns (monotonic); map it to wall time via "now". */
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec - (now_ns() - s->m->last_end_ns);
@@ -86,6 +89,9 @@ static cJSON *cell_json(const struct cell *c)
 /* Text report: a header line, the drops line and the table. */
 static void report_text(struct session *s, FILE *f, const struct row *rows, size_t n)
 {
+	int ncols;
+	const struct column *cols = columns__for_mode(s->m->mode, &ncols);
+
 	const struct model *m = s->m;
 	const struct model_counters *mc = s->o->cumulative ? &m->c_cum : &m->c_last;
 	char ts[32], line[512];
@@ -107,8 +113,8 @@ static void report_text(struct session *s, FILE *f, const struct row *rows, size
 		fprintf(f, "probes: %d programs (%d fentry/fexit programs), ~%.2f%% of a CPU\n",
 			m->probed, 2 * m->probed, model__probe_cost_pct(m, s->o->cumulative));
 	line[0] = '\0';
-	for (int c = 0; c < prog_ncolumns; c++) {
-		const struct column *col = &prog_columns[c];
+	for (int c = 0; c < ncols; c++) {
+		const struct column *col = &cols[c];
 		size_t l = strlen(line);
 
 		snprintf(line + l, sizeof(line) - l, c ? " %*s" : "%*s",
@@ -117,8 +123,8 @@ static void report_text(struct session *s, FILE *f, const struct row *rows, size
 	fprintf(f, "%s\n", line);
 	for (size_t i = 0; i < n; i++) {
 		line[0] = '\0';
-		for (int c = 0; c < prog_ncolumns; c++) {
-			const struct column *col = &prog_columns[c];
+		for (int c = 0; c < ncols; c++) {
+			const struct column *col = &cols[c];
 			size_t l = strlen(line);
 			char v[64];
 			struct cell cell;
@@ -138,36 +144,44 @@ static void report_text(struct session *s, FILE *f, const struct row *rows, size
 /* CSV report: a header on the first report, one line per row. */
 static void report_csv(struct session *s, FILE *f, const struct row *rows, size_t n, bool first)
 {
+	int ncols;
+	const struct column *cols = columns__for_mode(s->m->mode, &ncols);
+
 	const struct model *m = s->m;
 	const struct model_counters *mc = s->o->cumulative ? &m->c_cum : &m->c_last;
 	uint64_t ts = wall_ns(s);
 
 	if (first) {
 		fputs("ts_ns,interval_ns,mode,source", f);
-		for (int c = 0; c < prog_ncolumns; c++)
-			fprintf(f, ",%s", prog_columns[c].key);
-		fputs(",gone,rb_drops,queue_drops\n", f);
+		for (int c = 0; c < ncols; c++)
+			fprintf(f, ",%s", cols[c].key);
+		fputs(",gone,rb_drops,queue_drops,note\n", f);
 	}
 	for (size_t i = 0; i < n; i++) {
 		fprintf(f, "%" PRIu64 ",%" PRIu64 ",%s,%s", ts, m->last_end_ns - m->last_start_ns,
 			opts__mode_name(m->mode), m->source);
-		for (int c = 0; c < prog_ncolumns; c++) {
+		for (int c = 0; c < ncols; c++) {
 			struct cell cell;
 			char v[128];
 
-			prog_columns[c].get(&rows[i], &cell);
+			cols[c].get(&rows[i], &cell);
 			cell_raw(&cell, v, sizeof(v));
 			fputc(',', f);
 			csv_field(f, v);
 		}
-		fprintf(f, ",%d,%" PRIu64 ",%" PRIu64 "\n", rows[i].s->gone, mc->rb_drops,
+		fprintf(f, ",%d,%" PRIu64 ",%" PRIu64 ",", rows[i].s->gone, mc->rb_drops,
 			mc->queue_drops);
+		csv_field(f, rows[i].s->note);
+		fputc('\n', f);
 	}
 }
 
 /* JSON Lines report: one object per interval. */
 static void report_json(struct session *s, FILE *f, const struct row *rows, size_t n)
 {
+	int ncols;
+	const struct column *cols = columns__for_mode(s->m->mode, &ncols);
+
 	const struct model *m = s->m;
 	const struct model_counters *mc = s->o->cumulative ? &m->c_cum : &m->c_last;
 	cJSON *root = cJSON_CreateObject(), *drops, *arr;
@@ -197,11 +211,11 @@ static void report_json(struct session *s, FILE *f, const struct row *rows, size
 	for (size_t i = 0; i < n; i++) {
 		cJSON *o = cJSON_CreateObject();
 
-		for (int c = 0; c < prog_ncolumns; c++) {
+		for (int c = 0; c < ncols; c++) {
 			struct cell cell;
 
-			prog_columns[c].get(&rows[i], &cell);
-			cJSON_AddItemToObject(o, prog_columns[c].key, cell_json(&cell));
+			cols[c].get(&rows[i], &cell);
+			cJSON_AddItemToObject(o, cols[c].key, cell_json(&cell));
 		}
 		cJSON_AddBoolToObject(o, "gone", rows[i].s->gone);
 		if (rows[i].s->note[0])
@@ -223,6 +237,7 @@ void batch__report(struct session *s, FILE *f, bool first)
 
 	switch (s->o->out) {
 	case OUT_TEXT:
+	case OUT_TRACE: /* events only: never reaches here */
 		report_text(s, f, rows, n);
 		break;
 	case OUT_CSV:
@@ -242,14 +257,16 @@ int batch__run(struct session *s)
 
 	if (s->warn[0])
 		fprintf(stderr, "lattop: warning: %s\n", s->warn);
-	while (!ui_stop) {
+	for (;;) {
 		struct timespec nap = { 0, 5000000 }; /* drain every 5 ms */
 		uint64_t now = now_ns();
 
-		if (s->end_ns && now >= s->end_ns) {
-			/* -D: the last, partial interval ends at the deadline (unless it is only
-			 * the instant after a regular close). */
+		if (ui_stop || (s->end_ns && now >= s->end_ns)) {
+			/* -D or a signal: the last, partial interval is reported too (unless it
+			 * is only the instant after a regular close), so nothing measured is
+			 * lost at the end. */
 			if (now - s->m->open_start_ns >= s->o->interval_ns / 10) {
+				session__flush(s);
 				session__close_interval(s, now);
 				batch__report(s, stdout, printed++ == 0);
 			}

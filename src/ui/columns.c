@@ -12,7 +12,7 @@
 /* Column getters: one per column, reading a computed row. */
 static void get_id(const struct row *r, struct cell *c)
 {
-	*c = (struct cell){ .t = CELL_U64, .u = r->s->id };
+	*c = (struct cell){ .t = CELL_U64, .u = r->s->id, .plain = true };
 }
 
 static void get_type(const struct row *r, struct cell *c)
@@ -66,26 +66,154 @@ static void get_runs(const struct row *r, struct cell *c)
 }
 
 const struct column prog_columns[] = {
-	{ "ID", "prog_id", 6, false, get_id },
-	{ "TYPE", "prog_type", 13, true, get_type },
-	{ "NAME", "prog_name", 18, true, get_name },
-	{ "COUNT", "count", 11, false, get_count },
-	{ "RATE/S", "rate", 8, false, get_rate },
-	{ "AVG", "avg_ns", 8, false, get_avg },
-	{ "P50", "p50_ns", 8, false, get_p50 },
-	{ "P95", "p95_ns", 8, false, get_p95 },
-	{ "P99", "p99_ns", 8, false, get_p99 },
-	{ "P99.9", "p999_ns", 8, false, get_p999 },
-	{ "MAX", "max_ns", 8, false, get_max },
-	{ "CPU%", "cpu_pct", 6, false, get_cpu },
-	{ "RUNS", "run_cnt", 14, false, get_runs },
+	/* drop: on a narrow screen RUNS goes first, then CPU%, P99.9, P95, TYPE, MAX, RATE/S, AVG,
+	 * P50; ID, NAME, COUNT and P99 always stay (6 + 12 + 11 + 8 + 3 spaces = 40 columns). */
+	{ "ID", "prog_id", 6, false, get_id, 0 },
+	{ "TYPE", "prog_type", 13, true, get_type, 5 },
+	{ "NAME", "prog_name", 18, true, get_name, 0 },
+	{ "COUNT", "count", 11, false, get_count, 0 },
+	{ "RATE/S", "rate", 8, false, get_rate, 3 },
+	{ "AVG", "avg_ns", 8, false, get_avg, 2 },
+	{ "P50", "p50_ns", 8, false, get_p50, 1 },
+	{ "P95", "p95_ns", 8, false, get_p95, 6 },
+	{ "P99", "p99_ns", 8, false, get_p99, 0 },
+	{ "P99.9", "p999_ns", 8, false, get_p999, 7 },
+	{ "MAX", "max_ns", 8, false, get_max, 4 },
+	{ "CPU%", "cpu_pct", 6, false, get_cpu, 8 },
+	{ "RUNS", "run_cnt", 14, false, get_runs, 9 },
 };
 const int prog_ncolumns = sizeof(prog_columns) / sizeof(prog_columns[0]);
+
+/* Helpers-mode getters: the calling program, the helper and its map. */
+static void get_prog_name(const struct row *r, struct cell *c)
+{
+	*c = (struct cell){ .t = CELL_STR, .s = r->prog_name ? r->prog_name : "-" };
+}
+
+static void get_helper(const struct row *r, struct cell *c)
+{
+	*c = r->s->kind == LAT_EV_HELPER ? (struct cell){ .t = CELL_STR, .s = r->s->name }
+					 : (struct cell){ .t = CELL_STR, .s = "(program)" };
+}
+
+static void get_helper_id(const struct row *r, struct cell *c)
+{
+	*c = r->s->kind == LAT_EV_HELPER ? (struct cell){ .t = CELL_U64, .u = r->s->aux }
+					 : (struct cell){ 0 };
+}
+
+static void get_map_id(const struct row *r, struct cell *c)
+{
+	*c = r->s->kind == LAT_EV_HELPER && r->s->aux2 ? (struct cell){ .t = CELL_U64, .u = r->s->aux2 }
+							: (struct cell){ 0 };
+}
+
+static void get_map_name(const struct row *r, struct cell *c)
+{
+	*c = r->s->kind == LAT_EV_HELPER ? (struct cell){ .t = CELL_STR, .s = r->s->sub }
+					 : (struct cell){ 0 };
+}
+
+static void get_map_type(const struct row *r, struct cell *c)
+{
+	*c = r->s->kind == LAT_EV_HELPER ? (struct cell){ .t = CELL_STR, .s = r->s->type }
+					 : (struct cell){ 0 };
+}
+
+const struct column helper_columns[] = {
+	/* drop: FN first, then MAP ID, P99.9, P95, MAP TYPE, MAX, RATE/S, AVG, P50. */
+	{ "ID", "prog_id", 6, false, get_id, 0 },
+	{ "PROGRAM", "prog_name", 16, true, get_prog_name, 0 },
+	{ "HELPER", "helper", 21, true, get_helper, 0 },
+	{ "FN", "helper_id", 3, false, get_helper_id, 9 },
+	{ "MAP ID", "map_id", 6, false, get_map_id, 8 },
+	{ "MAP", "map_name", 14, true, get_map_name, 0 },
+	{ "MAP TYPE", "map_type", 10, true, get_map_type, 5 },
+	{ "COUNT", "count", 11, false, get_count, 0 },
+	{ "RATE/S", "rate", 8, false, get_rate, 3 },
+	{ "AVG", "avg_ns", 8, false, get_avg, 2 },
+	{ "P50", "p50_ns", 8, false, get_p50, 1 },
+	{ "P95", "p95_ns", 8, false, get_p95, 6 },
+	{ "P99", "p99_ns", 8, false, get_p99, 0 },
+	{ "P99.9", "p999_ns", 8, false, get_p999, 7 },
+	{ "MAX", "max_ns", 8, false, get_max, 4 },
+};
+const int helper_ncolumns = sizeof(helper_columns) / sizeof(helper_columns[0]);
+
+/* The columns of a mode. */
+const struct column *columns__for_mode(enum lat_mode mode, int *n)
+{
+	if (mode == MODE_HELPERS) {
+		*n = helper_ncolumns;
+		return helper_columns;
+	}
+	*n = prog_ncolumns;
+	return prog_columns;
+}
 
 /* Default sort: COUNT. */
 int columns__default_sort(void)
 {
 	return 3;
+}
+
+/* Width of a line of the given column widths (0 = dropped). */
+static int line_width(const int *width, int n)
+{
+	int w = 0, shown = 0;
+
+	for (int c = 0; c < n; c++)
+		if (width[c]) {
+			w += width[c];
+			shown++;
+		}
+	return w + (shown ? shown - 1 : 0);
+}
+
+/* Fit columns into the screen width: shrink text columns, then drop by priority. */
+int columns__fit(const struct column *cols, int n, const int *need, int screen_cols, int *width)
+{
+	int w;
+
+	for (int c = 0; c < n; c++)
+		width[c] = need[c];
+	w = line_width(width, n);
+	/* Text columns that are never dropped (NAME) give back their room first. */
+	for (int c = n - 1; c >= 0 && w > screen_cols; c--) {
+		int give = cols[c].left && !cols[c].drop ? width[c] - COLUMN_MIN_TEXT : 0;
+
+		if (give > w - screen_cols)
+			give = w - screen_cols;
+		if (give > 0) {
+			width[c] -= give;
+			w -= give;
+		}
+	}
+	/* Then whole columns go, the highest drop number first. */
+	while (w > screen_cols) {
+		int victim = -1;
+
+		for (int c = 0; c < n; c++)
+			if (width[c] && cols[c].drop &&
+			    (victim < 0 || cols[c].drop > cols[victim].drop))
+				victim = c;
+		if (victim < 0)
+			break;
+		width[victim] = 0;
+		w = line_width(width, n);
+	}
+	/* Room a dropped column left goes back to the text columns that shrank. */
+	for (int c = 0; c < n && w < screen_cols; c++) {
+		int grow = width[c] ? need[c] - width[c] : 0;
+
+		if (grow > screen_cols - w)
+			grow = screen_cols - w;
+		if (grow > 0) {
+			width[c] += grow;
+			w += grow;
+		}
+	}
+	return w;
 }
 
 /* Format a duration with adaptive units. */
@@ -134,7 +262,10 @@ void cell__text(const struct cell *c, char *buf, size_t len)
 		snprintf(buf, len, "-");
 		break;
 	case CELL_U64:
-		fmt_count(c->u, buf, len);
+		if (c->plain)
+			snprintf(buf, len, "%" PRIu64, c->u);
+		else
+			fmt_count(c->u, buf, len);
 		break;
 	case CELL_DBL:
 		fmt_rate(c->d, buf, len);

@@ -25,6 +25,7 @@ struct cell {
 	uint64_t u;
 	double d;
 	const char *s;
+	bool plain; /* CELL_U64 without thousands separators (IDs are names, not amounts) */
 };
 
 struct column {
@@ -33,11 +34,20 @@ struct column {
 	int width;         /* text/TUI width */
 	bool left;         /* left-aligned (names) */
 	void (*get)(const struct row *r, struct cell *c);
+	int drop;          /* TUI: 0 never dropped; on a narrow screen the highest goes first */
 };
+
+/* NAME shrinks to this width before any column is dropped. */
+#define COLUMN_MIN_TEXT 12
 
 /* The programs-mode columns and their count. */
 extern const struct column prog_columns[];
 extern const int prog_ncolumns;
+/* The helpers-mode columns and their count. */
+extern const struct column helper_columns[];
+extern const int helper_ncolumns;
+/* The columns of a mode (programs columns for modes without their own). */
+const struct column *columns__for_mode(enum lat_mode mode, int *n);
 
 /* Format a cell for humans (adaptive units, thousands separators) into buf. */
 void cell__text(const struct cell *c, char *buf, size_t len);
@@ -47,6 +57,12 @@ void fmt_ns(double ns, char *buf, size_t len);
 void fmt_count(uint64_t v, char *buf, size_t len);
 /* Format a rate (per second) with k/M suffixes when large. */
 void fmt_rate(double v, char *buf, size_t len);
+
+/* Fit columns into cols screen columns (one space between columns). need[c] is the width
+ * column c needs to show every value; fills width[c]: text columns that are never dropped
+ * (NAME) shrink first, down to COLUMN_MIN_TEXT, then columns are dropped (width 0) in their
+ * `drop` order, and room left goes back to the shrunk ones. Returns the line width used. */
+int columns__fit(const struct column *cols, int n, const int *need, int screen_cols, int *width);
 
 /* Index of the column used to sort by default (count), and the sort comparison of two rows by
  * column col (descending when !reverse); NULL cells sort last. */

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * tui.c - the ncurses front end: header, counters line, the table, a footer of keys.
+ * tui.c - the ncurses front end: header, counters line, the table, the detail pane, a footer
+ * of keys, the key table and its prompts, themes, and the loop.
  *
  * Only this thread calls ncurses. The screen is redrawn after each interval and after keys;
- * curses' own diffing sends only what changed.
+ * lines are overwritten in place (no erase), so curses' own diffing sends only what changed.
  */
 #include <curses.h>
 #include <inttypes.h>
@@ -13,21 +14,11 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "ui/columns.h"
+#include "collect/recorder.h"
+#include "collect/replay.h"
+#include "ui/replay_ui.h"
+#include "ui/tui_int.h"
 #include "ui/ui.h"
-
-#define TUI_MAX_ROWS 4096
-#define MIN_COLS 40
-#define MIN_LINES 10
-
-enum color_pair {
-	CP_HEADER = 1,
-	CP_TITLE,
-	CP_SELECT,
-	CP_WARN,
-	CP_DIM,
-	CP_NOTE,
-};
 
 /* Key handler results (bit set). */
 enum {
@@ -36,22 +27,12 @@ enum {
 	KH_QUIT = 4,
 };
 
-struct tui {
-	struct session *s;
-	struct row rows[TUI_MAX_ROWS];
-	size_t nrows;
-	int sel, top;     /* selected row, first row shown */
-	int sortcol;
-	bool reverse, cumulative, paused, help, color;
-	char flash[320];  /* a message in the footer for a moment */
-	bool editing;     /* the filter editor owns the keyboard */
-	char edit[1024];  /* the filter being edited */
-	size_t edit_len;
-	uint64_t flash_until_ns;
-	char host[72], kernel[72];
-};
-
-static void say(struct tui *t, const char *msg, unsigned ms);
+/* Show msg in the footer for ms milliseconds. */
+void tui__say(struct tui *t, const char *msg, unsigned ms)
+{
+	snprintf(t->flash, sizeof(t->flash), "%s", msg);
+	t->flash_until_ns = now_ns() + ms * 1000000ull;
+}
 
 /* Key handlers. */
 static int k_quit(struct tui *t)
@@ -80,20 +61,27 @@ static int k_cumulative(struct tui *t)
 
 static int k_reset(struct tui *t)
 {
-	model__reset(t->s->m, now_ns());
-	say(t, "cumulative statistics reset", 2000);
+	/* A replay's cumulative figures restart at the recorded time shown. */
+	model__reset(t->s->m, t->s->rp ? t->s->m->last_end_ns : now_ns());
+	tui__say(t, "cumulative statistics reset", 2000);
 	return KH_REDRAW;
 }
 
 static int k_sort_prev(struct tui *t)
 {
-	t->sortcol = (t->sortcol + prog_ncolumns - 1) % prog_ncolumns;
+	int n;
+
+	columns__for_mode(t->s->m->mode, &n);
+	t->sortcol = (t->sortcol + n - 1) % n;
 	return KH_REDRAW;
 }
 
 static int k_sort_next(struct tui *t)
 {
-	t->sortcol = (t->sortcol + 1) % prog_ncolumns;
+	int n;
+
+	columns__for_mode(t->s->m->mode, &n);
+	t->sortcol = (t->sortcol + 1) % n;
 	return KH_REDRAW;
 }
 
@@ -103,63 +91,168 @@ static int k_reverse(struct tui *t)
 	return KH_REDRAW;
 }
 
-/* Move the selection by delta rows (clamped). */
-static int move_sel(struct tui *t, int delta)
+/* Select row idx (clamped); the selection then follows that program across re-sorts. */
+static int select_row(struct tui *t, int idx)
 {
 	int n = (int)t->nrows;
 
-	t->sel += delta;
-	if (t->sel >= n)
-		t->sel = n - 1;
-	if (t->sel < 0)
-		t->sel = 0;
+	if (idx >= n)
+		idx = n - 1;
+	if (idx < 0)
+		idx = 0;
+	t->sel = idx;
+	t->sel_id = n ? t->rows[idx].s->id : 0;
 	return KH_REDRAW;
+}
+
+/* Rows a page moves: the table's height. */
+static int page_rows(void)
+{
+	return LINES > 8 ? LINES - 6 : 1;
 }
 
 static int k_up(struct tui *t)
 {
-	return move_sel(t, -1);
+	return select_row(t, t->sel - 1);
 }
 
 static int k_down(struct tui *t)
 {
-	return move_sel(t, 1);
+	return select_row(t, t->sel + 1);
 }
 
 static int k_pgup(struct tui *t)
 {
-	return move_sel(t, -(LINES - 6));
+	return select_row(t, t->sel - page_rows());
 }
 
 static int k_pgdn(struct tui *t)
 {
-	return move_sel(t, LINES - 6);
+	return select_row(t, t->sel + page_rows());
 }
 
 static int k_home(struct tui *t)
 {
-	return move_sel(t, -(int)t->nrows);
+	return select_row(t, 0);
 }
 
 static int k_end(struct tui *t)
 {
-	return move_sel(t, (int)t->nrows);
+	return select_row(t, (int)t->nrows - 1);
 }
 
-/* Show msg in the footer for ms milliseconds. */
-static void say(struct tui *t, const char *msg, unsigned ms)
+/* Toggle the detail pane (histogram and sparkline) of the selected row. */
+static int k_pane(struct tui *t)
 {
-	snprintf(t->flash, sizeof(t->flash), "%s", msg);
-	t->flash_until_ns = now_ns() + ms * 1000000ull;
+	if (!t->nrows) {
+		tui__say(t, "no row selected: the histogram pane shows the selected program", 2000);
+		return KH_REDRAW;
+	}
+	t->pane = !t->pane;
+	return KH_REDRAW;
+}
+
+/* Switch the view to mode m, or say why not (the mode stays). */
+static int set_mode(struct tui *t, enum lat_mode m)
+{
+	char msg[320];
+
+	if (m == t->s->m->mode) {
+		snprintf(msg, sizeof(msg), "already in %s mode", opts__mode_name(m));
+	} else if (session__set_mode(t->s, m, msg, sizeof(msg)) == 0) {
+		snprintf(msg, sizeof(msg), "%s mode", opts__mode_name(m));
+		t->sortcol = columns__default_sort(); /* each mode has its own columns */
+		t->sel = 0;
+		t->sel_id = 0;
+		t->top = 0;
+	}
+	tui__say(t, msg, 3000);
+	return KH_REDRAW;
+}
+
+static int k_mode_programs(struct tui *t)
+{
+	return set_mode(t, MODE_PROGRAMS);
+}
+
+static int k_mode_helpers(struct tui *t)
+{
+	return set_mode(t, MODE_HELPERS);
+}
+
+static int k_mode_segments(struct tui *t)
+{
+	return set_mode(t, MODE_SEGMENTS);
+}
+
+/* Tab: the next mode after the current one (programs, helpers, segments, programs...). */
+static int k_mode_next(struct tui *t)
+{
+	return set_mode(t, (enum lat_mode)((t->s->m->mode + 1) % MODE__COUNT));
+}
+
+/* Open the footer prompt of kind k on text init. */
+static int open_prompt(struct tui *t, enum prompt_kind k, const char *init)
+{
+	snprintf(t->edit, sizeof(t->edit), "%s", init);
+	t->edit_len = strlen(t->edit);
+	t->prompt = k;
+	curs_set(1);
+	return KH_REDRAW;
 }
 
 /* Open the filter editor on the current list. */
 static int k_filter(struct tui *t)
 {
-	session__filter_str(t->s, t->edit, sizeof(t->edit));
-	t->edit_len = strlen(t->edit);
-	t->editing = true;
-	curs_set(1);
+	char list[sizeof(t->edit)];
+
+	session__filter_str(t->s, list, sizeof(list));
+	return open_prompt(t, PROMPT_FILTER, list);
+}
+
+/* Open the interval prompt on the current interval. */
+static int k_interval(struct tui *t)
+{
+	char cur[32];
+
+	snprintf(cur, sizeof(cur), "%g", t->s->o->interval_ns / 1e9);
+	return open_prompt(t, PROMPT_INTERVAL, cur);
+}
+
+/* Open the search prompt (empty). */
+static int k_search(struct tui *t)
+{
+	return open_prompt(t, PROMPT_SEARCH, "");
+}
+
+/* Select the next row after row from (wrapping) whose name contains t->search. */
+static void find_next(struct tui *t, int from)
+{
+	char msg[160];
+	int n = (int)t->nrows;
+
+	for (int i = 1; i <= n; i++) {
+		int idx = (from + i + n) % n;
+
+		if (strcasestr(t->rows[idx].s->name, t->search)) {
+			select_row(t, idx);
+			snprintf(msg, sizeof(msg), "'%s': %s (n: next match)", t->search,
+				 t->rows[idx].s->name);
+			tui__say(t, msg, 2000);
+			return;
+		}
+	}
+	snprintf(msg, sizeof(msg), "no program name contains '%s'", t->search);
+	tui__say(t, msg, 2500);
+}
+
+/* Jump to the next match of the last search. */
+static int k_search_next(struct tui *t)
+{
+	if (!t->search[0])
+		tui__say(t, "no search yet: press / and type part of a name", 2000);
+	else
+		find_next(t, t->sel);
 	return KH_REDRAW;
 }
 
@@ -169,9 +262,30 @@ static void apply_filter(struct tui *t, const char *list)
 	char err[320];
 
 	if (session__set_filter(t->s, list, err, sizeof(err)))
-		say(t, err, 4000);
+		tui__say(t, err, 4000);
 	else
-		say(t, *list ? "filter applied" : "filter cleared: showing all programs", 2000);
+		tui__say(t, *list ? "filter applied" : "filter cleared: showing all programs",
+			 2000);
+}
+
+/* Apply a new interval (same rule as -d), or say why not. */
+static void apply_interval(struct tui *t, const char *text)
+{
+	uint64_t ns, now = now_ns();
+	char msg[160];
+
+	if (opts__parse_secs(text, &ns) || ns < 10000000ull) {
+		snprintf(msg, sizeof(msg),
+			 "bad interval '%.40s': give seconds >= 0.01, e.g. 0.5; interval unchanged",
+			 text);
+		tui__say(t, msg, 3000);
+		return;
+	}
+	t->s->o->interval_ns = ns;
+	if (t->s->next_close_ns > now + ns)
+		t->s->next_close_ns = now + ns;
+	snprintf(msg, sizeof(msg), "interval %.2fs", ns / 1e9);
+	tui__say(t, msg, 2000);
 }
 
 /* Add the selected program to the filter. */
@@ -181,7 +295,7 @@ static int k_filter_add(struct tui *t)
 	size_t l;
 
 	if (!t->nrows) {
-		say(t, "no row selected", 1500);
+		tui__say(t, "no row selected", 1500);
 		return KH_REDRAW;
 	}
 	session__filter_str(t->s, list, sizeof(list));
@@ -201,8 +315,8 @@ static int k_filter_remove(struct tui *t)
 	bool found = false;
 
 	if (!t->nrows || !o->nfilter) {
-		say(t, o->nfilter ? "no row selected" : "no filter: every program is shown",
-		      2000);
+		tui__say(t, o->nfilter ? "no row selected" : "no filter: every program is shown",
+			 2000);
 		return KH_REDRAW;
 	}
 	se = t->rows[t->sel].s;
@@ -220,7 +334,7 @@ static int k_filter_remove(struct tui *t)
 			l += snprintf(list + l, sizeof(list) - l, "%s%s", l ? "," : "", f->name);
 	}
 	if (!found) {
-		say(t, "the selected program is not in the filter", 2000);
+		tui__say(t, "the selected program is not in the filter", 2000);
 		return KH_REDRAW;
 	}
 	apply_filter(t, list);
@@ -228,29 +342,130 @@ static int k_filter_remove(struct tui *t)
 	return KH_REDRAW;
 }
 
+/* Map a theme colour to this terminal: bright colours fall back to normal ones on 8-colour
+ * terminals, 256-colour numbers to the terminal's default. */
+static short term_color(short c)
+{
+	if (c < 0 || c < COLORS)
+		return c;
+	return c < 16 ? (short)(c - 8) : -1;
+}
+
+/* Curses attributes of theme attribute bits. */
+static attr_t curses_attrs(unsigned bits)
+{
+	return ((bits & THEME_BOLD) ? A_BOLD : 0) | ((bits & THEME_REVERSE) ? A_REVERSE : 0) |
+	       ((bits & THEME_UNDERLINE) ? A_UNDERLINE : 0) | ((bits & THEME_DIM) ? A_DIM : 0);
+}
+
+/* Turn t->theme into colour pairs and attributes (the mono theme without colours). */
+static void apply_theme(struct tui *t)
+{
+	struct theme mono;
+	const struct theme *th = &t->theme;
+
+	if (!t->color) {
+		theme__mono(&mono);
+		th = &mono;
+	}
+	for (int i = 0; i < TH__COUNT; i++) {
+		const struct theme_color *c = &th->c[i];
+		short fg = term_color(c->fg), bg = term_color(c->bg);
+
+		t->attr[i] = curses_attrs(c->attrs);
+		/* A slot in the terminal's own colours uses no pair: no colour escapes at all. */
+		if (t->color && (fg >= 0 || bg >= 0)) {
+			init_pair((short)(i + 1), fg, bg);
+			t->attr[i] |= COLOR_PAIR(i + 1);
+		}
+	}
+}
+
+/* Load theme name ("default" is compiled in) into t; errors go to the footer (false). */
+static bool load_theme(struct tui *t, const char *name)
+{
+	char path[4096], msg[512] = "";
+
+	if (!strcmp(name, "default") && theme__find(name, path, sizeof(path))) {
+		theme__default(&t->theme);
+	} else if (theme__find(name, path, sizeof(path))) {
+		theme__default(&t->theme);
+		snprintf(msg, sizeof(msg), "theme '%s' not found; using the default theme", name);
+	} else {
+		theme__load(&t->theme, path, msg, sizeof(msg));
+	}
+	apply_theme(t);
+	if (msg[0])
+		tui__say(t, msg, 10000);
+	return !msg[0];
+}
+
+/* Next theme from the list of theme files. */
+static int k_theme(struct tui *t)
+{
+	char msg[128];
+
+	if (!t->color) {
+		tui__say(t,
+			 "no colours (NO_COLOR, --no-color or the terminal): themes do not apply",
+			 2500);
+		return KH_REDRAW;
+	}
+	t->theme_idx = (t->theme_idx + 1) % t->nthemes;
+	if (load_theme(t, t->themes[t->theme_idx])) {
+		snprintf(msg, sizeof(msg), "theme %s", t->theme.name);
+		tui__say(t, msg, 2000);
+	}
+	return KH_REDRAW;
+}
+
 struct key {
 	int key, alt;
 	int (*fn)(struct tui *t);
-	const char *label; /* as shown in help and footer */
+	const char *label; /* as shown in help (the footer shows its first word) */
 	const char *help;
 	bool footer;
 };
 
+/* Start or stop recording to a default file name (w). */
+static int k_record(struct tui *t)
+{
+	char msg[320];
+
+	if (t->s->rp) {
+		tui__say(t, "this is a replay: recording applies to live sessions", 2000);
+		return KH_REDRAW;
+	}
+	recorder__toggle(t->s, msg, sizeof(msg));
+	tui__say(t, msg, 3000);
+	return KH_REDRAW;
+}
+
 /* The key table: `?` help and the dispatcher both read it. */
 static const struct key keys[] = {
-	{ 'q', KEY_F(10), k_quit, "q", "quit", true },
-	{ '?', 'h', k_help, "?", "help", true },
-	{ ' ', 'Z', k_pause, "space", "pause the display", true },
+	{ 'q', KEY_F(10), k_quit, "q F10", "quit", true },
+	{ '?', KEY_F(1), k_help, "? F1", "help", true },
+	{ ' ', 'Z', k_pause, "space Z", "pause the display", true },
 	{ 'c', 0, k_cumulative, "c", "cumulative / per-interval figures", true },
 	{ 'z', 0, k_reset, "z", "reset cumulative statistics", false },
 	{ '<', 0, k_sort_prev, "<", "sort by the previous column", true },
 	{ '>', KEY_F(6), k_sort_next, "> F6", "sort by the next column", true },
 	{ 'r', 0, k_reverse, "r", "reverse the sort order", false },
+	{ '\n', 'H', k_pane, "Enter H", "histogram pane of the selected row", true },
 	{ 'f', 0, k_filter, "f", "edit the filter (IDs or names, comma-separated)", true },
 	{ '+', 0, k_filter_add, "+", "add the selected program to the filter", false },
 	{ '-', 0, k_filter_remove, "-", "remove the selected program from the filter", false },
-	{ KEY_UP, 'k', k_up, "Up", "select the previous row", false },
-	{ KEY_DOWN, 'j', k_down, "Down", "select the next row", false },
+	{ 'd', 0, k_interval, "d", "set the interval (seconds)", true },
+	{ 'w', 0, k_record, "w", "start / stop recording to lattop-DATE-TIME.lrec", false },
+	{ '/', 0, k_search, "/", "search by name", true },
+	{ 'n', 0, k_search_next, "n", "next match of the search", false },
+	{ 't', 0, k_theme, "t", "next colour theme", true },
+	{ 'p', 0, k_mode_programs, "p", "programs mode", false },
+	{ 'h', 0, k_mode_helpers, "h", "helpers mode (map helper latency; needs fentry)", false },
+	{ 's', 0, k_mode_segments, "s", "segments mode (not in this version)", false },
+	{ '\t', 0, k_mode_next, "Tab", "next mode", false },
+	{ KEY_UP, 'k', k_up, "Up k", "select the previous row", false },
+	{ KEY_DOWN, 'j', k_down, "Down j", "select the next row", false },
 	{ KEY_PPAGE, 0, k_pgup, "PgUp", "one page up", false },
 	{ KEY_NPAGE, 0, k_pgdn, "PgDn", "one page down", false },
 	{ KEY_HOME, 0, k_home, "Home", "first row", false },
@@ -258,55 +473,28 @@ static const struct key keys[] = {
 };
 #define NKEYS ((int)(sizeof(keys) / sizeof(keys[0])))
 
-/* Set up colours (unless NO_COLOR/--no-color or the terminal has none). */
-static void init_colors(struct tui *t)
-{
-	t->color = !t->s->o->no_color && has_colors();
-	if (!t->color)
-		return;
-	start_color();
-	use_default_colors();
-	init_pair(CP_HEADER, COLOR_CYAN, -1);
-	init_pair(CP_TITLE, COLOR_BLACK, COLOR_GREEN);
-	init_pair(CP_SELECT, COLOR_BLACK, COLOR_CYAN);
-	init_pair(CP_WARN, COLOR_RED, -1);
-	init_pair(CP_DIM, COLOR_BLUE, -1);
-	init_pair(CP_NOTE, COLOR_YELLOW, -1);
-}
-
-/* Attribute for a colour pair, or a mono fallback. */
-static attr_t attr_of(const struct tui *t, enum color_pair cp)
-{
-	if (t->color)
-		return COLOR_PAIR(cp) | (cp == CP_WARN ? A_BOLD : 0);
-	switch (cp) {
-	case CP_TITLE:
-	case CP_SELECT:
-		return A_REVERSE;
-	case CP_WARN:
-		return A_BOLD;
-	default:
-		return A_NORMAL;
-	}
-}
-
 /* Header: host, kernel, mode, source, interval, state, filter. */
 static void draw_header(struct tui *t, int y)
 {
 	const struct session *s = t->s;
-	char filt[64] = "all";
+	char filt[64] = "all", state[320];
 
+	if (s->rp)
+		replay__status(s, state, sizeof(state));
+	else
+		snprintf(state, sizeof(state), "%s%s", t->paused ? "PAUSED" : "LIVE",
+			 !s->rec ? "" : recorder__lost(s->rec) ? "  REC (frames lost)" : "  REC");
 	if (s->o->nfilter) {
 		session__filter_str(s, filt, sizeof(filt));
 		if (strlen(filt) > 30)
 			snprintf(filt + 26, sizeof(filt) - 26, "...(%d)", s->o->nfilter);
 	}
-	attron(attr_of(t, CP_HEADER) | A_BOLD);
+	attron(tui_attr(t, TH_HEADER));
 	mvprintw(y, 0, "lattop %s", LATTOP_VERSION);
-	attroff(attr_of(t, CP_HEADER) | A_BOLD);
+	attroff(tui_attr(t, TH_HEADER));
 	printw("  %s  %s  mode %s  source %s  interval %.2fs  %s%s  filter %s", t->host, t->kernel,
 	       opts__mode_name(s->m->mode), s->m->source, s->o->interval_ns / 1e9,
-	       t->paused ? "PAUSED" : "LIVE", t->cumulative ? " cumulative" : "", filt);
+	       state, t->cumulative ? " cumulative" : "", filt);
 	clrtoeol();
 }
 
@@ -320,91 +508,33 @@ static void draw_counters(struct tui *t, int y)
 	char ev[32];
 
 	fmt_count(c->events, ev, sizeof(ev));
-	attron(lost ? attr_of(t, CP_WARN) : A_NORMAL);
+	attron(lost ? tui_attr(t, TH_WARN) : A_NORMAL);
 	mvprintw(y, 0,
 		 "drops: ringbuf %" PRIu64 "  queue %" PRIu64 "  recursion %" PRIu64
 		 "  nest %" PRIu64 "   events %s   programs %zu",
 		 c->rb_drops, c->queue_drops, c->recursion, c->nest, ev, t->nrows);
-	attroff(lost ? attr_of(t, CP_WARN) : A_NORMAL);
+	attroff(lost ? tui_attr(t, TH_WARN) : A_NORMAL);
 	if (m->floor_ns)
 		printw("   probes on %d (floor %" PRIu64 "ns, ~%.2f%% CPU)", m->probed, m->floor_ns,
 		       model__probe_cost_pct(m, t->cumulative));
 	clrtoeol();
 }
 
-/* One table line (heading when r is NULL), cut to the screen width. */
-static void draw_table_line(struct tui *t, int y, const struct row *r)
-{
-	char line[512] = "";
-	size_t l = 0;
+/* The prompt text of each prompt kind. */
+static const char *const prompts[] = {
+	[PROMPT_FILTER] = "filter (IDs or names; Enter apply, Esc cancel): ",
+	[PROMPT_INTERVAL] = "interval in seconds (Enter apply, Esc cancel): ",
+	[PROMPT_SEARCH] = "search name (Enter find, Esc cancel): ",
+};
 
-	for (int c = 0; c < prog_ncolumns && l < sizeof(line) - 1; c++) {
-		const struct column *col = &prog_columns[c];
-		char v[64];
-
-		if (r) {
-			struct cell cell;
-
-			col->get(r, &cell);
-			cell__text(&cell, v, sizeof(v));
-		} else {
-			snprintf(v, sizeof(v), "%s%s", col->title,
-				 c == t->sortcol ? (t->reverse ? "^" : "v") : "");
-		}
-		l += snprintf(line + l, sizeof(line) - l, c ? " %*.*s" : "%*.*s",
-			      col->left ? -col->width : col->width, col->width, v);
-	}
-	if (r && r->s->gone && l < sizeof(line) - 8)
-		l += snprintf(line + l, sizeof(line) - l, " (gone)");
-	if (r && r->s->note[0] && l < sizeof(line) - 8)
-		snprintf(line + l, sizeof(line) - l, " [%s]", r->s->note);
-	mvaddnstr(y, 0, line, COLS);
-	clrtoeol();
-}
-
-/* The table, scrolled so the selection is visible. */
-static void draw_table(struct tui *t, int y0, int height)
-{
-	attron(attr_of(t, CP_TITLE));
-	draw_table_line(t, y0, NULL);
-	mvchgat(y0, 0, -1, attr_of(t, CP_TITLE), t->color ? CP_TITLE : 0, NULL);
-	attroff(attr_of(t, CP_TITLE));
-	height--;
-	if (t->sel < t->top)
-		t->top = t->sel;
-	if (t->sel >= t->top + height)
-		t->top = t->sel - height + 1;
-	if (t->top < 0)
-		t->top = 0;
-	for (int i = 0; i < height; i++) {
-		int idx = t->top + i;
-
-		if (idx >= (int)t->nrows) {
-			move(y0 + 1 + i, 0);
-			clrtoeol();
-			continue;
-		}
-		if (t->rows[idx].s->gone)
-			attron(attr_of(t, CP_DIM));
-		draw_table_line(t, y0 + 1 + i, &t->rows[idx]);
-		if (t->rows[idx].s->gone)
-			attroff(attr_of(t, CP_DIM));
-		if (idx == t->sel)
-			mvchgat(y0 + 1 + i, 0, -1, attr_of(t, CP_SELECT),
-				t->color ? CP_SELECT : 0, NULL);
-	}
-}
-
-/* Footer: the filter editor, a flash message, or the footer keys. */
+/* Footer: the open prompt, a flash message, or the footer keys. */
 static void draw_footer(struct tui *t, int y)
 {
-	static const char prompt[] = "filter (IDs or names; Enter apply, Esc cancel): ";
-
 	move(y, 0);
 	clrtoeol();
-	if (t->editing) {
-		int room = COLS - (int)sizeof(prompt);
-		const char *shown = t->edit;
+	if (t->prompt) {
+		const char *prompt = prompts[t->prompt], *shown = t->edit;
+		int room = COLS - (int)strlen(prompt) - 1;
 
 		if (room > 0 && (int)t->edit_len > room)
 			shown += t->edit_len - room; /* keep the cursor end visible */
@@ -415,42 +545,73 @@ static void draw_footer(struct tui *t, int y)
 		return;
 	}
 	if (t->flash[0] && now_ns() < t->flash_until_ns) {
-		attron(attr_of(t, CP_NOTE));
+		attron(tui_attr(t, TH_NOTE));
 		addnstr(t->flash, COLS);
-		attroff(attr_of(t, CP_NOTE));
+		attroff(tui_attr(t, TH_NOTE));
 		return;
 	}
 	for (int i = 0; i < NKEYS; i++) {
+		int x = getcurx(stdscr), first = (int)strcspn(keys[i].label, " ");
+		int need = first + (int)strlen(keys[i].help) + 3;
+
 		if (!keys[i].footer)
 			continue;
+		if (x + need > COLS)
+			break; /* whole entries only */
 		attron(A_BOLD);
-		printw("%s", keys[i].label);
+		printw("%.*s", first, keys[i].label);
 		attroff(A_BOLD);
 		printw(" %s  ", keys[i].help);
 	}
 }
 
-/* The help screen, generated from the key table. */
+/* The help screen, generated from the key table (two columns when it would not fit). */
 static void draw_help(struct tui *t)
 {
-	int y = 2;
+	int rows = LINES - 3 > 1 ? LINES - 3 : 1, ncols = (NKEYS + rows - 1) / rows;
+	int colw = COLS / ncols;
+
+	if (colw < 30) /* too narrow for all: the columns that fit, and a line saying so */
+		colw = COLS >= 60 ? 30 : COLS;
 
 	erase();
-	attron(attr_of(t, CP_HEADER) | A_BOLD);
+	attron(tui_attr(t, TH_HEADER));
 	mvprintw(0, 0, "lattop %s keys (any key closes this help)", LATTOP_VERSION);
-	attroff(attr_of(t, CP_HEADER) | A_BOLD);
-	for (int i = 0; i < NKEYS && y < LINES - 1; i++, y++) {
+	attroff(tui_attr(t, TH_HEADER));
+	for (int i = 0; i < NKEYS; i++) {
+		int col = i / rows, y = 2 + i % rows, room;
+
+		if (col * colw + colw > COLS || y >= LINES - 1) {
+			mvaddnstr(LINES - 1, 0, "(more keys: enlarge the terminal, or see lattop(8))",
+				  COLS);
+			break;
+		}
 		attron(A_BOLD);
-		mvprintw(y, 2, "%-8s", keys[i].label);
+		mvprintw(y, col * colw + 2, "%-8s", keys[i].label);
 		attroff(A_BOLD);
-		printw(" %s", keys[i].help);
+		addnstr(" ", 1);
+		/* The text may run to the next column's start (to the edge in the last one). */
+		room = (col == ncols - 1 ? COLS : (col + 1) * colw - 1) - getcurx(stdscr);
+		addnstr(keys[i].help, room > 0 ? room : 0);
 	}
 }
 
-/* Redraw the whole screen from the model. */
-static void draw(struct tui *t)
+/* Keep the selection on the same program after the rows were recomputed. */
+static void follow_selection(struct tui *t)
 {
-	int y = 0;
+	if (t->sel_id)
+		for (size_t i = 0; i < t->nrows; i++)
+			if (t->rows[i].s->id == t->sel_id) {
+				t->sel = (int)i;
+				return;
+			}
+	select_row(t, t->sel);
+}
+
+/* Redraw the whole screen from the model. */
+void tui__draw(struct tui *t)
+{
+	int y = 0, table_h, pane_h;
 
 	if (COLS < MIN_COLS || LINES < MIN_LINES) {
 		erase();
@@ -466,38 +627,87 @@ static void draw(struct tui *t)
 	}
 	t->nrows = session__rows(t->s, t->cumulative, t->sortcol, t->reverse, t->rows,
 				 TUI_MAX_ROWS);
-	if (t->sel >= (int)t->nrows)
-		t->sel = t->nrows ? (int)t->nrows - 1 : 0;
+	follow_selection(t);
 	draw_header(t, y++);
 	if (t->s->m->notice[0]) {
-		attron(attr_of(t, CP_NOTE));
+		attron(tui_attr(t, TH_NOTE));
 		mvaddnstr(y++, 0, t->s->m->notice, COLS);
-		attroff(attr_of(t, CP_NOTE));
+		attroff(tui_attr(t, TH_NOTE));
 		clrtoeol();
 	}
 	if (t->s->warn[0]) {
-		attron(attr_of(t, CP_NOTE));
+		attron(tui_attr(t, TH_NOTE));
 		mvaddnstr(y++, 0, t->s->warn, COLS);
-		attroff(attr_of(t, CP_NOTE));
+		attroff(tui_attr(t, TH_NOTE));
 		clrtoeol();
 	}
 	draw_counters(t, y++);
-	draw_table(t, y, LINES - 1 - y);
+	table_h = LINES - 1 - y;
+	pane_h = tui__pane_height(t, table_h);
+	if (pane_h) {
+		/* The pane sits right under the rows; what is left below it is cleared. */
+		int rows_h = table_h - pane_h;
+
+		if ((int)t->nrows + 1 < rows_h)
+			rows_h = (int)t->nrows + 1;
+		tui__draw_table(t, y, rows_h);
+		tui__draw_pane(t, y + rows_h, pane_h);
+		for (int i = y + rows_h + pane_h; i < LINES - 1; i++) {
+			move(i, 0);
+			clrtoeol();
+		}
+	} else {
+		tui__draw_table(t, y, table_h);
+	}
+	draw_footer(t, LINES - 1);
+	if (t->prompt)
+		move(LINES - 1, (int)strlen(prompts[t->prompt]) +
+					(t->edit_len < (size_t)COLS ? (int)t->edit_len : 0));
+	refresh();
+}
+
+/* Put the footer keys back once a message's moment is over (also while paused). */
+static void expire_flash(struct tui *t, uint64_t now)
+{
+	if (!t->flash[0] || now < t->flash_until_ns)
+		return;
+	t->flash[0] = '\0';
+	if (t->help || t->prompt || COLS < MIN_COLS || LINES < MIN_LINES)
+		return;
 	draw_footer(t, LINES - 1);
 	refresh();
 }
 
-/* A key while the filter editor is open. */
+/* Close the prompt and act on its text (Enter). */
+static void prompt_done(struct tui *t, bool apply)
+{
+	enum prompt_kind k = t->prompt;
+
+	t->prompt = PROMPT_NONE;
+	curs_set(0);
+	if (!apply) {
+		tui__say(t, k == PROMPT_FILTER ? "filter unchanged" : "cancelled", 1500);
+		return;
+	}
+	if (k == PROMPT_FILTER) {
+		apply_filter(t, t->edit);
+	} else if (k == PROMPT_INTERVAL) {
+		apply_interval(t, t->edit);
+	} else if (!t->edit[0]) {
+		tui__say(t, "empty search: nothing to find", 1500);
+	} else {
+		snprintf(t->search, sizeof(t->search), "%.63s", t->edit);
+		find_next(t, t->sel - 1); /* the selected row itself may match */
+	}
+}
+
+/* A key while a prompt is open. */
 static int edit_key(struct tui *t, int ch)
 {
 	if (ch == 27) { /* Esc */
-		t->editing = false;
-		curs_set(0);
-		say(t, "filter unchanged", 1500);
+		prompt_done(t, false);
 	} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-		t->editing = false;
-		curs_set(0);
-		apply_filter(t, t->edit);
+		prompt_done(t, true);
 	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
 		if (t->edit_len)
 			t->edit[--t->edit_len] = '\0';
@@ -514,45 +724,87 @@ static int edit_key(struct tui *t, int ch)
 /* Dispatch one key through the table. */
 static int handle_key(struct tui *t, int ch)
 {
-	if (t->editing)
+	if (t->prompt)
 		return edit_key(t, ch);
+	if (ch == KEY_RESIZE)
+		return KH_REDRAW;
 	if (t->help) {
 		t->help = false;
 		return ch == 'q' ? KH_QUIT : KH_REDRAW;
 	}
+	if (ch == '\r' || ch == KEY_ENTER)
+		ch = '\n';
+	if (t->s->rp && replay_ui__key(t->s, ch, t->flash, sizeof(t->flash))) {
+		t->flash_until_ns = t->flash[0] ? now_ns() + 3000000000ull : 0;
+		return KH_HANDLED | KH_REDRAW;
+	}
 	for (int i = 0; i < NKEYS; i++)
 		if (keys[i].key == ch || (keys[i].alt && keys[i].alt == ch))
 			return keys[i].fn(t) | KH_HANDLED;
-	if (ch == KEY_RESIZE)
-		return KH_REDRAW;
-	say(t, "unknown key; press ? for the list of keys", 1500);
+	tui__say(t, "unknown key; press ? for the list of keys", 1500);
 	return KH_REDRAW;
+}
+
+/* Create the TUI state over session s (curses is started by the caller). */
+struct tui *tui__new(struct session *s)
+{
+	struct tui *t = calloc(1, sizeof(*t));
+	struct utsname u;
+
+	if (!t)
+		return NULL;
+	t->s = s;
+	t->sortcol = columns__default_sort();
+	if (uname(&u) == 0) {
+		snprintf(t->host, sizeof(t->host), "%s", u.nodename);
+		snprintf(t->kernel, sizeof(t->kernel), "%s", u.release);
+	}
+	if (s->rp) {
+		snprintf(t->host, sizeof(t->host), "%s", replay__host(s->rp));
+		snprintf(t->kernel, sizeof(t->kernel), "%s", replay__kernel(s->rp));
+	}
+	t->color = !s->o->no_color && has_colors();
+	if (t->color) {
+		start_color();
+		use_default_colors();
+	}
+	t->nthemes = theme__list(t->themes, TUI_MAX_THEMES);
+	load_theme(t, s->o->theme ? s->o->theme : "default");
+	/* t continues from the theme in use (or from the start of the list for a path). */
+	for (int i = 0; i < t->nthemes; i++)
+		if (!strcmp(t->themes[i], t->theme.name))
+			t->theme_idx = i;
+	return t;
+}
+
+/* Free the TUI state (NULL is a no-op). */
+void tui__free(struct tui *t)
+{
+	free(t);
 }
 
 /* Run the TUI until q or a signal. */
 int tui__run(struct session *s)
 {
-	static struct tui t;
-	struct utsname u;
+	struct tui *t;
 	long printed = 0;
 
-	memset(&t, 0, sizeof(t));
-	t.s = s;
-	t.sortcol = columns__default_sort();
-	if (uname(&u) == 0) {
-		snprintf(t.host, sizeof(t.host), "%s", u.nodename);
-		snprintf(t.kernel, sizeof(t.kernel), "%s", u.release);
-	}
 	setlocale(LC_ALL, "");
 	if (!initscr())
 		return EXIT_RUNTIME;
 	cbreak();
 	noecho();
+	nonl(); /* Enter arrives as '\r', told apart from Ctrl-J */
 	keypad(stdscr, TRUE);
 	curs_set(0);
+	set_escdelay(25);
 	timeout(50); /* getch waits at most 50 ms: the queues are drained at least 20x/s */
-	init_colors(&t);
-	draw(&t);
+	t = tui__new(s);
+	if (!t) {
+		endwin();
+		return EXIT_RUNTIME;
+	}
+	tui__draw(t);
 	while (!ui_stop) {
 		uint64_t now = now_ns();
 		int ch = getch();
@@ -561,20 +813,23 @@ int tui__run(struct session *s)
 			break;
 		if (session__tick(s, now)) {
 			printed++;
-			if (!t.paused)
-				draw(&t);
+			if (!t->paused)
+				tui__draw(t);
 			if (s->o->iterations && printed >= s->o->iterations)
 				break;
 		}
-		if (ch == ERR)
+		if (ch == ERR) {
+			expire_flash(t, now);
 			continue;
-		int r = handle_key(&t, ch);
+		}
+		int r = handle_key(t, ch);
 
 		if (r & KH_QUIT)
 			break;
 		if (r & KH_REDRAW)
-			draw(&t);
+			tui__draw(t);
 	}
+	tui__free(t);
 	endwin();
 	return EXIT_OK;
 }

@@ -21,4 +21,13 @@ int batch__run(struct session *s);
 /* Run the TUI until q or a signal. Returns an exit status. */
 int tui__run(struct session *s);
 
+struct tui;
+/* The TUI's state over s, drawing on the current curses screen (the caller started curses:
+ * tui__run, or a benchmark with newterm); NULL + errno on failure. */
+struct tui *tui__new(struct session *s);
+/* Recompute the rows from the model and redraw the screen. */
+void tui__draw(struct tui *t);
+/* Free the TUI state (NULL is a no-op). */
+void tui__free(struct tui *t);
+
 #endif /* LAT_UI_H */

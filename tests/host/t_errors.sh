@@ -26,7 +26,7 @@ usage bad-duration 2 "bad duration '-1' for -D" -b -D -1
 usage bad-format 2 "unknown output format 'xml'" -b -o xml
 usage format-needs-batch 2 "add -b" -o json
 usage bad-mode 2 "unknown mode 'foo'" -m foo
-usage mode-not-built 2 "mode 'helpers' is not available" -m helpers
+usage mode-not-built 2 "mode 'segments' is not available" -m segments
 usage empty-filter-entry 2 "bad entry '' in -p" -b -p 1,,2
 usage filter-trailing-comma 2 "ends with a comma" -b -p 1,
 usage filter-bad-chars 2 "bad entry 'a-b' in -p" -b -p a-b
@@ -48,3 +48,9 @@ fi
 $LATTOP --help >"$TMP/h" 2>&1; expect_eq help-status $? 0
 check help-lists-options grep -q -- '--programs LIST' "$TMP/h"
 expect_eq version "$($LATTOP -V)" "lattop $(sed -n 's/^VERSION := //p' Makefile)"
+
+# helpers mode on a kernel without fentry: one sentence, and the overview instead.
+$LATTOP -m helpers -b -n 1 -d 0.3 >"$TMP/h.txt" 2>&1
+expect_eq helpers-degrades-status $? 0
+check helpers-degrades-sentence grep -q '^note: helpers mode needs fentry/fexit, which this kernel refuses: staying in programs mode' "$TMP/h.txt"
+check helpers-degrades-overview grep -q ' mode programs ' "$TMP/h.txt"

@@ -9,6 +9,8 @@ coproc TGT { "$TARGET"; }
 read -r _ light <&"${TGT[0]}"
 read -r _ heavy <&"${TGT[0]}"
 read -r _ emit <&"${TGT[0]}"
+read -r _ maps <&"${TGT[0]}"
+read -r _ maps2 <&"${TGT[0]}"
 read -r ready <&"${TGT[0]}"
 expect_eq target-ready "$ready" ready
 

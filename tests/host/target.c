@@ -2,8 +2,10 @@
 /*
  * target.c - test fixture: loads bpf/target.bpf.c and runs its programs on command.
  *
- * Prints "light ID", "heavy ID", "emit ID", "ready", then reads commands from stdin:
- *   run light|heavy|emit N   run the program N times (bpf_prog_test_run repeat=N);
+ * Prints "light ID", "heavy ID", "emit ID", "maps ID", "maps2 ID", "ready", then reads
+ * commands from stdin:
+ *   run light|heavy|emit|maps|maps2 N
+ *                            run the program N times (bpf_prog_test_run repeat=N);
  *                            prints "ran N avg_ns A" (the kernel's average run time)
  *   loops L                  set target_heavy's bpf_loop iterations
  *   emit K                   set target_emit's events per run
@@ -55,13 +57,17 @@ int main(void)
 		return 1;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("light %u\nheavy %u\nemit %u\nready\n", prog_id(skel->progs.target_light),
-	       prog_id(skel->progs.target_heavy), prog_id(skel->progs.target_emit));
+	printf("light %u\nheavy %u\nemit %u\nmaps %u\nmaps2 %u\nready\n",
+	       prog_id(skel->progs.target_light), prog_id(skel->progs.target_heavy),
+	       prog_id(skel->progs.target_emit), prog_id(skel->progs.target_maps),
+	       prog_id(skel->progs.target_maps2));
 	while (fgets(line, sizeof(line), stdin)) {
 		if (sscanf(line, "run %31s %u", what, &n) == 2) {
-			const struct bpf_program *p = !strcmp(what, "light") ? skel->progs.target_light
-						    : !strcmp(what, "heavy") ? skel->progs.target_heavy
-									     : skel->progs.target_emit;
+			const struct bpf_program *p = !strcmp(what, "light")  ? skel->progs.target_light
+						    : !strcmp(what, "heavy")  ? skel->progs.target_heavy
+						    : !strcmp(what, "maps")   ? skel->progs.target_maps
+						    : !strcmp(what, "maps2")  ? skel->progs.target_maps2
+									      : skel->progs.target_emit;
 			run(p, n);
 		} else if (sscanf(line, "loops %u", &n) == 1) {
 			skel->data->heavy_loops = n;

@@ -143,6 +143,43 @@ static void test_losses(void)
 	model__free(m);
 }
 
+static void test_p99_history(void)
+{
+	struct model *m = model__new(0);
+	struct lat_event e = { .kind = LAT_EV_PROG, .id = 3 };
+	uint64_t out[MODEL_P99_RING + 5];
+	struct series *s;
+	size_t n;
+
+	/* Interval i records 100 events of i * 1000 ns: its p99 is ~i us. */
+	for (int i = 1; i <= MODEL_P99_RING + 10; i++) {
+		e.dur_ns = (uint64_t)i * 1000;
+		for (int k = 0; k < 100; k++)
+			model__add_event(m, &e, SRC_SELF);
+		model__close_interval(m, (uint64_t)i * S);
+		s = model__find(m, LAT_EV_PROG, 3, 0, 0);
+		if (i == 3) {
+			n = model__p99_history(s, out, MODEL_P99_RING);
+			ASSERT_EQ(n, 3, "three intervals so far");
+			ASSERT_LE(out[0] > 1000 ? out[0] - 1000 : 1000 - out[0], 10,
+				  "oldest first");
+			ASSERT_LE(out[2] > 3000 ? out[2] - 3000 : 3000 - out[2], 30, "newest last");
+		}
+	}
+	n = model__p99_history(s, out, MODEL_P99_RING + 5);
+	ASSERT_EQ(n, MODEL_P99_RING, "ring keeps the last MODEL_P99_RING");
+	ASSERT_EQ(out[n - 1], (MODEL_P99_RING + 10) * 1000, "newest = last interval");
+	ASSERT_EQ(out[0], 11 * 1000, "oldest = the 11th interval");
+	n = model__p99_history(s, out, 4);
+	ASSERT_EQ(n, 4, "a shorter copy");
+	ASSERT_EQ(out[3], (MODEL_P99_RING + 10) * 1000, "ends with the newest");
+	/* An empty interval records 0 (a gap in the sparkline). */
+	model__close_interval(m, 100 * S);
+	n = model__p99_history(s, out, MODEL_P99_RING);
+	ASSERT_EQ(out[n - 1], 0, "empty interval");
+	model__free(m);
+}
+
 int main(void)
 {
 	test__suite = "model";
@@ -151,6 +188,7 @@ int main(void)
 	RUN_TEST(test_events);
 	RUN_TEST(test_many_series);
 	RUN_TEST(test_losses);
+	RUN_TEST(test_p99_history);
 	printf("model: %d passed, %d failed\n", test__passed, test__failed);
 	return TEST_EXIT();
 }

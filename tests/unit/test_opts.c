@@ -126,6 +126,21 @@ static void test_filter_capacity(void)
 	expect_error(a, "too many entries in -p");
 }
 
+static void test_theme(void)
+{
+	const char *by_name[] = { "--theme", "light", NULL };
+	const char *by_path[] = { "--theme", "themes/mono.json", NULL };
+	const char *missing[] = { "--theme", "no-such-theme", NULL };
+	const char *empty[] = { "--theme", "", NULL };
+
+	ASSERT_EQ(parse(by_name), OPTS_RUN, "theme by name");
+	ASSERT_STREQ(o.theme, "light", "theme kept");
+	ASSERT_EQ(parse(by_path), OPTS_RUN, "theme by path");
+	ASSERT_EQ(parse(missing), -EINVAL, "missing theme is a usage error");
+	ASSERT_TRUE(strstr(err, "no theme 'no-such-theme'") != NULL, "names the theme");
+	ASSERT_EQ(parse(empty), -EINVAL, "empty theme");
+}
+
 static void test_help_version(void)
 {
 	const char *h[] = { "-h", NULL }, *v[] = { "--version", NULL };
@@ -143,6 +158,7 @@ int main(void)
 	RUN_TEST(test_no_color_env);
 	RUN_TEST(test_errors);
 	RUN_TEST(test_filter_capacity);
+	RUN_TEST(test_theme);
 	RUN_TEST(test_help_version);
 	printf("opts: %d passed, %d failed\n", test__passed, test__failed);
 	return TEST_EXIT();

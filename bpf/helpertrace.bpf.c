@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * helpertrace.bpf.c - latency of map operations, attributed to the watched program running.
+ *
+ * The verifier turns map helpers into direct calls of the map type's implementation
+ * (htab_map_update_elem, __htab_map_lookup_elem, queue_stack_map_push_elem, ...), so lattop
+ * traces those kernel functions: one copy of this object per function (the target is fixed at
+ * load time). A call counts for program P only when P is on top of this CPU's program stack
+ * (lat_nest, pushed by progtrace's fentry): calls from unwatched programs or from syscalls are
+ * not attributed (counted in `outside` instead).
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "emit.bpf.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+/* Set before load: the BPF_FUNC_* number this function implements, and its index. */
+const volatile __u32 helper_id = 0;
+const volatile __u32 func_idx = 0;
+
+/* Shared with progtrace (reused fd): the per-CPU program stacks. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, LAT_MAX_CPUS);
+	__type(key, __u32);
+	__type(value, struct lat_nest);
+} lat_nest SEC(".maps");
+
+/* Shared by every helper copy (reused fd): per-CPU, per-depth call slots. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, LAT_MAX_CPUS);
+	__type(key, __u32);
+	__type(value, struct lat_hnest);
+} lat_hnest SEC(".maps");
+
+SEC("fentry/placeholder")
+int BPF_PROG(lat_helper_entry)
+{
+	__u32 cpu = bpf_get_smp_processor_id() & LAT_CPU_MASK;
+	struct lat_nest *n = bpf_map_lookup_elem(&lat_nest, &cpu);
+	struct lat_hnest *h = bpf_map_lookup_elem(&lat_hnest, &cpu);
+	__u32 d;
+
+	if (!n || !h)
+		return 0;
+	d = n->depth;
+	if (d == 0 || d > LAT_NEST_MAX) {
+		h->outside++;
+		return 0;
+	}
+	d = (d - 1) & (LAT_NEST_MAX - 1);
+	if (h->start_ns[d]) {
+		h->busy++;
+		return 0;
+	}
+	h->func[d] = func_idx;
+	h->start_ns[d] = bpf_ktime_get_ns();
+	return 0;
+}
+
+SEC("fexit/placeholder")
+int BPF_PROG(lat_helper_exit, struct bpf_map *map)
+{
+	__u64 now = bpf_ktime_get_ns();
+	__u32 cpu = bpf_get_smp_processor_id() & LAT_CPU_MASK;
+	struct lat_nest *n = bpf_map_lookup_elem(&lat_nest, &cpu);
+	struct lat_hnest *h = bpf_map_lookup_elem(&lat_hnest, &cpu);
+	__u32 d, map_id;
+	__u64 start;
+
+	if (!n || !h)
+		return 0;
+	d = n->depth;
+	if (d == 0 || d > LAT_NEST_MAX)
+		return 0;
+	d = (d - 1) & (LAT_NEST_MAX - 1);
+	start = h->start_ns[d];
+	if (!start || h->func[d] != func_idx)
+		return 0; /* not ours: skipped at entry (counted there) */
+	h->start_ns[d] = 0;
+	/* Every map operation takes the map first; read it without trusting the BTF type (the
+	 * generic helpers declare u64 arguments). */
+	map_id = BPF_CORE_READ(map, id);
+	emit_event(LAT_EV_HELPER, 0, n->ids[d], helper_id, map_id, start, now - start);
+	return 0;
+}

@@ -1,0 +1,494 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * helpertrace.c - find the map helpers a program calls and probe their implementations.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <linux/bpf.h>
+
+#include "collect/collector.h"
+#include "collect/helpertrace.h"
+#include "helpertrace.skel.h"
+
+struct ksym {
+	uint64_t addr;
+	char *name;
+};
+
+struct probe {
+	char func[64];
+	struct helpertrace_bpf *skel;
+};
+
+struct helpertrace {
+	struct collector *col;
+	int nest_fd, hnest_fd;
+	struct ksym *syms;      /* text symbols sorted by address, loaded on first analysis */
+	size_t nsyms;
+	uint64_t call_base;     /* address of __bpf_call_base */
+	struct btf *vmlinux;    /* to check a function exists before trying to trace it */
+	struct probe *p;
+	int n, cap;
+	uint64_t retired_misses;
+};
+
+/* Helper functions by kernel implementation name: how a called function maps to the BPF helper
+ * the program asked for. Names checked against the kernel's BTF before use. */
+static const struct {
+	const char *needle; /* substring of the function name */
+	uint32_t helper_id;
+	const char *helper;
+} helper_kinds[] = {
+	{ "lookup_percpu", BPF_FUNC_map_lookup_percpu_elem, "bpf_map_lookup_percpu_elem" },
+	{ "lookup", BPF_FUNC_map_lookup_elem, "bpf_map_lookup_elem" },
+	{ "update", BPF_FUNC_map_update_elem, "bpf_map_update_elem" },
+	{ "delete", BPF_FUNC_map_delete_elem, "bpf_map_delete_elem" },
+	{ "push", BPF_FUNC_map_push_elem, "bpf_map_push_elem" },
+	{ "pop", BPF_FUNC_map_pop_elem, "bpf_map_pop_elem" },
+	{ "peek", BPF_FUNC_map_peek_elem, "bpf_map_peek_elem" },
+	{ "redirect", BPF_FUNC_redirect_map, "bpf_redirect_map" },
+	{ "for_each", BPF_FUNC_for_each_map_elem, "bpf_for_each_map_elem" },
+	{ "bpf_ringbuf_output", BPF_FUNC_ringbuf_output, "bpf_ringbuf_output" },
+	{ "bpf_ringbuf_reserve", BPF_FUNC_ringbuf_reserve, "bpf_ringbuf_reserve" },
+	{ "bpf_ringbuf_submit", BPF_FUNC_ringbuf_submit, "bpf_ringbuf_submit" },
+	{ "bpf_ringbuf_discard", BPF_FUNC_ringbuf_discard, "bpf_ringbuf_discard" },
+};
+
+/* True when a called kernel function is a map operation lattop reports. */
+static int helper_kind(const char *func)
+{
+	bool mapish = strstr(func, "map") || strstr(func, "htab") || strstr(func, "trie") ||
+		      strstr(func, "ringbuf") || strstr(func, "queue") || strstr(func, "stack");
+
+	if (!mapish)
+		return -1;
+	for (size_t i = 0; i < sizeof(helper_kinds) / sizeof(helper_kinds[0]); i++)
+		if (strstr(func, helper_kinds[i].needle))
+			return (int)i;
+	return -1;
+}
+
+/* Create the tracer and its shared per-CPU call slots. */
+struct helpertrace *helpertrace__new(struct collector *c, int nest_fd)
+{
+	struct helpertrace *ht = calloc(1, sizeof(*ht));
+
+	if (!ht)
+		return NULL;
+	ht->col = c;
+	ht->nest_fd = nest_fd;
+	ht->hnest_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "lat_hnest", sizeof(__u32),
+				      sizeof(struct lat_hnest), LAT_MAX_CPUS, NULL);
+	if (ht->hnest_fd < 0) {
+		int e = errno;
+
+		free(ht);
+		errno = e;
+		return NULL;
+	}
+	return ht;
+}
+
+/* recursion_misses of one probe's entry and exit programs. */
+static uint64_t probe_misses(const struct probe *p)
+{
+	const struct bpf_program *ps[2] = { p->skel->progs.lat_helper_entry,
+					    p->skel->progs.lat_helper_exit };
+	uint64_t sum = 0;
+
+	for (int k = 0; k < 2; k++) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+
+		if (!bpf_obj_get_info_by_fd(bpf_program__fd(ps[k]), &info, &len))
+			sum += info.recursion_misses;
+	}
+	return sum;
+}
+
+/* Detach every helper probe (their losses stay in the totals). A call in flight when its
+ * exit probe went away would leave its slot busy for good: clear every CPU's slots. */
+void helpertrace__detach_all(struct helpertrace *ht)
+{
+	struct lat_hnest zero = {};
+
+	for (int i = 0; i < ht->n; i++) {
+		ht->retired_misses += probe_misses(&ht->p[i]);
+		helpertrace_bpf__destroy(ht->p[i].skel);
+	}
+	if (ht->n)
+		for (__u32 cpu = 0; cpu < LAT_MAX_CPUS; cpu++)
+			bpf_map_update_elem(ht->hnest_fd, &cpu, &zero, BPF_ANY);
+	ht->n = 0;
+}
+
+/* Detach everything and free. */
+void helpertrace__free(struct helpertrace *ht)
+{
+	if (!ht)
+		return;
+	helpertrace__detach_all(ht);
+	free(ht->p);
+	for (size_t i = 0; i < ht->nsyms; i++)
+		free(ht->syms[i].name);
+	free(ht->syms);
+	btf__free(ht->vmlinux);
+	if (ht->hnest_fd >= 0)
+		close(ht->hnest_fd);
+	free(ht);
+}
+
+/* qsort comparison of symbols by address. */
+static int ksym_cmp(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+/* Load the text symbols of /proc/kallsyms (once). */
+static int load_kallsyms(struct helpertrace *ht)
+{
+	char line[512], name[256], type;
+	unsigned long long addr;
+	size_t cap = 0;
+	FILE *f;
+
+	if (ht->syms)
+		return 0;
+	f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
+			continue;
+		if (!strcmp(name, "__bpf_call_base"))
+			ht->call_base = addr;
+		if (type != 't' && type != 'T')
+			continue;
+		if (ht->nsyms == cap) {
+			size_t ncap = cap ? cap * 2 : 65536;
+			struct ksym *ns = realloc(ht->syms, ncap * sizeof(*ns));
+
+			if (!ns) {
+				fclose(f);
+				return -ENOMEM;
+			}
+			ht->syms = ns;
+			cap = ncap;
+		}
+		ht->syms[ht->nsyms].addr = addr;
+		ht->syms[ht->nsyms].name = strdup(name);
+		ht->nsyms++;
+	}
+	fclose(f);
+	qsort(ht->syms, ht->nsyms, sizeof(*ht->syms), ksym_cmp);
+	if (!ht->call_base || !ht->nsyms || !ht->syms[ht->nsyms - 1].addr)
+		return -EPERM; /* addresses hidden (kptr_restrict) */
+	return 0;
+}
+
+/* Name of the symbol at exactly addr, or NULL. */
+static const char *ksym_at(const struct helpertrace *ht, uint64_t addr)
+{
+	size_t lo = 0, hi = ht->nsyms;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (ht->syms[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ht->nsyms && ht->syms[lo].addr == addr ? ht->syms[lo].name : NULL;
+}
+
+/* Short name of a map type. */
+static const char *map_type_name(uint32_t t)
+{
+	const char *s = libbpf_bpf_map_type_str(t);
+
+	return s ? s : "unknown";
+}
+
+/* Does a kernel function operate on maps of type t? (Several map types share functions; the
+ * probe reports the map id, so only the row list depends on this.) */
+static bool func_fits_map(const char *func, uint32_t t)
+{
+	if (strstr(func, "ringbuf"))
+		return t == BPF_MAP_TYPE_RINGBUF;
+	if (strstr(func, "htab"))
+		return t == BPF_MAP_TYPE_HASH || t == BPF_MAP_TYPE_LRU_HASH ||
+		       t == BPF_MAP_TYPE_PERCPU_HASH || t == BPF_MAP_TYPE_LRU_PERCPU_HASH ||
+		       t == BPF_MAP_TYPE_HASH_OF_MAPS;
+	if (strstr(func, "array"))
+		return t == BPF_MAP_TYPE_ARRAY || t == BPF_MAP_TYPE_PERCPU_ARRAY ||
+		       t == BPF_MAP_TYPE_ARRAY_OF_MAPS;
+	if (strstr(func, "queue_stack"))
+		return t == BPF_MAP_TYPE_QUEUE || t == BPF_MAP_TYPE_STACK;
+	if (strstr(func, "queue_map"))
+		return t == BPF_MAP_TYPE_QUEUE;
+	if (strstr(func, "stack_map"))
+		return t == BPF_MAP_TYPE_STACK;
+	if (strstr(func, "trie"))
+		return t == BPF_MAP_TYPE_LPM_TRIE;
+	if (strstr(func, "dev_map") || strstr(func, "dev_hash"))
+		return t == BPF_MAP_TYPE_DEVMAP || t == BPF_MAP_TYPE_DEVMAP_HASH;
+	if (strstr(func, "cpu_map"))
+		return t == BPF_MAP_TYPE_CPUMAP;
+	/* The generic helpers (bpf_map_lookup_elem, ...) call any type's ops. */
+	return t != BPF_MAP_TYPE_RINGBUF && t != BPF_MAP_TYPE_PROG_ARRAY;
+}
+
+/* Append a site to a growing array. */
+static int add_site(struct helper_site **out, size_t *n, size_t *cap, const struct helper_site *s)
+{
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 16;
+		struct helper_site *ns = realloc(*out, ncap * sizeof(*ns));
+
+		if (!ns)
+			return -ENOMEM;
+		*out = ns;
+		*cap = ncap;
+	}
+	(*out)[(*n)++] = *s;
+	return 0;
+}
+
+struct map_desc {
+	uint32_t id, type;
+	char name[24];
+	bool by_ptr; /* loaded as a map pointer (ld_imm64 BPF_PSEUDO_MAP_FD): helpers act on it */
+};
+
+/* List the map helper sites of a program. */
+int helpertrace__analyze(struct helpertrace *ht, uint32_t prog_id, struct helper_site **out,
+			 size_t *n, char *err, size_t errlen)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info), nmaps, ninsns;
+	struct bpf_insn *insns = NULL;
+	struct map_desc *maps = NULL;
+	uint32_t *map_ids = NULL;
+	char funcs[64][64];
+	int nfuncs = 0, fd, e;
+	size_t cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	e = load_kallsyms(ht);
+	if (e) {
+		snprintf(err, errlen,
+			 "cannot resolve helper calls: /proc/kallsyms hides addresses (%s)",
+			 strerror(-e));
+		return e;
+	}
+	fd = bpf_prog_get_fd_by_id(prog_id);
+	if (fd < 0) {
+		e = -errno;
+		snprintf(err, errlen, "program %u is gone", prog_id);
+		return e;
+	}
+	if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
+		e = -errno;
+		snprintf(err, errlen, "cannot read program %u: %s", prog_id, strerror(-e));
+		goto out;
+	}
+	nmaps = info.nr_map_ids;
+	ninsns = info.xlated_prog_len / sizeof(struct bpf_insn);
+	insns = calloc(ninsns ? ninsns : 1, sizeof(*insns));
+	map_ids = calloc(nmaps ? nmaps : 1, sizeof(*map_ids));
+	maps = calloc(nmaps ? nmaps : 1, sizeof(*maps));
+	if (!insns || !map_ids || !maps) {
+		e = -ENOMEM;
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	memset(&info, 0, sizeof(info));
+	info.xlated_prog_len = ninsns * sizeof(*insns);
+	info.xlated_prog_insns = (__u64)(unsigned long)insns;
+	info.nr_map_ids = nmaps;
+	info.map_ids = (__u64)(unsigned long)map_ids;
+	len = sizeof(info);
+	if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
+		e = -errno;
+		snprintf(err, errlen, "cannot read program %u's instructions: %s", prog_id,
+			 strerror(-e));
+		goto out;
+	}
+	for (uint32_t i = 0; i < nmaps; i++) {
+		struct bpf_map_info mi = {};
+		__u32 mlen = sizeof(mi);
+		int mfd = bpf_map_get_fd_by_id(map_ids[i]);
+
+		maps[i].id = map_ids[i];
+		if (mfd >= 0 && !bpf_obj_get_info_by_fd(mfd, &mi, &mlen)) {
+			maps[i].type = mi.type;
+			snprintf(maps[i].name, sizeof(maps[i].name), "%s", mi.name);
+		}
+		if (mfd >= 0)
+			close(mfd);
+	}
+	/* Distinct map-operation functions called (src_reg 0: a kernel helper at
+	 * __bpf_call_base + imm, which the verifier rewrote to the map type's ops), and which maps
+	 * are loaded as map pointers (the dump shows ld_imm64 src_reg 1 with the map id; global
+	 * data is src_reg 2, a value address, never a helper's map). */
+	for (uint32_t i = 0; i < ninsns; i++) {
+		const struct bpf_insn *in = &insns[i];
+		const char *name;
+		bool seen = false;
+
+		if (in->code == (BPF_LD | BPF_IMM | BPF_DW) && in->src_reg == BPF_PSEUDO_MAP_FD) {
+			for (uint32_t k = 0; k < nmaps; k++)
+				if (maps[k].id == (uint32_t)in->imm)
+					maps[k].by_ptr = true;
+		}
+		if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg != 0)
+			continue;
+		name = ksym_at(ht, ht->call_base + (int64_t)in->imm);
+		if (!name || helper_kind(name) < 0)
+			continue;
+		for (int k = 0; k < nfuncs; k++)
+			seen |= !strcmp(funcs[k], name);
+		if (!seen && nfuncs < 64)
+			snprintf(funcs[nfuncs++], sizeof(funcs[0]), "%.63s", name);
+	}
+	/* A row per (function, map it can act on); array lookups are inlined: say so. */
+	for (int k = 0; k < nfuncs; k++) {
+		int kind = helper_kind(funcs[k]);
+
+		for (uint32_t i = 0; i < nmaps; i++) {
+			struct helper_site s = { .prog_id = prog_id };
+
+			if (!maps[i].by_ptr || !func_fits_map(funcs[k], maps[i].type))
+				continue;
+			s.helper_id = helper_kinds[kind].helper_id;
+			snprintf(s.helper, sizeof(s.helper), "%s", helper_kinds[kind].helper);
+			snprintf(s.func, sizeof(s.func), "%.63s", funcs[k]);
+			s.map_id = maps[i].id;
+			snprintf(s.map_name, sizeof(s.map_name), "%s", maps[i].name);
+			snprintf(s.map_type, sizeof(s.map_type), "%s", map_type_name(maps[i].type));
+			/* Tracing the ring buffer would catch lattop's own probes emitting. */
+			if (maps[i].type == BPF_MAP_TYPE_RINGBUF)
+				snprintf(s.why, sizeof(s.why),
+					 "not traced: lattop's own probes use the ring buffer");
+			if (add_site(out, n, &cap, &s))
+				goto oom;
+		}
+	}
+	for (uint32_t i = 0; i < nmaps; i++) {
+		struct helper_site s = { .prog_id = prog_id, .helper_id = BPF_FUNC_map_lookup_elem };
+
+		if (!maps[i].by_ptr ||
+		    (maps[i].type != BPF_MAP_TYPE_ARRAY && maps[i].type != BPF_MAP_TYPE_ARRAY_OF_MAPS))
+			continue;
+		snprintf(s.helper, sizeof(s.helper), "bpf_map_lookup_elem");
+		s.map_id = maps[i].id;
+		snprintf(s.map_name, sizeof(s.map_name), "%s", maps[i].name);
+		snprintf(s.map_type, sizeof(s.map_type), "%s", map_type_name(maps[i].type));
+		snprintf(s.why, sizeof(s.why), "inlined by the verifier: nothing to trace");
+		if (add_site(out, n, &cap, &s))
+			goto oom;
+	}
+	e = 0;
+	goto out;
+oom:
+	e = -ENOMEM;
+	snprintf(err, errlen, "out of memory");
+out:
+	free(insns);
+	free(map_ids);
+	free(maps);
+	close(fd);
+	return e;
+}
+
+/* Index of a probed function, or -1. */
+static int find(const struct helpertrace *ht, const char *func)
+{
+	for (int i = 0; i < ht->n; i++)
+		if (!strcmp(ht->p[i].func, func))
+			return i;
+	return -1;
+}
+
+/* Attach probes for a site's function. */
+int helpertrace__attach(struct helpertrace *ht, struct helper_site *site)
+{
+	struct helpertrace_bpf *skel;
+	int e;
+
+	if (!site->func[0] || site->why[0])
+		return site->why[0] ? -ENOTSUP : -EINVAL;
+	if (find(ht, site->func) >= 0)
+		return 0;
+	if (!ht->vmlinux)
+		ht->vmlinux = btf__load_vmlinux_btf();
+	if (ht->vmlinux && btf__find_by_name_kind(ht->vmlinux, site->func, BTF_KIND_FUNC) < 0) {
+		snprintf(site->why, sizeof(site->why), "not traceable: %s has no BTF", site->func);
+		return -ENOENT;
+	}
+	skel = helpertrace_bpf__open();
+	if (!skel)
+		return -errno;
+	skel->rodata->helper_id = site->helper_id;
+	skel->rodata->func_idx = (uint32_t)ht->n + 1;
+	e = bpf_program__set_attach_target(skel->progs.lat_helper_entry, 0, site->func);
+	if (!e)
+		e = bpf_program__set_attach_target(skel->progs.lat_helper_exit, 0, site->func);
+	if (!e)
+		e = bpf_map__reuse_fd(skel->maps.lat_nest, ht->nest_fd);
+	if (!e)
+		e = bpf_map__reuse_fd(skel->maps.lat_hnest, ht->hnest_fd);
+	if (!e)
+		e = collector__share(ht->col, skel->obj);
+	if (!e)
+		e = helpertrace_bpf__load(skel);
+	if (!e)
+		e = helpertrace_bpf__attach(skel);
+	if (e) {
+		snprintf(site->why, sizeof(site->why), "not traceable: fentry on %s: %s",
+			 site->func, strerror(e < 0 ? -e : e));
+		helpertrace_bpf__destroy(skel);
+		return e;
+	}
+	if (ht->n == ht->cap) {
+		int cap = ht->cap ? ht->cap * 2 : 16;
+		struct probe *np = realloc(ht->p, cap * sizeof(*np));
+
+		if (!np) {
+			helpertrace_bpf__destroy(skel);
+			return -ENOMEM;
+		}
+		ht->p = np;
+		ht->cap = cap;
+	}
+	snprintf(ht->p[ht->n].func, sizeof(ht->p[0].func), "%s", site->func);
+	ht->p[ht->n++].skel = skel;
+	return 0;
+}
+
+/* Number of kernel functions probed. */
+int helpertrace__count(const struct helpertrace *ht)
+{
+	return ht->n;
+}
+
+/* Sum of recursion_misses over the helper probes. */
+uint64_t helpertrace__recursion_misses(const struct helpertrace *ht)
+{
+	uint64_t sum = ht->retired_misses;
+
+	for (int i = 0; i < ht->n; i++)
+		sum += probe_misses(&ht->p[i]);
+	return sum;
+}

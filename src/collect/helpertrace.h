@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * helpertrace.h - helpers mode: which map helpers a watched program calls, and probes on the
+ * kernel functions that implement them.
+ *
+ * Analysis reads the program's xlated instructions (call targets resolved through
+ * /proc/kallsyms, as bpftool does) and its maps; probes are fentry/fexit copies of
+ * bpf/helpertrace.bpf.c, one per kernel function, attributing each call to the watched program
+ * on top of the CPU's program stack (shared with progtrace).
+ *
+ * Thread use: UI/main thread only.
+ */
+#ifndef LAT_HELPERTRACE_H
+#define LAT_HELPERTRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct helpertrace;
+struct collector;
+
+/* One (program, helper, map) the program may call, and how lattop can see it. */
+struct helper_site {
+	uint32_t prog_id;
+	uint32_t helper_id;   /* BPF_FUNC_* */
+	char helper[32];      /* "bpf_map_update_elem" */
+	char func[64];        /* implementing kernel function, "" when inlined */
+	uint32_t map_id;      /* 0 when the kernel cannot tell which map */
+	char map_name[24];
+	char map_type[24];
+	char why[160];        /* "" when traced; else why there are no figures */
+};
+
+/* Create the tracer (it shares nest_fd, progtrace's program stacks); NULL + errno. */
+struct helpertrace *helpertrace__new(struct collector *c, int nest_fd);
+/* Detach everything and free (NULL is a no-op). */
+void helpertrace__free(struct helpertrace *ht);
+
+/* List the map helper sites of program prog_id into *out (malloc'd, *n entries).
+ * Returns 0 or a negative errno with one sentence in err. */
+int helpertrace__analyze(struct helpertrace *ht, uint32_t prog_id, struct helper_site **out,
+			 size_t *n, char *err, size_t errlen);
+/* Attach probes for site->func (shared by every site using that function); on failure the
+ * reason goes to site->why. Returns 0 or a negative errno. */
+int helpertrace__attach(struct helpertrace *ht, struct helper_site *site);
+/* Detach every helper probe. */
+void helpertrace__detach_all(struct helpertrace *ht);
+/* Number of kernel functions probed. */
+int helpertrace__count(const struct helpertrace *ht);
+/* Sum of recursion_misses over the helper probes. */
+uint64_t helpertrace__recursion_misses(const struct helpertrace *ht);
+
+#endif /* LAT_HELPERTRACE_H */

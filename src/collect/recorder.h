@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * recorder.h - `-w FILE` / the `w` key: encode each closed interval (and, with --raw, every
+ * event) on the UI thread and hand the frames to a writer thread through a bounded queue.
+ *
+ * The UI thread never waits for the disk: a full queue drops the frame and counts it (the
+ * count travels in the next interval record and is shown). The writer write()s each frame and
+ * fdatasync()s after every interval, so a killed session leaves a file readable up to its last
+ * complete record. A write error stops the recording with one sentence; the session goes on.
+ *
+ * Thread use: every function here is called by the UI/main thread only.
+ */
+#ifndef LAT_RECORDER_H
+#define LAT_RECORDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lattop.h"
+
+struct session;
+struct recorder;
+
+/* Start recording session s to path (raw: every event too). Writes the header at once.
+ * Returns 0, or -errno with one sentence in err. */
+int recorder__start(struct session *s, const char *path, bool raw, char *err, size_t errlen);
+/* Encode and queue the interval s->m just closed. If the writer failed, stop recording and put
+ * one sentence in s->warn (and on stderr in batch mode). */
+void recorder__interval(struct session *s);
+/* Keep one event for --raw (a memcpy; a full batch is queued). */
+void recorder__event(struct recorder *r, const struct lat_event *e);
+/* Flush what is queued, stop the writer, close the file, free (s->rec becomes NULL). */
+void recorder__stop(struct session *s);
+/* Toggle recording for the `w` key: start to a default file name or stop; msg says what
+ * happened, one sentence. */
+void recorder__toggle(struct session *s, char *msg, size_t len);
+/* Frames dropped because the writer's queue was full, and bytes written so far. */
+uint64_t recorder__lost(const struct recorder *r);
+/* --raw events dropped with their frames (a subset of what recorder__lost counts). */
+uint64_t recorder__lost_events(const struct recorder *r);
+uint64_t recorder__bytes(const struct recorder *r);
+/* The file being written. */
+const char *recorder__path(const struct recorder *r);
+
+#endif /* LAT_RECORDER_H */

@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * replay.c - feed a recording into a fresh model, at a speed, with seeking (see replay.h).
+ *
+ * The whole file is read into memory and scanned once; seeking backwards rebuilds the model
+ * from the first record (recordings hold a few hundred bytes per series per interval, so
+ * this is fast for hours of recording).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collect/replay.h"
+#include "session.h"
+
+struct replay {
+	char path[4096];
+	uint8_t *data;
+	size_t size;
+	struct rec_file f;
+	size_t pos;      /* intervals applied */
+	size_t next_rec; /* next record to apply */
+	bool user_filter; /* -p given: recorded filter changes do not replace it */
+	bool paused;
+	int speed_q;      /* speed = 2^speed_q / 4: 0 = x0.25, 2 = x1, 8 = x64 */
+	uint64_t clock_ns; /* replay position on the recorded CLOCK_MONOTONIC */
+	uint64_t last_now; /* our CLOCK_MONOTONIC at the last tick */
+	int64_t wall_off_ns;
+	char host[72], kernel[72];
+};
+
+/* Read a whole file into memory; 0 or -errno. */
+static int read_file(const char *path, uint8_t **data, size_t *size)
+{
+	struct stat st;
+	size_t got = 0;
+	uint8_t *p;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), e;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		e = -errno;
+		close(fd);
+		return e;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EISDIR;
+	}
+	p = malloc(st.st_size ? (size_t)st.st_size : 1);
+	if (!p) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (got < (size_t)st.st_size) {
+		ssize_t n = read(fd, p + got, (size_t)st.st_size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			e = n < 0 ? -errno : 0;
+			if (e) {
+				free(p);
+				close(fd);
+				return e;
+			}
+			break;
+		}
+		got += (size_t)n;
+	}
+	close(fd);
+	*data = p;
+	*size = got;
+	return 0;
+}
+
+/* Point the session's program list at the recorded programs (so filter edits are checked
+ * against what was recorded). */
+static void sync_st(struct session *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->m->n; i++)
+		n += s->m->s[i].kind == LAT_EV_PROG;
+	if (n > s->stcap) {
+		struct prog_stat *ns = realloc(s->st, n * sizeof(*ns));
+
+		if (!ns)
+			return;
+		s->st = ns;
+		s->stcap = n;
+	}
+	s->nst = 0;
+	for (size_t i = 0; i < s->m->n; i++) {
+		const struct series *se = &s->m->s[i];
+		struct prog_stat *p;
+
+		if (se->kind != LAT_EV_PROG)
+			continue;
+		p = &s->st[s->nst++];
+		memset(p, 0, sizeof(*p));
+		p->id = se->id;
+		snprintf(p->name, sizeof(p->name), "%s", se->name);
+		snprintf(p->type_name, sizeof(p->type_name), "%s", se->type);
+	}
+}
+
+/* Set the view filter from a recorded -p list (unless the user gave -p). */
+static void set_filter(struct session *s, const char *list)
+{
+	char err[256];
+
+	if (s->rp->user_filter)
+		return;
+	s->o->nfilter = 0;
+	if (*list && opts__parse_filter(s->o, list, err, sizeof(err)))
+		s->o->nfilter = 0;
+}
+
+/* A fresh model carrying the recording's description. */
+static int new_model(struct session *s)
+{
+	const struct rec_file *f = &s->rp->f;
+	struct model *m = model__new(f->nivals ? rec__ival_start(f, 0) : 0);
+
+	if (!m)
+		return -ENOMEM;
+	model__free(s->m);
+	s->m = m;
+	snprintf(m->source, sizeof(m->source), "%s", rec__meta_str(f, "source"));
+	snprintf(m->notice, sizeof(m->notice), "%s", rec__meta_str(f, "notice"));
+	m->floor_ns = (uint64_t)rec__meta_num(f, "floor_ns");
+	for (int i = 0; i < MODE__COUNT; i++)
+		if (!strcmp(rec__meta_str(f, "mode"), opts__mode_name(i)))
+			m->mode = i;
+	s->rp->pos = 0;
+	s->rp->next_rec = 0;
+	set_filter(s, rec__meta_str(f, "filter"));
+	return 0;
+}
+
+/* Apply records until k intervals are applied (all records when all is set). */
+static int apply_until(struct session *s, size_t k, bool all)
+{
+	struct replay *r = s->rp;
+	char filt[2048];
+
+	while (r->next_rec < r->f.nrecs && (all || r->pos < k)) {
+		int t = rec__apply(&r->f, r->next_rec, s->m, filt, sizeof(filt));
+
+		if (t < 0)
+			return t;
+		r->next_rec++;
+		if (t == REC_INTERVAL)
+			r->pos++;
+		else if (t == REC_FILTER)
+			set_filter(s, filt);
+	}
+	sync_st(s);
+	return 0;
+}
+
+/* Rebuild the model so that intervals [0, k) are applied. */
+int replay__seek(struct session *s, size_t k)
+{
+	struct replay *r = s->rp;
+	int e;
+
+	if (k > r->f.nivals)
+		k = r->f.nivals;
+	if (k < r->pos || !s->m) {
+		e = new_model(s);
+		if (e)
+			return e;
+	}
+	e = apply_until(s, k, false);
+	if (r->pos)
+		r->clock_ns = rec__ival_end(&r->f, r->pos - 1);
+	return e;
+}
+
+/* Apply every record. */
+int replay__seek_all(struct session *s)
+{
+	int e = replay__seek(s, s->rp->f.nivals);
+
+	return e ? e : apply_until(s, 0, true);
+}
+
+/* Open path as the source of session s. */
+int replay__open(struct session *s, struct opts *o, const char *path, char *err,
+		 size_t errlen)
+{
+	struct replay *r;
+	char why[320];
+	int e;
+
+	memset(s, 0, sizeof(*s));
+	s->o = o;
+	s->stats_fd = -1;
+	s->lock_fd = -1;
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		snprintf(err, errlen, "out of memory");
+		return EXIT_RUNTIME;
+	}
+	s->rp = r;
+	snprintf(r->path, sizeof(r->path), "%s", path);
+	r->user_filter = o->nfilter > 0;
+	r->speed_q = 2;
+	e = read_file(path, &r->data, &r->size);
+	if (e) {
+		snprintf(err, errlen, "cannot read the recording %s: %s", path, strerror(-e));
+		return EXIT_RUNTIME;
+	}
+	e = rec__scan(&r->f, r->data, r->size, why, sizeof(why));
+	if (e) {
+		snprintf(err, errlen, "%s: %s", path, e == -ENOMEM ? "out of memory" : why);
+		return EXIT_RUNTIME;
+	}
+	r->wall_off_ns = (int64_t)(rec__meta_num(&r->f, "start_realtime_ns") -
+				   rec__meta_num(&r->f, "start_monotonic_ns"));
+	snprintf(r->host, sizeof(r->host), "%s", rec__meta_str(&r->f, "host"));
+	snprintf(r->kernel, sizeof(r->kernel), "%s", rec__meta_str(&r->f, "kernel"));
+	if (rec__meta_num(&r->f, "interval_ns") >= 1e6)
+		o->interval_ns = (uint64_t)rec__meta_num(&r->f, "interval_ns");
+	e = new_model(s);
+	if (e) {
+		snprintf(err, errlen, "out of memory");
+		return EXIT_RUNTIME;
+	}
+	if (o->nfilter) {
+		/* -p on a replay is a view: check it against what was recorded. */
+		replay__seek_all(s);
+		for (int i = 0; i < o->nfilter; i++) {
+			bool found = false;
+
+			for (size_t k = 0; k < s->nst && !found; k++)
+				found = o->filter[i].id ? s->st[k].id == o->filter[i].id
+							: !strcmp(s->st[k].name, o->filter[i].name);
+			if (found)
+				continue;
+			if (o->filter[i].id)
+				snprintf(err, errlen, "%s: no recorded program has ID %u (-p)", path,
+					 o->filter[i].id);
+			else
+				snprintf(err, errlen, "%s: no recorded program is named '%s' (-p)",
+					 path, o->filter[i].name);
+			return EXIT_USAGE;
+		}
+		new_model(s);
+	}
+	return EXIT_OK;
+}
+
+/* Free the replay and the session's model. */
+void replay__close(struct session *s)
+{
+	struct replay *r = s->rp;
+
+	model__free(s->m);
+	s->m = NULL;
+	free(s->st);
+	s->st = NULL;
+	if (!r)
+		return;
+	rec__fini(&r->f);
+	free(r->data);
+	free(r);
+	s->rp = NULL;
+}
+
+/* Advance with the replay clock. */
+bool replay__tick(struct session *s, uint64_t now)
+{
+	struct replay *r = s->rp;
+	size_t before = r->pos;
+	uint64_t dt = r->last_now ? now - r->last_now : 0;
+
+	r->last_now = now;
+	if (r->paused || r->pos >= r->f.nivals)
+		return false;
+	r->clock_ns += (uint64_t)((double)dt * (double)(1u << r->speed_q) / 4.0);
+	while (r->pos < r->f.nivals && rec__ival_end(&r->f, r->pos) <= r->clock_ns)
+		if (apply_until(s, r->pos + 1, false))
+			break;
+	return r->pos != before;
+}
+
+/* Intervals applied. */
+size_t replay__pos(const struct replay *r)
+{
+	return r->pos;
+}
+
+/* Intervals in the recording. */
+size_t replay__count(const struct replay *r)
+{
+	return r->f.nivals;
+}
+
+/* Pause or resume. */
+void replay__toggle_pause(struct replay *r)
+{
+	r->paused = !r->paused;
+}
+
+/* Speed up (dir > 0) or down, x0.25 .. x64. */
+void replay__speed(struct replay *r, int dir)
+{
+	r->speed_q += dir > 0 ? 1 : -1;
+	r->speed_q = r->speed_q < 0 ? 0 : r->speed_q > 8 ? 8 : r->speed_q;
+}
+
+/* Step one interval forward or back (pauses). */
+int replay__step(struct session *s, int dir)
+{
+	size_t pos = s->rp->pos;
+
+	s->rp->paused = true;
+	if (dir < 0)
+		return replay__seek(s, pos > 1 ? pos - 1 : 1);
+	return replay__seek(s, pos + 1);
+}
+
+/* Jump to a time: seconds from the start ("90", "+1.5") or a wall-clock "HH:MM[:SS]". */
+int replay__jump(struct session *s, const char *when, char *err, size_t errlen)
+{
+	struct replay *r = s->rp;
+	uint64_t base = r->f.nivals ? rec__ival_start(&r->f, 0) : 0, target;
+	unsigned hh, mm, ss = 0;
+	size_t k = 0;
+	double secs;
+	char *end;
+
+	if (sscanf(when, "%u:%u:%u", &hh, &mm, &ss) >= 2) {
+		time_t t = (time_t)(replay__wall_ns(r, base) / 1000000000ull);
+		struct tm tm;
+
+		localtime_r(&t, &tm);
+		tm.tm_hour = (int)hh;
+		tm.tm_min = (int)mm;
+		tm.tm_sec = (int)ss;
+		target = (uint64_t)mktime(&tm) * 1000000000ull - (uint64_t)r->wall_off_ns;
+	} else {
+		secs = strtod(when, &end);
+		if (end == when || *end || secs < 0) {
+			snprintf(err, errlen,
+				 "bad time '%s': give seconds from the start (e.g. 12.5) or HH:MM:SS",
+				 when);
+			return -EINVAL;
+		}
+		target = base + (uint64_t)(secs * 1e9);
+	}
+	/* The interval containing the target (or the last one ending before it). */
+	while (k < r->f.nivals && rec__ival_end(&r->f, k) <= target)
+		k++;
+	if (k < r->f.nivals)
+		k++;
+	return replay__seek(s, k ? k : 1);
+}
+
+/* Format a duration in ns as H:MM:SS.s. */
+static void fmt_hms(uint64_t ns, char *buf, size_t len)
+{
+	uint64_t ds = ns / 100000000ull;
+
+	snprintf(buf, len, "%llu:%02llu:%02llu.%llu", (unsigned long long)(ds / 36000),
+		 (unsigned long long)(ds / 600 % 60), (unsigned long long)(ds / 10 % 60),
+		 (unsigned long long)(ds % 10));
+}
+
+/* The header's replay status. */
+void replay__status(const struct session *s, char *buf, size_t len)
+{
+	const struct replay *r = s->rp;
+	const char *name = strrchr(r->path, '/');
+	uint64_t base = r->f.nivals ? rec__ival_start(&r->f, 0) : 0;
+	uint64_t at = r->pos ? rec__ival_end(&r->f, r->pos - 1) - base : 0;
+	uint64_t all = r->f.nivals ? rec__ival_end(&r->f, r->f.nivals - 1) - base : 0;
+	char a[32], b[32], clock[16] = "";
+	time_t t = (time_t)(replay__wall_ns(r, base + at) / 1000000000ull);
+	struct tm tm;
+	double speed = (double)(1u << r->speed_q) / 4.0;
+
+	if (localtime_r(&t, &tm))
+		strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
+	fmt_hms(at, a, sizeof(a));
+	fmt_hms(all, b, sizeof(b));
+	snprintf(buf, len, "REPLAY %s %s (%s/%s) x%g%s", name ? name + 1 : r->path, clock, a, b,
+		 speed, r->pos >= r->f.nivals ? " END" : r->paused ? " PAUSED" : "");
+}
+
+/* Wall-clock ns of a recorded CLOCK_MONOTONIC instant. */
+uint64_t replay__wall_ns(const struct replay *r, uint64_t mono_ns)
+{
+	return mono_ns + (uint64_t)r->wall_off_ns;
+}
+
+/* The scanned file. */
+const struct rec_file *replay__file(const struct replay *r)
+{
+	return &r->f;
+}
+
+/* The file name as given. */
+const char *replay__path(const struct replay *r)
+{
+	return r->path;
+}
+
+/* The damage sentence ("" when the file is whole). */
+const char *replay__damage(const struct replay *r)
+{
+	return r->f.damage;
+}
+
+/* Recorded host. */
+const char *replay__host(const struct replay *r)
+{
+	return r->host;
+}
+
+/* Recorded kernel release. */
+const char *replay__kernel(const struct replay *r)
+{
+	return r->kernel;
+}

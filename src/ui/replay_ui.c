@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * replay_ui.c - `lattop -r FILE`: choose the front end, and the replay key table the TUI
+ * consults first while a recording plays.
+ */
+#include <curses.h>
+#include <string.h>
+
+#include "collect/replay.h"
+#include "ui/replay_ui.h"
+#include "ui/report.h"
+#include "ui/ui.h"
+
+/* Replay keys; each returns 0 or a negative errno. */
+static int r_pause(struct session *s, char *msg, size_t len)
+{
+	(void)msg;
+	(void)len;
+	replay__toggle_pause(s->rp);
+	return 0;
+}
+
+static int r_faster(struct session *s, char *msg, size_t len)
+{
+	(void)msg;
+	(void)len;
+	replay__speed(s->rp, 1);
+	return 0;
+}
+
+static int r_slower(struct session *s, char *msg, size_t len)
+{
+	(void)msg;
+	(void)len;
+	replay__speed(s->rp, -1);
+	return 0;
+}
+
+static int r_next(struct session *s, char *msg, size_t len)
+{
+	(void)msg;
+	(void)len;
+	return replay__step(s, 1);
+}
+
+static int r_prev(struct session *s, char *msg, size_t len)
+{
+	(void)msg;
+	(void)len;
+	return replay__step(s, -1);
+}
+
+static int r_home(struct session *s, char *msg, size_t len)
+{
+	(void)msg;
+	(void)len;
+	return replay__seek(s, 1);
+}
+
+static int r_end(struct session *s, char *msg, size_t len)
+{
+	(void)msg;
+	(void)len;
+	return replay__seek(s, replay__count(s->rp));
+}
+
+/* Prompt for a time on the bottom line and jump there (blocks: the replay waits anyway). */
+static int r_jump(struct session *s, char *msg, size_t len)
+{
+	static const char prompt[] = "jump to (seconds from start, or HH:MM:SS): ";
+	char when[64] = "";
+	int e;
+
+	move(LINES - 1, 0);
+	clrtoeol();
+	attron(A_BOLD);
+	addnstr(prompt, COLS);
+	attroff(A_BOLD);
+	echo();
+	curs_set(1);
+	timeout(-1);
+	e = getnstr(when, sizeof(when) - 1);
+	timeout(50);
+	curs_set(0);
+	noecho();
+	if (e == ERR || !when[0])
+		return 0;
+	return replay__jump(s, when, msg, len);
+}
+
+struct replay_key {
+	int key, alt;
+	int (*fn)(struct session *s, char *msg, size_t len);
+	const char *label, *help;
+};
+
+/* The replay key table (the TUI's own keys work too; these take precedence). */
+static const struct replay_key rkeys[] = {
+	{ ' ', 0, r_pause, "space", "pause/resume" },
+	{ '+', '=', r_faster, "+", "faster (to x64)" },
+	{ '-', 0, r_slower, "-", "slower (to x0.25)" },
+	{ '.', 0, r_next, ".", "next interval" },
+	{ ',', 0, r_prev, ",", "previous interval" },
+	{ 'g', 'b', r_jump, "g", "jump to a time" },
+	{ KEY_HOME, 0, r_home, "Home", "first" },
+	{ KEY_END, 0, r_end, "End", "last" },
+};
+
+/* A key while replaying. */
+int replay_ui__key(struct session *s, int ch, char *msg, size_t len)
+{
+	msg[0] = '\0';
+	for (size_t i = 0; i < sizeof(rkeys) / sizeof(rkeys[0]); i++) {
+		if (rkeys[i].key != ch && (!rkeys[i].alt || rkeys[i].alt != ch))
+			continue;
+		if (rkeys[i].fn(s, msg, len) && !msg[0])
+			snprintf(msg, len, "out of memory");
+		return 1;
+	}
+	return 0;
+}
+
+/* The replay keys as one line under the header (from the table, so they cannot disagree). */
+static void keys_line(char *buf, size_t len)
+{
+	size_t l = (size_t)snprintf(buf, len, "replay keys:");
+
+	for (size_t i = 0; i < sizeof(rkeys) / sizeof(rkeys[0]) && l < len; i++)
+		l += (size_t)snprintf(buf + l, len - l, "  %s %s", rkeys[i].label, rkeys[i].help);
+}
+
+/* Per-interval batch reports, as live batch prints them. */
+static int run_intervals(struct session *s)
+{
+	size_t n = replay__count(s->rp);
+
+	if (s->o->iterations && (size_t)s->o->iterations < n)
+		n = (size_t)s->o->iterations;
+	for (size_t k = 1; k <= n && !ui_stop; k++) {
+		if (replay__seek(s, k))
+			return EXIT_RUNTIME;
+		batch__report(s, stdout, k == 1);
+	}
+	return EXIT_OK;
+}
+
+/* Replay o->replay with the front end the options ask for. */
+int replay_ui__run(struct opts *o)
+{
+	static struct session s;
+	char err[512];
+	int ret = replay__open(&s, o, o->replay, err, sizeof(err));
+
+	if (ret != EXIT_OK) {
+		fprintf(stderr, "lattop: %s\n", err);
+		replay__close(&s);
+		return ret;
+	}
+	if (replay__damage(s.rp)[0]) {
+		snprintf(s.warn, sizeof(s.warn), "%.100s: %s", o->replay, replay__damage(s.rp));
+		fprintf(stderr, "lattop: %s\n", s.warn);
+	}
+	if (o->events) {
+		ret = replay__seek_all(&s) ? EXIT_RUNTIME : report__events(&s, stdout);
+	} else if (o->batch && o->iterations) {
+		ret = run_intervals(&s);
+	} else if (o->batch) {
+		ret = replay__seek_all(&s) ? EXIT_RUNTIME : report__totals(&s, stdout);
+	} else {
+		if (!s.warn[0])
+			keys_line(s.warn, sizeof(s.warn));
+		replay__seek(&s, 1);
+		ret = tui__run(&s);
+	}
+	replay__close(&s);
+	return ret;
+}

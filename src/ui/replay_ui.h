@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * replay_ui.h - `lattop -r FILE`: the replay front ends, and the replay keys the TUI hands
+ * over while a recording plays.
+ *
+ * Thread use: main/UI thread only.
+ */
+#ifndef LAT_REPLAY_UI_H
+#define LAT_REPLAY_UI_H
+
+#include <stddef.h>
+
+#include "opts.h"
+#include "session.h"
+
+/* Replay o->replay in the TUI, as per-interval batch reports (-b -n N), as totals (-b) or as
+ * events (--events). Returns an exit status. */
+int replay_ui__run(struct opts *o);
+/* A key while replaying: 1 when it was a replay key (msg may then hold one sentence for the
+ * footer), 0 to let the TUI's own table handle it. */
+int replay_ui__key(struct session *s, int ch, char *msg, size_t len);
+
+#endif /* LAT_REPLAY_UI_H */

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * report.c - reports from a recording: totals over the whole recording per series (program
+ * table, then helpers per program, then segments), and --raw events as CSV or trace JSON.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "collect/replay.h"
+#include "ui/columns.h"
+#include "ui/report.h"
+
+/* The summary columns: those of the ETW design's tables. */
+static const char *const sum_keys[] = { "count", "avg_ns", "p50_ns", "p95_ns",
+					"p99_ns", "p999_ns", "max_ns" };
+static const char *const sum_titles[] = { "COUNT", "AVG", "P50", "P95", "P99", "P99.9", "MAX" };
+#define NSUM 7
+
+/* The seven summary figures of a row (NaN-free; has_dist says whether 2..6 mean anything). */
+static void sum_values(const struct row *r, double v[NSUM])
+{
+	v[0] = (double)r->count;
+	v[1] = r->avg_ns;
+	v[2] = (double)r->p50;
+	v[3] = (double)r->p95;
+	v[4] = (double)r->p99;
+	v[5] = (double)r->p999;
+	v[6] = (double)r->max;
+}
+
+/* qsort: by count, descending, ties by id. */
+static int row_by_count(const void *pa, const void *pb)
+{
+	const struct row *a = pa, *b = pb;
+
+	if (a->count != b->count)
+		return a->count < b->count ? 1 : -1;
+	return (a->s->id > b->s->id) - (a->s->id < b->s->id);
+}
+
+/* Rows of one kind (for helpers: of program prog), cumulative, sorted; caller frees. */
+static struct row *kind_rows(const struct session *s, uint16_t kind, bool by_prog,
+			     uint32_t prog, size_t *n)
+{
+	struct row *rows = calloc(s->m->n ? s->m->n : 1, sizeof(*rows));
+
+	*n = 0;
+	if (!rows)
+		return NULL;
+	for (size_t i = 0; i < s->m->n; i++) {
+		const struct series *se = &s->m->s[i];
+
+		if (se->kind != kind || (by_prog && se->id != prog))
+			continue;
+		if (kind == LAT_EV_PROG && !session__wanted(s, se))
+			continue;
+		model__row(s->m, se, true, &rows[(*n)++]);
+	}
+	qsort(rows, *n, sizeof(*rows), row_by_count);
+	return rows;
+}
+
+/* One text table. */
+static void text_table(FILE *f, const char *title, const struct row *rows, size_t n)
+{
+	fprintf(f, "%s\n%10s %-13s %-24s", title, "ID", "TYPE", "NAME");
+	for (int c = 0; c < NSUM; c++)
+		fprintf(f, " %*s", c ? 8 : 12, sum_titles[c]);
+	fputc('\n', f);
+	for (size_t i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+		double v[NSUM];
+		char buf[32];
+
+		sum_values(r, v);
+		fprintf(f, "%10u %-13.13s %-24.24s", r->s->id, r->s->type, r->s->name);
+		fmt_count(r->count, buf, sizeof(buf));
+		fprintf(f, " %12s", buf);
+		for (int c = 1; c < NSUM; c++) {
+			if (!r->has_rate || (c > 1 && !r->has_dist))
+				snprintf(buf, sizeof(buf), "-");
+			else
+				fmt_ns(v[c], buf, sizeof(buf));
+			fprintf(f, " %8s", buf);
+		}
+		fprintf(f, "%s\n", r->s->gone ? " (gone)" : "");
+	}
+	fputc('\n', f);
+}
+
+/* One series as a JSON object. */
+static cJSON *row_json(const struct row *r)
+{
+	cJSON *o = cJSON_CreateObject();
+	double v[NSUM];
+
+	sum_values(r, v);
+	cJSON_AddNumberToObject(o, "id", r->s->id);
+	if (r->s->kind == LAT_EV_HELPER) {
+		cJSON_AddNumberToObject(o, "helper", r->s->aux);
+		cJSON_AddNumberToObject(o, "map_id", r->s->aux2);
+	}
+	cJSON_AddStringToObject(o, "type", r->s->type);
+	cJSON_AddStringToObject(o, "name", r->s->name);
+	for (int c = 0; c < NSUM; c++) {
+		if (c == 0 || (r->has_rate && (c == 1 || r->has_dist)))
+			cJSON_AddNumberToObject(o, sum_keys[c], c == 1 ? v[c] : (double)(uint64_t)v[c]);
+		else
+			cJSON_AddNullToObject(o, sum_keys[c]);
+	}
+	cJSON_AddBoolToObject(o, "gone", r->s->gone);
+	return o;
+}
+
+/* One series as a CSV line. */
+static void row_csv(FILE *f, const char *kind, const struct row *r)
+{
+	double v[NSUM];
+
+	sum_values(r, v);
+	fprintf(f, "%s,%u,%u,%u,%s,%s", kind, r->s->id, r->s->aux, r->s->aux2, r->s->type,
+		r->s->name);
+	for (int c = 0; c < NSUM; c++) {
+		if (c == 0 || (r->has_rate && (c == 1 || r->has_dist)))
+			fprintf(f, ",%.0f", v[c]);
+		else
+			fputs(",", f);
+	}
+	fprintf(f, ",%d\n", r->s->gone);
+}
+
+/* Print totals over the whole recording per series. */
+int report__totals(struct session *s, FILE *f)
+{
+	const struct model *m = s->m;
+	const struct rec_file *rf = replay__file(s->rp);
+	const struct model_counters *c = &m->c_cum;
+	static const uint16_t kinds[] = { LAT_EV_PROG, LAT_EV_HELPER, LAT_EV_SEG };
+	static const char *const kind_names[] = { "programs", "helpers", "segments" };
+	uint64_t span = m->last_end_ns - m->cum_start_ns;
+	cJSON *root = NULL;
+
+	if (s->o->out == OUT_TEXT) {
+		char ts[32] = "?";
+		time_t t = (time_t)(replay__wall_ns(s->rp, m->cum_start_ns) / 1000000000ull);
+		struct tm tm;
+
+		if (localtime_r(&t, &tm))
+			strftime(ts, sizeof(ts), "%Y-%m-%d %H:%M:%S", &tm);
+		fprintf(f, "lattop replay %s  host %s  kernel %s  recorded %s  duration %.2fs  "
+			   "intervals %zu  source %s\n",
+			replay__path(s->rp), replay__host(s->rp), replay__kernel(s->rp), ts, span / 1e9,
+			rf->nivals, m->source);
+		fprintf(f,
+			"drops: ringbuf %" PRIu64 "  queue %" PRIu64 "  recursion %" PRIu64
+			"  nest %" PRIu64 "  events %" PRIu64 "\n\n",
+			c->rb_drops, c->queue_drops, c->recursion, c->nest, c->events);
+	} else if (s->o->out == OUT_CSV) {
+		fputs("kind,id,aux,aux2,type,name", f);
+		for (int k = 0; k < NSUM; k++)
+			fprintf(f, ",%s", sum_keys[k]);
+		fputs(",gone\n", f);
+	} else {
+		cJSON *d;
+
+		root = cJSON_CreateObject();
+		cJSON_AddStringToObject(root, "file", replay__path(s->rp));
+		cJSON_AddStringToObject(root, "host", replay__host(s->rp));
+		cJSON_AddStringToObject(root, "kernel", replay__kernel(s->rp));
+		cJSON_AddNumberToObject(root, "start_ns",
+					(double)replay__wall_ns(s->rp, m->cum_start_ns));
+		cJSON_AddNumberToObject(root, "duration_ns", (double)span);
+		cJSON_AddNumberToObject(root, "intervals", (double)rf->nivals);
+		cJSON_AddStringToObject(root, "source", m->source);
+		d = cJSON_AddObjectToObject(root, "drops");
+		cJSON_AddNumberToObject(d, "ringbuf", (double)c->rb_drops);
+		cJSON_AddNumberToObject(d, "queue", (double)c->queue_drops);
+		cJSON_AddNumberToObject(d, "recursion", (double)c->recursion);
+		cJSON_AddNumberToObject(d, "nest", (double)c->nest);
+		cJSON_AddNumberToObject(root, "events", (double)c->events);
+	}
+	for (int k = 0; k < 3; k++) {
+		cJSON *arr = root ? cJSON_AddArrayToObject(root, kind_names[k]) : NULL;
+		size_t n;
+		struct row *rows = kind_rows(s, kinds[k], false, 0, &n);
+
+		if (!rows)
+			return EXIT_RUNTIME;
+		if (s->o->out == OUT_TEXT && (n || k == 0)) {
+			char title[96];
+
+			snprintf(title, sizeof(title), "%s", kind_names[k]);
+			text_table(f, title, rows, n);
+		}
+		for (size_t i = 0; i < n; i++) {
+			if (root)
+				cJSON_AddItemToArray(arr, row_json(&rows[i]));
+			else if (s->o->out == OUT_CSV)
+				row_csv(f, kind_names[k], &rows[i]);
+		}
+		free(rows);
+	}
+	if (root) {
+		char *txt = cJSON_PrintUnformatted(root);
+
+		if (txt)
+			fprintf(f, "%s\n", txt);
+		free(txt);
+		cJSON_Delete(root);
+	}
+	fflush(f);
+	return EXIT_OK;
+}
+
+/* Print s as a JSON string (quoted, escaped). */
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+/* Name of an event's series ("" when unknown). */
+static const char *event_name(struct model *m, const struct lat_event *e)
+{
+	const struct series *s = model__find(m, e->kind, e->id, e->aux, e->aux2);
+
+	if (!s && e->kind == LAT_EV_HELPER)
+		s = model__find(m, LAT_EV_PROG, e->id, 0, 0);
+	return s ? s->name : "";
+}
+
+/* Export a --raw recording event by event (CSV or trace JSON). */
+int report__events(struct session *s, FILE *f)
+{
+	const struct rec_file *rf = replay__file(s->rp);
+	uint64_t base = rf->nivals ? rec__ival_start(rf, 0) : 0;
+	bool trace = s->o->out == OUT_TRACE, first = true;
+
+	if (!rf->nevents) {
+		fprintf(stderr, "lattop: %s holds no events: record with -w FILE --raw to export "
+				"events\n",
+			replay__path(s->rp));
+		return EXIT_RUNTIME;
+	}
+	if (trace)
+		fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", f);
+	else
+		fputs("kind,prog_id,prog_name,aux,aux2,cpu,pid,tid,start_ns,dur_ns\n", f);
+	for (size_t i = 0; i < rf->nrecs; i++) {
+		uint32_t n;
+
+		rec__event(rf, i, 0, NULL, &n);
+		for (uint32_t j = 0; j < n; j++) {
+			struct lat_event e;
+			const char *name;
+
+			rec__event(rf, i, j, &e, NULL);
+			name = event_name(s->m, &e);
+			if (!trace) {
+				fprintf(f, "%u,%u,", e.kind, e.id);
+				if (strpbrk(name, ",\""))
+					json_str(f, name); /* quoted; names have no quotes */
+				else
+					fputs(name, f);
+				fprintf(f, ",%u,%u,%u,%u,%u,%llu,%llu\n", e.aux, e.aux2, e.cpu, e.pid,
+					e.tid, (unsigned long long)e.start_ns,
+					(unsigned long long)e.dur_ns);
+				continue;
+			}
+			fputs(first ? "{\"name\":" : ",\n{\"name\":", f);
+			first = false;
+			json_str(f, *name ? name : "?");
+			fprintf(f,
+				",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":%u,"
+				"\"tid\":%u,\"args\":{\"prog_id\":%u,\"cpu\":%u}}",
+				e.kind == LAT_EV_PROG ? "prog" : e.kind == LAT_EV_HELPER ? "helper"
+											  : "segment",
+				e.start_ns >= base ? (e.start_ns - base) / 1e3 : 0.0, e.dur_ns / 1e3,
+				e.pid, e.tid, e.id, e.cpu);
+		}
+	}
+	if (trace)
+		fputs("\n]}\n", f);
+	fflush(f);
+	return EXIT_OK;
+}

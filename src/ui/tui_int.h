@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * tui_int.h - the TUI's state, shared by tui.c (keys, prompts, the loop, header) and
+ * tui_draw.c (table, detail pane, help). Not for other modules.
+ *
+ * Thread use: UI thread only (the only thread that calls ncurses).
+ */
+#ifndef LAT_TUI_INT_H
+#define LAT_TUI_INT_H
+
+#include <curses.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "session.h"
+#include "ui/columns.h"
+#include "ui/theme.h"
+
+#define TUI_MAX_ROWS 4096
+#define TUI_MAX_THEMES 32
+#define TUI_MAX_COLUMNS 32 /* the widest column table of any mode */
+#define MIN_COLS 40
+#define MIN_LINES 10
+
+/* What the one-line prompt in the footer is editing. */
+enum prompt_kind {
+	PROMPT_NONE = 0,
+	PROMPT_FILTER,   /* f: the -p list */
+	PROMPT_INTERVAL, /* d: seconds */
+	PROMPT_SEARCH,   /* /: a name substring */
+};
+
+struct tui {
+	struct session *s;
+	struct row rows[TUI_MAX_ROWS];
+	size_t nrows;
+	int sel, top;     /* selected row, first row shown */
+	uint32_t sel_id;  /* program ID of the selection: it follows the program across sorts */
+	int sortcol;
+	bool reverse, cumulative, paused, help, pane;
+	bool color;       /* the terminal shows colours and neither NO_COLOR nor --no-color */
+	char flash[320];  /* a message in the footer for a moment */
+	uint64_t flash_until_ns;
+	enum prompt_kind prompt; /* PROMPT_NONE, or the prompt that owns the keyboard */
+	char edit[1024];  /* the text being edited */
+	size_t edit_len;
+	char search[64];  /* the last / search ("" = none) */
+	struct theme theme;
+	attr_t attr[TH__COUNT]; /* curses attributes of each theme slot */
+	char themes[TUI_MAX_THEMES][64]; /* names `t` cycles through */
+	int nthemes, theme_idx;
+	char host[72], kernel[72];
+};
+
+/* Curses attributes of a theme slot. */
+static inline attr_t tui_attr(const struct tui *t, enum theme_slot s)
+{
+	return t->attr[s];
+}
+
+/* Show msg in the footer for ms milliseconds. */
+void tui__say(struct tui *t, const char *msg, unsigned ms);
+/* The table (heading + rows, scrolled to the selection) in lines y0 .. y0 + height - 1. */
+void tui__draw_table(struct tui *t, int y0, int height);
+/* Lines the detail pane wants for the selected row (0 when closed or nothing selected). */
+int tui__pane_height(const struct tui *t, int avail);
+/* The detail pane of the selected row in lines y0 .. y0 + height - 1. */
+void tui__draw_pane(struct tui *t, int y0, int height);
+
+#endif /* LAT_TUI_INT_H */

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * fuzz_rec.c - libFuzzer target for the recording reader: scan any bytes, then apply every
+ * record it accepted to a fresh model and read every event, as replay and --events do.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/rec.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* One input: scanning must either refuse it or index a prefix that applies cleanly. */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct rec_file f;
+	struct model *m;
+	char err[256], filt[256];
+
+	if (rec__scan(&f, data, size, err, sizeof(err)))
+		return 0;
+	m = model__new(0);
+	for (size_t i = 0; m && i < f.nrecs; i++) {
+		uint32_t n;
+
+		rec__apply(&f, i, m, filt, sizeof(filt));
+		rec__event(&f, i, 0, NULL, &n);
+		for (uint32_t j = 0; j < n; j++) {
+			struct lat_event e;
+
+			rec__event(&f, i, j, &e, NULL);
+		}
+	}
+	if (m) {
+		for (size_t i = 0; i < m->n; i++) {
+			struct row r;
+
+			model__row(m, &m->s[i], true, &r);
+		}
+		for (size_t k = 0; k < f.nivals; k++)
+			(void)rec__ival_end(&f, k);
+	}
+	model__free(m);
+	rec__fini(&f);
+	return 0;
+}

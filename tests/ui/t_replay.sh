@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Replay in a real terminal (tmux) as a non-root user: the sample recording shows the demo
+# programs under a REPLAY header; the replay keys step, jump, change speed and pause. In a live
+# session, w starts and stops a recording that then replays.
+cd "$(dirname "$0")/../.." && . tests/lib.sh
+SUITE=ui-replay
+S=lattop-replay-$$
+LAT=$(readlink -f "$LATTOP")
+chmod 755 "$TMP"
+cp tests/data/sample.lrec "$TMP/sample.lrec"
+chmod 644 "$TMP/sample.lrec"
+tmux kill-session -t "$S" 2>/dev/null
+
+screen() { tmux capture-pane -p -t "$S"; }
+wait_for() {
+	for _ in $(seq "${2:-60}"); do screen | grep -qE "$1" && return 0; sleep 0.1; done
+	return 1
+}
+
+tmux new-session -d -s "$S" -x 170 -y 30 "TERM=screen-256color setpriv --reuid=nobody --regid=nogroup --clear-groups $LAT -r $TMP/sample.lrec; echo EXITED \$?; sleep 30"
+check starts wait_for 'demo_xdp_hash'
+check replay-header grep -qE '^lattop .* REPLAY sample.lrec [0-9:]+ \(0:00:0[0-9.]+/0:00:02.5\) x1' <(screen)
+expect_eq four-demo-rows "$(screen | grep -c ' demo_')" 4
+tmux send-keys -t "$S" End
+check end-key wait_for 'REPLAY sample.lrec .*\(0:00:02.5/0:00:02.5\) x1 END' 20
+tmux send-keys -t "$S" Home
+check home-key wait_for '\(0:00:00.5/0:00:02.5\)' 20
+tmux send-keys -t "$S" '.'
+check step-forward wait_for '\(0:00:01.0/0:00:02.5\) x1 PAUSED' 20
+tmux send-keys -t "$S" '.' ','
+check step-back wait_for '\(0:00:01.0/0:00:02.5\) x1 PAUSED' 20
+tmux send-keys -t "$S" '+' '+' '+'
+check faster wait_for 'x8 PAUSED' 20
+tmux send-keys -t "$S" '-' '-' '-' '-' '-' '-'
+check slower-floor wait_for 'x0.25 PAUSED' 20
+tmux send-keys -t "$S" g
+check jump-prompt wait_for 'jump to \(seconds from start' 20
+tmux send-keys -t "$S" '2' Enter
+check jump wait_for '\(0:00:02.0/0:00:02.5\)' 20
+tmux send-keys -t "$S" q
+check quits wait_for '^EXITED 0' 30
+tmux kill-session -t "$S"
+
+# w in a live session records to lattop-DATE-TIME.lrec in the current directory.
+# (Other suites share the one-live-session lock: wait for it, and start again if refused.)
+for _ in $(seq 60); do
+	for _ in $(seq 1200); do flock -n /run/lattop.lock true && break; sleep 0.1; done
+	tmux new-session -d -s "$S" -x 170 -y 30 -c "$TMP" "TERM=screen-256color $LAT --demo -d 0.3; echo EXITED \$?; sleep 30"
+	wait_for 'demo_xdp_hash|another lattop session' >/dev/null
+	screen | grep -q 'another lattop session' || break
+	tmux kill-session -t "$S"
+done
+check live-starts wait_for 'demo_xdp_hash'
+tmux send-keys -t "$S" w
+check w-starts wait_for 'recording to lattop-[0-9]+-[0-9]+\.lrec' 20
+check rec-in-header wait_for 'LIVE  REC' 20
+sleep 1.2
+tmux send-keys -t "$S" w
+check w-stops wait_for 'recording stopped: lattop-' 20
+tmux send-keys -t "$S" q
+check live-quits wait_for '^EXITED 0' 30
+tmux kill-session -t "$S"
+f=$(ls "$TMP"/lattop-*.lrec 2>/dev/null | head -n1)
+$LATTOP -r "$f" -b -n 100 -o json >"$TMP/w.json" 2>/dev/null
+expect_eq w-file-replays $? 0
+check w-file-intervals test "$(json 'len(L)' "$TMP/w.json")" -ge 2

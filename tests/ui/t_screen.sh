@@ -1,0 +1,219 @@
+#!/usr/bin/env bash
+# The screen in a real terminal (tmux): themes and their errors, the histogram pane and its
+# sparkline, the mode keys, the interval prompt, search, narrow terminals and resize.
+cd "$(dirname "$0")/../.." && . tests/lib.sh
+SUITE=ui-screen
+S=lattop-screen-$$
+LAT=$(readlink -f "$LATTOP")
+# colour = SGR 30-37/40-47/90-97/38;x/48;x (39/49 are "default colour" resets, not colour)
+COLOUR_SGR='\e\[([0-9;]*;)?(3[0-7]|4[0-7]|9[0-7]|38;|48;)'
+
+screen() { tmux capture-pane -p -t "$S"; }
+escapes() { tmux capture-pane -e -p -t "$S"; }
+wait_for() {
+	for _ in $(seq "${2:-60}"); do screen | grep -qE "$1" && return 0; sleep 0.1; done
+	return 1
+}
+wait_gone() {
+	for _ in $(seq 50); do pgrep -x lattop >/dev/null || return 0; sleep 0.1; done
+	return 1
+}
+# start ARGS...: a fresh lattop in a 150x40 tmux session (after the previous one exited).
+start() {
+	tmux kill-session -t "$S" 2>/dev/null
+	wait_gone
+	tmux new-session -d -s "$S" -x 150 -y 40 "TERM=xterm-256color $LAT $*; echo EXITED \$?; sleep 30"
+}
+no_colour() { ! escapes | grep -qP "$COLOUR_SGR"; }
+
+# --theme naming no file: exit 2 with one sentence, nothing started.
+out=$($LAT --theme no-such-theme 2>&1); rc=$?
+expect_eq theme-missing-exit "$rc" 2
+check theme-missing-says grep -qx "lattop: no theme 'no-such-theme': .*" <<<"$out"
+expect_eq theme-missing-one-line "$(wc -l <<<"$out")" 1
+
+# Installed elsewhere (DESTDIR staging): a theme name is found next to the binary, from any
+# directory.
+make -s install DESTDIR="$TMP/stage" PREFIX=/opt/lt >"$TMP/inst.log" 2>&1
+check installed-themes test -f "$TMP/stage/opt/lt/share/lattop/themes/light.json"
+check installed-finds-theme bash -c "cd / && '$TMP/stage/opt/lt/sbin/lattop' --theme light -h >/dev/null"
+
+start --demo -d 0.3
+check starts wait_for 'demo_xdp_hash'
+
+# t cycles default -> light -> mono -> default; each changes the escapes, mono has no colour.
+before=$(escapes | head -n 1)
+tmux send-keys -t "$S" t
+check theme-light wait_for 'theme light' 20
+after=$(escapes | head -n 1)
+check theme-changes-colours test "$before" != "$after"
+check theme-light-coloured grep -qP "$COLOUR_SGR" <(escapes)
+tmux send-keys -t "$S" t
+check theme-mono wait_for 'theme mono' 20
+sleep 0.3
+check theme-mono-no-colour no_colour
+tmux send-keys -t "$S" t
+check theme-default wait_for 'theme default' 20
+sleep 0.3
+check theme-default-again test "$(escapes | head -n 1)" = "$before"
+
+# Mode keys: segments is not in this version; helpers needs fentry (refused on kernels without
+# it, where the table stays); p goes back; Tab tries the next mode.
+tmux send-keys -t "$S" h
+check mode-helpers wait_for '(helpers mode needs fentry/fexit, which this kernel refuses|^helpers mode *$)' 20
+tmux send-keys -t "$S" p
+check mode-programs wait_for '(already in programs mode|^programs mode *$)' 20
+tmux send-keys -t "$S" s
+check mode-segments wait_for 'segments mode is not available in this version' 20
+check mode-table-stays grep -q 'mode programs' <(screen)
+tmux send-keys -t "$S" Tab
+check mode-tab wait_for '(helpers mode needs fentry/fexit|^helpers mode *$)' 20
+tmux send-keys -t "$S" p
+sleep 0.3
+
+# d: the interval prompt changes the header; bad input is a message and changes nothing.
+tmux send-keys -t "$S" d C-u 0.5 Enter
+check interval-set wait_for 'interval 0\.50s  LIVE' 20
+tmux send-keys -t "$S" d C-u abc Enter
+check interval-bad wait_for "bad interval 'abc': give seconds >= 0.01" 20
+check interval-unchanged grep -q 'interval 0\.50s' <(screen)
+
+# Enter opens the pane of the selected row: log2 rows with counts and bars, then a sparkline.
+tmux send-keys -t "$S" / xdp_lru Enter
+check search-finds wait_for "'xdp_lru': demo_xdp_lru \(n: next match\)" 20
+tmux send-keys -t "$S" Enter
+check pane-title wait_for '^ [0-9]+ demo_xdp_lru: interval latency histogram, [0-9,]+ runs' 20
+check pane-bars wait_for '^  \[ *[0-9.]+(ns|us|ms), +[0-9.]+(ns|us|ms)\] +[0-9,]+ #+$' 20
+check sparkline wait_for '^  p99, last ([3-9]|[1-9][0-9]) intervals: ' 60
+tmux send-keys -t "$S" n
+check search-next wait_for "'xdp_lru': demo_xdp_lru" 20
+tmux send-keys -t "$S" / zzz_nothing Enter
+check search-none wait_for "no program name contains 'zzz_nothing'" 20
+tmux send-keys -t "$S" / sk_queue Enter
+check search-moves-pane wait_for '^ [0-9]+ demo_sk_queue: interval latency histogram' 20
+tmux send-keys -t "$S" H
+sleep 0.4
+check pane-closes test "$(screen | grep -c 'latency histogram')" = 0
+
+# Help lists the new keys from the key table.
+tmux send-keys -t "$S" '?'
+check help-shown wait_for 'keys \(any key closes this help\)' 20
+for k in 'histogram pane' 'set the interval' 'search by name' 'next colour theme' 'next mode'; do
+	check "help-has-${k// /-}" grep -q "$k" <(screen)
+done
+tmux send-keys -t "$S" x
+
+# Narrow: lowest-priority columns go, numbers are never cut, NAME keeps 12 columns.
+tmux resize-window -t "$S" -x 60 -y 20
+sleep 0.8
+heading=$(screen | grep -E '^ +ID ')
+check narrow-keeps grep -qE '^ +ID NAME +COUNT. .* P99$' <<<"$heading"
+check narrow-drops test -z "$(grep -oE 'RUNS|CPU%|P99\.9|TYPE' <<<"$heading")"
+check narrow-fits test "$(screen | awk '{ if (length($0) > 60) n++ } END { print n + 0 }')" = 0
+bad=$(screen | grep -E '^ +[0-9,]+ demo_' | grep -vE ' ([0-9.]+(ns|us|ms|s)|-)$' | head -n 1)
+expect_eq narrow-numbers-whole "$bad" ""
+tmux resize-window -t "$S" -x 40 -y 10
+check narrowest-rows wait_for '^ +[0-9,]+ demo_' 30
+tmux resize-window -t "$S" -x 30 -y 8
+check too-small wait_for 'terminal too small' 30
+tmux resize-window -t "$S" -x 150 -y 40
+check resized-back wait_for 'RUNS$' 30
+check resized-rows wait_for 'demo_xdp_hash' 30
+tmux send-keys -t "$S" q
+check quits wait_for '^EXITED 0' 30
+
+# An invalid theme file: one message naming the file and the key; the screen still works.
+printf '{\n  "name": "broken",\n  "colors": {\n    "header": {"fg": cyan}\n  }\n}\n' >"$TMP/broken.json"
+start --demo -d 0.3 --theme "$TMP/broken.json"
+check bad-theme-message wait_for "theme $TMP/broken.json: invalid JSON at line 4, after key 'fg'" 40
+check bad-theme-works wait_for 'demo_xdp_hash' 30
+check bad-theme-default-colours grep -qP "$COLOUR_SGR" <(escapes)
+tmux send-keys -t "$S" q
+check bad-theme-quits wait_for '^EXITED 0' 30
+
+# A bad value: named by its key path.
+printf '{"colors": {"warning": {"fg": "purplish"}}, "comment": 1}\n' >"$TMP/value.json"
+start --demo -d 0.3 --theme "$TMP/value.json"
+check bad-value-message wait_for "theme $TMP/value.json: bad value for key 'colors.warning.fg'" 40
+tmux send-keys -t "$S" q
+wait_for '^EXITED 0' 30 >/dev/null
+
+# --theme mono (by name) on a colour terminal: no colour escapes; the table still highlights.
+start --demo -d 0.3 --theme mono
+check mono-theme-starts wait_for 'demo_xdp_hash'
+sleep 0.3
+check mono-theme-no-colour no_colour
+check mono-theme-reverse grep -qP '\e\[([0-9;]*;)?7m' <(escapes)
+tmux send-keys -t "$S" q
+wait_for '^EXITED 0' 30 >/dev/null
+
+# --no-color: t explains that themes do not apply; still no colour.
+start --demo -d 0.3 --no-color
+check nocolor-starts wait_for 'demo_xdp_hash'
+tmux send-keys -t "$S" t
+check nocolor-t-says wait_for 'no colours \(NO_COLOR, --no-color or the terminal\)' 20
+check nocolor-no-colour no_colour
+tmux send-keys -t "$S" q
+wait_for '^EXITED 0' 30 >/dev/null
+
+# A terminal without colours (vt100): the mono screen, selection still shown in reverse.
+tmux kill-session -t "$S" 2>/dev/null
+wait_gone
+tmux new-session -d -s "$S" -x 150 -y 40 "TERM=vt100 $LAT --demo -d 0.3; echo EXITED \$?; sleep 30"
+check vt100-starts wait_for 'demo_xdp_hash'
+sleep 0.3
+check vt100-no-colour no_colour
+check vt100-reverse grep -qP '\e\[([0-9;]*;)?7m' <(escapes)
+tmux send-keys -t "$S" q
+wait_for '^EXITED 0' 30 >/dev/null
+
+# A program with bpf_stats only (the target fixture, no per-invocation source on a kernel
+# without fentry): the pane says in one sentence that there is no distribution.
+TARGET=$OUTPUT/tests/host/target
+if [ -x "$TARGET" ]; then
+	mkfifo "$TMP/target.in"
+	"$TARGET" <"$TMP/target.in" >"$TMP/target.out" 2>&1 &
+	exec 7>"$TMP/target.in"
+	for _ in $(seq 50); do grep -q ready "$TMP/target.out" && break; sleep 0.1; done
+	start -p target_light -d 0.3
+	if wait_for 'target_light' 50 && ! grep -q 'source stats  ' <(screen); then
+		pass stats-pane-skipped # this kernel traces target_light: it has a distribution
+	else
+		echo "run light 100" >&7
+		tmux send-keys -t "$S" Enter
+		check stats-pane-title wait_for '^ [0-9]+ target_light: [0-9,]+ runs in the interval' 20
+		check stats-pane-says wait_for '^  No latency distribution for this program: bpf_stats gives only run counts and run time' 20
+	fi
+	tmux send-keys -t "$S" q
+	wait_for '^EXITED 0' 30 >/dev/null
+	echo quit >&7
+	exec 7>&-
+	wait
+fi
+
+# Under ASan/UBSan (when the sanitizer build exists): every key, pane, themes and resizes, then
+# a clean exit with no report.
+SAN=$OUTPUT/san-address-undefined/lattop
+if [ -x "$SAN" ]; then
+	SAN=$(readlink -f "$SAN")
+	tmux kill-session -t "$S" 2>/dev/null
+	wait_gone
+	tmux new-session -d -s "$S" -x 120 -y 30 "ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1 TERM=xterm-256color $SAN --demo -d 0.2 2>$TMP/san.log; echo EXITED \$?; sleep 30"
+	check san-starts wait_for 'demo_xdp_hash' 100
+	for k in Enter t t t / lru Enter n H Down Enter d C-u 0.3 Enter '?' x '>' '<' r c Tab h s p End Home z; do
+		tmux send-keys -t "$S" "$k"
+		sleep 0.1
+	done
+	sleep 1
+	tmux resize-window -t "$S" -x 40 -y 10
+	sleep 0.4
+	tmux resize-window -t "$S" -x 20 -y 5
+	sleep 0.4
+	tmux resize-window -t "$S" -x 200 -y 60
+	check san-pane wait_for 'latency histogram' 30
+	tmux send-keys -t "$S" q
+	check san-exit wait_for '^EXITED 0' 50
+	check san-no-report test -z "$(grep -E 'ERROR: AddressSanitizer|runtime error|LeakSanitizer' "$TMP/san.log")"
+fi
+tmux kill-session -t "$S" 2>/dev/null
+wait_gone

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * test_opts_rec.c - recording and replay options: what goes together, what is refused.
+ */
+#include <errno.h>
+
+#include "opts.h"
+#include "test.h"
+
+/* Parse a NULL-terminated argument list (argv[0] added); returns opts__parse's result. */
+static int parse(struct opts *o, char *err, const char *const *args)
+{
+	char *argv[16] = { "lattop" };
+	int argc = 1;
+
+	while (*args && argc < 15)
+		argv[argc++] = (char *)*args++;
+	argv[argc] = NULL;
+	return opts__parse(o, argc, argv, err, 512);
+}
+
+static void test_accepted(void)
+{
+	static struct opts o;
+	char err[512];
+
+	ASSERT_EQ(parse(&o, err, (const char *[]){ "-b", "-w", "f.lrec", "--raw", NULL }), 0,
+		  "-b -w --raw");
+	ASSERT_STREQ(o.record, "f.lrec", "record path");
+	ASSERT_TRUE(o.raw, "raw");
+	ASSERT_EQ(parse(&o, err, (const char *[]){ "-r", "f.lrec", "-b", "-n", "3", "-o", "json",
+						   NULL }),
+		  0, "-r -b -n -o json");
+	ASSERT_STREQ(o.replay, "f.lrec", "replay path");
+	ASSERT_EQ(parse(&o, err, (const char *[]){ "--read", "f", "--events", NULL }), 0,
+		  "--events alone");
+	ASSERT_EQ(o.out, OUT_CSV, "--events defaults to csv");
+	ASSERT_TRUE(o.batch, "--events prints, no TUI");
+	ASSERT_EQ(parse(&o, err, (const char *[]){ "-r", "f", "--events", "-o", "trace", NULL }),
+		  0, "--events -o trace");
+	ASSERT_EQ(o.out, OUT_TRACE, "trace");
+}
+
+static void test_refused(void)
+{
+	static const char *b0[] = { "-r", "a", "-w", "b", NULL };
+	static const char *b1[] = { "-r", "a", "--demo", NULL };
+	static const char *b2[] = { "-r", "a", "--raw", NULL };
+	static const char *b3[] = { "-r", "a", "-D", "3", NULL };
+	static const char *b4[] = { "--raw", NULL };
+	static const char *b5[] = { "--events", NULL };
+	static const char *b6[] = { "-r", "a", "--events", "-o", "json", NULL };
+	static const char *b7[] = { "-r", "a", "-b", "-o", "trace", NULL };
+	static const char *b8[] = { "-w", NULL };
+	static const char *const *bad[] = { b0, b1, b2, b3, b4, b5, b6, b7, b8 };
+	static struct opts o;
+	char err[512];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ASSERT_EQ(parse(&o, err, bad[i]), -EINVAL, bad[i][0]);
+		ASSERT_TRUE(err[0] && !strchr(err, '\n'), "one sentence");
+	}
+}
+
+int main(void)
+{
+	test__suite = "opts-rec";
+	RUN_TEST(test_accepted);
+	RUN_TEST(test_refused);
+	printf("opts-rec: %d passed, %d failed\n", test__passed, test__failed);
+	return TEST_EXIT();
+}

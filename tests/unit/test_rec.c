@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * test_rec.c - the recording format: encode intervals of a model, scan them back into a fresh
+ * model with the same rows; truncation at every byte; bad magic; newer version; unknown record
+ * types skipped; a flipped bit ends the readable data at that record.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "model/rec.h"
+#include "test.h"
+
+#define S 1000000000ull
+
+/* One program stat. */
+static struct prog_stat ps(uint32_t id, const char *name, uint64_t cnt, uint64_t ns)
+{
+	struct prog_stat p = { .id = id, .run_cnt = cnt, .run_time_ns = ns };
+
+	snprintf(p.name, sizeof(p.name), "%s", name);
+	snprintf(p.type_name, sizeof(p.type_name), "xdp");
+	return p;
+}
+
+/* Record three intervals of a model with two programs (one self-timed) into b; the live model
+ * is returned for comparison. Record boundaries go to bounds (count in *nb). */
+static struct model *record(struct rec_buf *b, size_t *bounds, size_t *nb)
+{
+	struct model *m = model__new(0);
+	struct rec_enc *e = rec_enc__new();
+	struct prog_stat st[2] = { ps(10, "a", 100, 1000), ps(11, "b", 5, 50) };
+
+	rec__header(b, "{\"host\":\"t\",\"interval_ns\":1000000000}");
+	*nb = 0;
+	model__apply_stats(m, st, 2, 0);
+	for (int k = 1; k <= 3; k++) {
+		size_t before = b->len;
+
+		st[0] = ps(10, "a", 100 + 1000 * k, 1000 + 77777 * k);
+		if (k == 3)
+			model__apply_stats(m, st, 1, k * S); /* b is unloaded */
+		else
+			model__apply_stats(m, st, 2, k * S);
+		for (int i = 0; i < 500 * k; i++) {
+			struct lat_event ev = { .kind = LAT_EV_PROG, .id = 10,
+						.dur_ns = 100 + (uint64_t)i * i * 7 };
+
+			model__add_event(m, &ev, SRC_SELF);
+		}
+		model__set_losses(m, &(struct model_losses){ .rb_drops = k, .queue_drops = 2 * k });
+		model__close_interval(m, k * S);
+		rec_enc__interval(e, m, k == 2 ? "10" : "", 0, b);
+		/* Record boundaries: walk the records this frame added. */
+		for (size_t off = before; off < b->len;) {
+			uint32_t len = b->p[off + 4] | b->p[off + 5] << 8 | b->p[off + 6] << 16 |
+				       (uint32_t)b->p[off + 7] << 24;
+
+			off += 12 + len;
+			bounds[(*nb)++] = off;
+		}
+	}
+	rec_enc__free(e);
+	return m;
+}
+
+/* Replay every good record of f into a fresh model. */
+static struct model *replay_all(const struct rec_file *f)
+{
+	struct model *m = model__new(0);
+
+	for (size_t i = 0; i < f->nrecs; i++)
+		rec__apply(f, i, m, NULL, 0);
+	return m;
+}
+
+/* Do two models show the same last-interval and cumulative rows for program id? */
+static bool same_rows(struct model *a, struct model *b, uint32_t id)
+{
+	struct series *sa = model__find(a, LAT_EV_PROG, id, 0, 0);
+	struct series *sb = model__find(b, LAT_EV_PROG, id, 0, 0);
+	struct row ra, rb;
+
+	if (!sa || !sb)
+		return false;
+	for (int cum = 0; cum < 2; cum++) {
+		model__row(a, sa, cum, &ra);
+		model__row(b, sb, cum, &rb);
+		if (ra.count != rb.count || ra.p50 != rb.p50 || ra.p99 != rb.p99 ||
+		    ra.p999 != rb.p999 || ra.max != rb.max || ra.avg_ns != rb.avg_ns ||
+		    ra.rate != rb.rate || ra.cpu_pct != rb.cpu_pct || ra.total_runs != rb.total_runs ||
+		    ra.has_dist != rb.has_dist || sa->gone != sb->gone || strcmp(sa->name, sb->name))
+			return false;
+	}
+	return true;
+}
+
+static void test_round_trip(void)
+{
+	struct rec_buf b = { 0 };
+	size_t bounds[64], nb;
+	struct model *live = record(&b, bounds, &nb), *rep = NULL;
+	struct rec_file f;
+	char err[256];
+
+	if (!ASSERT_EQ(rec__scan(&f, b.p, b.len, err, sizeof(err)), 0, "scan"))
+		goto out;
+	ASSERT_STREQ(f.damage, "", "no damage");
+	ASSERT_EQ(f.nivals, 3, "three intervals");
+	rep = replay_all(&f);
+	ASSERT_TRUE(same_rows(live, rep, 10), "program a rows equal");
+	ASSERT_TRUE(same_rows(live, rep, 11), "program b rows equal (gone)");
+	ASSERT_EQ(rep->c_last.rb_drops, live->c_last.rb_drops, "rb drops");
+	ASSERT_EQ(rep->c_cum.queue_drops, live->c_cum.queue_drops, "queue drops total");
+	ASSERT_EQ(rep->c_cum.events, live->c_cum.events, "events total");
+	ASSERT_EQ(rep->last_end_ns, live->last_end_ns, "interval end");
+	ASSERT_STREQ(rec__meta_str(&f, "host"), "t", "metadata");
+	rec__fini(&f);
+out:
+	model__free(rep);
+	model__free(live);
+	rec_buf__fini(&b);
+}
+
+static void test_truncation_every_byte(void)
+{
+	struct rec_buf b = { 0 };
+	size_t bounds[64], nb, hdr, bad = 0;
+	struct model *live = record(&b, bounds, &nb);
+	char err[256];
+
+	hdr = REC_HDR_LEN + (b.p[16] | b.p[17] << 8 | b.p[18] << 16 | (size_t)b.p[19] << 24);
+	for (size_t cut = hdr; cut <= b.len; cut++) {
+		struct rec_file f;
+		size_t good = 0, last = hdr;
+
+		for (size_t i = 0; i < nb; i++)
+			if (bounds[i] <= cut) {
+				good = i + 1;
+				last = bounds[i];
+			}
+		if (rec__scan(&f, b.p, cut, err, sizeof(err))) {
+			bad++;
+			continue;
+		}
+		if (f.nrecs != good)
+			bad++;
+		if (cut == last && f.damage[0])
+			bad++;
+		if (cut != last) {
+			char want[64];
+
+			snprintf(want, sizeof(want), "at byte %zu:", last);
+			if (!strstr(f.damage, want))
+				bad++;
+		}
+		struct model *m = replay_all(&f);
+
+		model__free(m);
+		rec__fini(&f);
+	}
+	ASSERT_EQ(bad, 0, "every cut reads the records before it and names the offset");
+	model__free(live);
+	rec_buf__fini(&b);
+}
+
+static void test_bad_magic_and_version(void)
+{
+	struct rec_buf b = { 0 };
+	size_t bounds[64], nb;
+	struct model *live = record(&b, bounds, &nb);
+	struct rec_file f;
+	char err[256];
+
+	b.p[0] = 'X';
+	ASSERT_EQ(rec__scan(&f, b.p, b.len, err, sizeof(err)), -EINVAL, "bad magic refused");
+	ASSERT_TRUE(strstr(err, "bad magic") != NULL, "bad magic message");
+	b.p[0] = 'L';
+	b.p[14] = 2; /* major 2 */
+	ASSERT_EQ(rec__scan(&f, b.p, b.len, err, sizeof(err)), -EPROTO, "newer major refused");
+	ASSERT_TRUE(strstr(err, "format version 2.0, newer") != NULL, "version message");
+	b.p[14] = 1;
+	b.p[12] = 9; /* minor 9: read */
+	ASSERT_EQ(rec__scan(&f, b.p, b.len, err, sizeof(err)), 0, "newer minor read");
+	rec__fini(&f);
+	ASSERT_EQ(rec__scan(&f, b.p, 5, err, sizeof(err)), -EINVAL, "short header refused");
+	model__free(live);
+	rec_buf__fini(&b);
+}
+
+static void test_unknown_type_and_crc(void)
+{
+	struct rec_buf b = { 0 };
+	size_t bounds[64], nb;
+	struct model *live = record(&b, bounds, &nb);
+	struct rec_buf u = { 0 };
+	struct rec_file f;
+	char err[256];
+	uint32_t crc;
+	uint8_t rec[12 + 3] = { 99, 0, 0, 0, 3, 0, 0, 0, 'x', 'y', 'z' };
+
+	/* An unknown record type between two known ones is skipped by length. */
+	crc = rec__crc32(0, rec, 11);
+	memcpy(rec + 11, &crc, 4);
+	u.p = malloc(b.len + sizeof(rec));
+	memcpy(u.p, b.p, bounds[0]);
+	memcpy(u.p + bounds[0], rec, sizeof(rec));
+	memcpy(u.p + bounds[0] + sizeof(rec), b.p + bounds[0], b.len - bounds[0]);
+	u.len = b.len + sizeof(rec);
+	if (ASSERT_EQ(rec__scan(&f, u.p, u.len, err, sizeof(err)), 0, "scan with unknown")) {
+		struct model *m = replay_all(&f);
+
+		ASSERT_EQ(f.nivals, 3, "all intervals despite the unknown record");
+		ASSERT_STREQ(f.damage, "", "unknown type is no damage");
+		ASSERT_TRUE(same_rows(live, m, 10), "rows equal");
+		model__free(m);
+		rec__fini(&f);
+	}
+	/* A flipped bit in the second interval's records: everything before it is read. */
+	b.p[bounds[nb - 1] - 20] ^= 0x10;
+	if (ASSERT_EQ(rec__scan(&f, b.p, b.len, err, sizeof(err)), 0, "scan flipped")) {
+		ASSERT_EQ(f.nivals, 2, "two intervals before the damage");
+		ASSERT_TRUE(strstr(f.damage, "CRC mismatch") != NULL, "CRC named");
+		rec__fini(&f);
+	}
+	rec_buf__fini(&u);
+	model__free(live);
+	rec_buf__fini(&b);
+}
+
+/* model__add_hist restores count, sum, min and max exactly; model__set_stats the deltas. */
+static void test_model_replay_functions(void)
+{
+	struct model *m = model__new(0);
+	struct series *s = model__series(m, LAT_EV_PROG, 7, 0, 0);
+	uint32_t idx[2] = { hist__bucket(1000), hist__bucket(5000) };
+	uint64_t cnt[2] = { 3, 1 };
+	struct hist_delta d = { .count = 4, .sum = 8000, .min = 990, .max = 5010 };
+	struct row r;
+
+	s->src = SRC_SELF | SRC_STATS;
+	ASSERT_EQ(model__add_hist(m, s, idx, cnt, 2, &d), 0, "add_hist");
+	model__set_stats(m, s, 40, 4000, 1234);
+	model__close_interval(m, S);
+	model__row(m, s, false, &r);
+	ASSERT_EQ(r.count, 4, "count");
+	ASSERT_EQ(r.max, 5010, "max exact");
+	ASSERT_EQ((long long)r.avg_ns, 2000, "avg from the exact sum");
+	ASSERT_EQ(r.total_runs, 1234, "absolute run count");
+	ASSERT_EQ(s->st_last.cnt, 40, "stats delta");
+	ASSERT_EQ(m->c_last.events, 0, "events come from the recorded counters, not buckets");
+	model__free(m);
+}
+
+int main(void)
+{
+	test__suite = "rec";
+	RUN_TEST(test_round_trip);
+	RUN_TEST(test_truncation_every_byte);
+	RUN_TEST(test_bad_magic_and_version);
+	RUN_TEST(test_unknown_type_and_crc);
+	RUN_TEST(test_model_replay_functions);
+	printf("rec: %d passed, %d failed\n", test__passed, test__failed);
+	return TEST_EXIT();
+}

@@ -1,0 +1,100 @@
+# Helpers mode on a stock kernel (issue 4): exact per-helper call counts attributed to the
+# watched program only; the bigger map's update is slower; leaving helpers mode (batch exit or
+# the TUI's p key) leaves no helper probe attached.
+. /tests/lib.sh
+T=/tmp/helpers
+mkdir -p $T /dev/pts
+mount -t devpts devpts /dev/pts 2>/dev/null
+# tmux needs a UTF-8 locale (files.txt brings glibc's C.UTF-8).
+export LANG=C.UTF-8
+
+wait_line() {
+	i=0
+	while [ $i -lt "${3:-150}" ]; do
+		grep -q "$1" "$2" 2>/dev/null && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+expect() {
+	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', expected '$3'"; return 1; fi
+}
+ok() {
+	n=$1
+	shift
+	if "$@"; then pass "$n"; else fail "$n" "$*"; return 1; fi
+}
+# hcol NAME HELPER MAP FILE: CSV column NAME of the last interval's row for (HELPER, MAP).
+hcol() {
+	awk -F, -v want="$1" -v hl="$2" -v mp="$3" 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next}
+		$h["helper"]==hl && $h["map_name"]==mp {v=$h[want]} END{print v}' "$4"
+}
+
+rm -f $T/in $T/out
+mkfifo $T/in
+target <$T/in >$T/out 2>&1 &
+exec 3>$T/in
+wait_line '^ready' $T/out || { fail helpers-target "fixture did not start: $(cat $T/out)"; exit 1; }
+maps=$(awk '$1=="maps"{print $2}' $T/out)
+maps2=$(awk '$1=="maps2"{print $2}' $T/out)
+cmd() {
+	before=$(wc -l <$T/out)
+	echo "$1" >&3
+	i=0
+	while [ "$(wc -l <$T/out)" -le "$before" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	tail -n 1 $T/out
+}
+
+# Per run target_maps does 3 updates, 5 lookups, 2 deletes on tgt_hash, 4 push and 4 pop on
+# tgt_queue and 1 update on tgt_big (2 KiB values); target_maps2 (not watched) updates tgt_hash.
+lattop -m helpers -b -o csv -c -d 0.5 -D 120 -p "$maps" >$T/h.csv 2>$T/h.err &
+lp=$!
+wait_line 'fentry' $T/h.csv 300
+attached=$(bpftool prog show | grep -c 'name lat_helper_')
+cmd "run maps 1000" >/dev/null
+cmd "run maps2 700" >/dev/null
+sleep 1
+kill -INT $lp
+wait $lp
+expect lattop-exit $? 0
+echo "  helper probes attached: $attached programs"
+cat $T/h.err
+expect update-count "$(hcol count bpf_map_update_elem tgt_hash $T/h.csv)" 3000 ||
+	{ head -n 1 $T/h.csv; tail -n 12 $T/h.csv; bpftool prog dump xlated id "$maps" | grep call; }
+expect lookup-count "$(hcol count bpf_map_lookup_elem tgt_hash $T/h.csv)" 5000
+expect delete-count "$(hcol count bpf_map_delete_elem tgt_hash $T/h.csv)" 2000
+expect push-count "$(hcol count bpf_map_push_elem tgt_queue $T/h.csv)" 4000
+expect pop-count "$(hcol count bpf_map_pop_elem tgt_queue $T/h.csv)" 4000
+expect big-update-count "$(hcol count bpf_map_update_elem tgt_big $T/h.csv)" 1000
+expect helper-id "$(hcol helper_id bpf_map_push_elem tgt_queue $T/h.csv)" 87
+expect map-type "$(hcol map_type bpf_map_pop_elem tgt_queue $T/h.csv)" queue
+small=$(hcol p50_ns bpf_map_update_elem tgt_hash $T/h.csv)
+big=$(hcol p50_ns bpf_map_update_elem tgt_big $T/h.csv)
+echo "  update p50: tgt_hash (8 B values) $small ns, tgt_big (2 KiB values) $big ns"
+ok bigger-map-work-is-slower [ "$big" -gt "$small" ]
+ok program-row-context grep -q ",(program)," $T/h.csv
+ok probes-were-attached [ "$attached" -ge 2 ]
+expect no-helper-probes-after-exit "$(bpftool prog show | grep -c 'name lat_helper_')" 0
+
+# The TUI: h enters helpers mode (probes attach), p leaves it (every helper probe detached).
+tmux -f /dev/null new-session -d -s lh -x 200 -y 40 "TERM=tmux-256color lattop -d 0.5 -p $maps 2>$T/tui.err; echo EXITED \$?; sleep 30"
+i=0
+while ! tmux capture-pane -p -t lh | grep -q target_maps && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+tmux send-keys -t lh h
+# Analysis and loading the probes take a few seconds under TCG.
+i=0
+while [ "$(bpftool prog show | grep -c 'name lat_helper_')" -lt 2 ] && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
+in_helpers=$(bpftool prog show | grep -c 'name lat_helper_')
+ok tui-helpers-attach [ "$in_helpers" -ge 2 ] || { tmux capture-pane -p -t lh | head -n 12; cat $T/tui.err; }
+ok tui-helper-rows tmux capture-pane -p -t lh | grep -q 'bpf_map_update_elem'
+tmux send-keys -t lh p
+i=0
+while [ "$(bpftool prog show | grep -c 'name lat_helper_')" -gt 0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+expect tui-programs-detach "$(bpftool prog show | grep -c 'name lat_helper_')" 0
+tmux send-keys -t lh q
+sleep 1
+tmux kill-server 2>/dev/null
+echo quit >&3
+exec 3>&-
+wait
