@@ -79,7 +79,7 @@ $(OUTPUT)/vmlinux.h:
 	$(Q)mkdir -p $(@D)
 	$(Q)$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@
 
-$(OUTPUT)/bpf/%.bpf.o: bpf/%.bpf.c bpf/lattop.h $(VMLINUX_H)
+$(OUTPUT)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) $(VMLINUX_H)
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp

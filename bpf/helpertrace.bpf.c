@@ -14,20 +14,13 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "emit.bpf.h"
+#include "nest.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 /* Set before load: the BPF_FUNC_* number this function implements, and its index. */
 const volatile __u32 helper_id = 0;
 const volatile __u32 func_idx = 0;
-
-/* Shared with progtrace (reused fd): the per-CPU program stacks. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, LAT_MAX_CPUS);
-	__type(key, __u32);
-	__type(value, struct lat_nest);
-} lat_nest SEC(".maps");
 
 /* Shared by every helper copy (reused fd): per-CPU, per-depth call slots. */
 struct {
@@ -41,7 +34,7 @@ SEC("fentry/placeholder")
 int BPF_PROG(lat_helper_entry)
 {
 	__u32 cpu = bpf_get_smp_processor_id() & LAT_CPU_MASK;
-	struct lat_nest *n = bpf_map_lookup_elem(&lat_nest, &cpu);
+	struct lat_nest *n = cpu_nest();
 	struct lat_hnest *h = bpf_map_lookup_elem(&lat_hnest, &cpu);
 	__u32 d;
 
@@ -67,7 +60,7 @@ int BPF_PROG(lat_helper_exit, struct bpf_map *map)
 {
 	__u64 now = bpf_ktime_get_ns();
 	__u32 cpu = bpf_get_smp_processor_id() & LAT_CPU_MASK;
-	struct lat_nest *n = bpf_map_lookup_elem(&lat_nest, &cpu);
+	struct lat_nest *n = cpu_nest();
 	struct lat_hnest *h = bpf_map_lookup_elem(&lat_hnest, &cpu);
 	__u32 d, map_id;
 	__u64 start;

@@ -15,28 +15,12 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "emit.bpf.h"
+#include "nest.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 /* The watched program's ID (set before load). */
 const volatile __u32 target_id = 0;
-
-/* Per-CPU program stacks: an ARRAY indexed by CPU (its lookup is inlined by the verifier, so
- * it calls no traceable kernel function), shared by every loaded copy. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, LAT_MAX_CPUS);
-	__type(key, __u32);
-	__type(value, struct lat_nest);
-} lat_nest SEC(".maps");
-
-/* This CPU's stack. */
-static __always_inline struct lat_nest *cpu_nest(void)
-{
-	__u32 cpu = bpf_get_smp_processor_id() & LAT_CPU_MASK;
-
-	return bpf_map_lookup_elem(&lat_nest, &cpu);
-}
 
 SEC("fentry/placeholder")
 int BPF_PROG(lat_prog_entry)

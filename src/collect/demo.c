@@ -15,6 +15,7 @@
 
 #include "collect/collector.h"
 #include "collect/demo.h"
+#include "collect/progstats.h"
 #include "demo.skel.h"
 
 /* Generator ticks per second; each tick runs every program a rate-dependent number of times. */
@@ -74,17 +75,6 @@ static void *demo_main(void *arg)
 	return NULL;
 }
 
-/* Program ID of a loaded program. */
-static uint32_t prog_id(const struct bpf_program *prog)
-{
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
-
-	if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
-		return 0;
-	return info.id;
-}
-
 /* Load the demo programs and start the generator. */
 struct demo *demo__start(struct collector *c, bool self_time, char *err, size_t errlen)
 {
@@ -111,7 +101,7 @@ struct demo *demo__start(struct collector *c, bool self_time, char *err, size_t 
 	d->p[2] = (struct demo_prog){ d->skel->progs.demo_sk_queue, 0, 5000 };
 	d->p[3] = (struct demo_prog){ d->skel->progs.demo_xdp_lru, 0, 8000 };
 	for (int i = 0; i < DEMO_NPROGS; i++)
-		d->p[i].id = prog_id(d->p[i].prog);
+		d->p[i].id = progstats__prog_id(bpf_program__fd(d->p[i].prog));
 	d->skel->data->id_hash = d->p[0].id;
 	d->skel->data->id_array = d->p[1].id;
 	d->skel->data->id_queue = d->p[2].id;

@@ -15,6 +15,7 @@
 
 #include "collect/collector.h"
 #include "collect/helpertrace.h"
+#include "collect/progstats.h"
 #include "helpertrace.skel.h"
 
 struct ksym {
@@ -99,18 +100,8 @@ struct helpertrace *helpertrace__new(struct collector *c, int nest_fd)
 /* recursion_misses of one probe's entry and exit programs. */
 static uint64_t probe_misses(const struct probe *p)
 {
-	const struct bpf_program *ps[2] = { p->skel->progs.lat_helper_entry,
-					    p->skel->progs.lat_helper_exit };
-	uint64_t sum = 0;
-
-	for (int k = 0; k < 2; k++) {
-		struct bpf_prog_info info = {};
-		__u32 len = sizeof(info);
-
-		if (!bpf_obj_get_info_by_fd(bpf_program__fd(ps[k]), &info, &len))
-			sum += info.recursion_misses;
-	}
-	return sum;
+	return progstats__recursion_misses(bpf_program__fd(p->skel->progs.lat_helper_entry)) +
+	       progstats__recursion_misses(bpf_program__fd(p->skel->progs.lat_helper_exit));
 }
 
 /* Detach every helper probe (their losses stay in the totals). A call in flight when its

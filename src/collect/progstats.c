@@ -143,3 +143,31 @@ int progstats__scan(struct prog_stat **out, size_t *n, size_t *cap)
 	}
 	return 0;
 }
+
+/* Read the bpf_prog_info of fd into info (zeroed on failure). */
+static void prog_info(int fd, struct bpf_prog_info *info)
+{
+	__u32 len = sizeof(*info);
+
+	memset(info, 0, sizeof(*info));
+	if (bpf_obj_get_info_by_fd(fd, info, &len))
+		memset(info, 0, sizeof(*info));
+}
+
+/* ID of the program behind fd. */
+uint32_t progstats__prog_id(int fd)
+{
+	struct bpf_prog_info info;
+
+	prog_info(fd, &info);
+	return info.id;
+}
+
+/* recursion_misses of the program behind fd. */
+uint64_t progstats__recursion_misses(int fd)
+{
+	struct bpf_prog_info info;
+
+	prog_info(fd, &info);
+	return info.recursion_misses;
+}

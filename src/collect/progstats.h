@@ -8,6 +8,7 @@
 #define LAT_PROGSTATS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model/model.h"
 
@@ -23,5 +24,10 @@ int progstats__scan(struct prog_stat **out, size_t *n, size_t *cap);
 /* Full name of a program: its BTF function name when available (not cut to 15 chars),
  * else the kernel's bpf_prog_info name. fd is a program fd. */
 void progstats__name(int fd, const void *info, char *buf, size_t len);
+
+/* ID of the program behind fd (0 when it cannot be read). */
+uint32_t progstats__prog_id(int fd);
+/* The kernel's recursion_misses count of the program behind fd (0 when unreadable). */
+uint64_t progstats__recursion_misses(int fd);
 
 #endif /* LAT_PROGSTATS_H */

@@ -343,23 +343,16 @@ int progtrace__reap(struct progtrace *pt, uint32_t *reaped, int max)
 	return n;
 }
 
-/* ID of a loaded program. */
-static uint32_t own_id(const struct bpf_program *p)
-{
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
-
-	return bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len) ? 0 : info.id;
-}
-
 /* IDs of our own tracing programs. */
 int progtrace__own_ids(const struct progtrace *pt, uint32_t *ids, int max)
 {
 	int n = 0;
 
 	for (int i = 0; i < pt->n && n + 2 <= max; i++) {
-		ids[n++] = own_id(pt->w[i].skel->progs.lat_prog_entry);
-		ids[n++] = own_id(pt->w[i].skel->progs.lat_prog_exit);
+		const struct progtrace_bpf *k = pt->w[i].skel;
+
+		ids[n++] = progstats__prog_id(bpf_program__fd(k->progs.lat_prog_entry));
+		ids[n++] = progstats__prog_id(bpf_program__fd(k->progs.lat_prog_exit));
 	}
 	return n;
 }
@@ -367,10 +360,7 @@ int progtrace__own_ids(const struct progtrace *pt, uint32_t *ids, int max)
 /* recursion_misses of one of our programs. */
 static uint64_t misses(const struct bpf_program *p)
 {
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
-
-	return bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len) ? 0 : info.recursion_misses;
+	return progstats__recursion_misses(bpf_program__fd(p));
 }
 
 /* Sum of recursion_misses over our tracing programs. */

@@ -176,6 +176,18 @@ static void report_csv(struct session *s, FILE *f, const struct row *rows, size_
 	}
 }
 
+/* Add the loss counters ("drops": ringbuf, queue, recursion, nest) and "events" to root. */
+void batch__json_counters(void *rootp, const struct model_counters *mc)
+{
+	cJSON *root = rootp, *drops = cJSON_AddObjectToObject(root, "drops");
+
+	cJSON_AddNumberToObject(drops, "ringbuf", (double)mc->rb_drops);
+	cJSON_AddNumberToObject(drops, "queue", (double)mc->queue_drops);
+	cJSON_AddNumberToObject(drops, "recursion", (double)mc->recursion);
+	cJSON_AddNumberToObject(drops, "nest", (double)mc->nest);
+	cJSON_AddNumberToObject(root, "events", (double)mc->events);
+}
+
 /* JSON Lines report: one object per interval. */
 static void report_json(struct session *s, FILE *f, const struct row *rows, size_t n)
 {
@@ -184,7 +196,7 @@ static void report_json(struct session *s, FILE *f, const struct row *rows, size
 
 	const struct model *m = s->m;
 	const struct model_counters *mc = s->o->cumulative ? &m->c_cum : &m->c_last;
-	cJSON *root = cJSON_CreateObject(), *drops, *arr;
+	cJSON *root = cJSON_CreateObject(), *arr;
 	char *txt;
 
 	cJSON_AddNumberToObject(root, "ts_ns", (double)wall_ns(s));
@@ -194,12 +206,7 @@ static void report_json(struct session *s, FILE *f, const struct row *rows, size
 	cJSON_AddBoolToObject(root, "cumulative", s->o->cumulative);
 	if (m->notice[0])
 		cJSON_AddStringToObject(root, "notice", m->notice);
-	drops = cJSON_AddObjectToObject(root, "drops");
-	cJSON_AddNumberToObject(drops, "ringbuf", (double)mc->rb_drops);
-	cJSON_AddNumberToObject(drops, "queue", (double)mc->queue_drops);
-	cJSON_AddNumberToObject(drops, "recursion", (double)mc->recursion);
-	cJSON_AddNumberToObject(drops, "nest", (double)mc->nest);
-	cJSON_AddNumberToObject(root, "events", (double)mc->events);
+	batch__json_counters(root, mc);
 	if (m->floor_ns) {
 		cJSON *pr = cJSON_AddObjectToObject(root, "probes");
 

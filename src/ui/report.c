@@ -13,6 +13,7 @@
 #include "collect/replay.h"
 #include "ui/columns.h"
 #include "ui/report.h"
+#include "ui/ui.h"
 
 /* The summary columns: those of the ETW design's tables. */
 static const char *const sum_keys[] = { "count", "avg_ns", "p50_ns", "p95_ns",
@@ -165,8 +166,6 @@ int report__totals(struct session *s, FILE *f)
 			fprintf(f, ",%s", sum_keys[k]);
 		fputs(",gone\n", f);
 	} else {
-		cJSON *d;
-
 		root = cJSON_CreateObject();
 		cJSON_AddStringToObject(root, "file", replay__path(s->rp));
 		cJSON_AddStringToObject(root, "host", replay__host(s->rp));
@@ -176,12 +175,7 @@ int report__totals(struct session *s, FILE *f)
 		cJSON_AddNumberToObject(root, "duration_ns", (double)span);
 		cJSON_AddNumberToObject(root, "intervals", (double)rf->nivals);
 		cJSON_AddStringToObject(root, "source", m->source);
-		d = cJSON_AddObjectToObject(root, "drops");
-		cJSON_AddNumberToObject(d, "ringbuf", (double)c->rb_drops);
-		cJSON_AddNumberToObject(d, "queue", (double)c->queue_drops);
-		cJSON_AddNumberToObject(d, "recursion", (double)c->recursion);
-		cJSON_AddNumberToObject(d, "nest", (double)c->nest);
-		cJSON_AddNumberToObject(root, "events", (double)c->events);
+		batch__json_counters(root, c);
 	}
 	for (int k = 0; k < 3; k++) {
 		cJSON *arr = root ? cJSON_AddArrayToObject(root, kind_names[k]) : NULL;

@@ -16,6 +16,8 @@ extern volatile sig_atomic_t ui_stop;
 /* Print the report of the last closed interval (or cumulative figures with -c) in o->out
  * format to f. first says whether this is the first report (CSV header). */
 void batch__report(struct session *s, FILE *f, bool first);
+/* Add the loss counters ("drops" object) and "events" of mc to the cJSON object root. */
+void batch__json_counters(void *root, const struct model_counters *mc);
 /* Run batch mode until -n/-D or a signal. Returns an exit status. */
 int batch__run(struct session *s);
 /* Run the TUI until q or a signal. Returns an exit status. */

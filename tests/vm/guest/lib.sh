@@ -2,3 +2,61 @@
 # "FAIL vm/NAME: why" line; run.sh counts them from the console.
 pass() { echo "PASS vm/$1"; }
 fail() { echo "FAIL vm/$1: $2"; }
+
+# --- lattop guest tests: checks, waiting, and the target fixture (tests/host/target.c) ---
+# T is the test's scratch directory; set it before calling start_target.
+
+# expect NAME ACTUAL EXPECTED: pass when equal (returns 1 otherwise, for `|| diagnose`).
+expect() {
+	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', expected '$3'"; return 1; fi
+}
+# ok NAME COMMAND...: pass when the command succeeds.
+ok() {
+	n=$1
+	shift
+	if "$@"; then pass "$n"; else fail "$n" "$*"; return 1; fi
+}
+# wait_line PATTERN FILE [TRIES]: poll FILE (every 0.1 s) until a line matches.
+wait_line() {
+	i=0
+	while [ $i -lt "${3:-150}" ]; do
+		grep -q "$1" "$2" 2>/dev/null && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+# start_target NAME: start the fixture on a FIFO (fd 3 writes to it); sets light, heavy,
+# maps and maps2 to the program IDs it prints.
+start_target() {
+	rm -f $T/in $T/out
+	mkfifo $T/in
+	target <$T/in >$T/out 2>&1 &
+	exec 3>$T/in
+	wait_line '^ready' $T/out || { fail "$1-target" "fixture did not start: $(cat $T/out)"; return 1; }
+	light=$(awk '$1=="light"{print $2}' $T/out)
+	heavy=$(awk '$1=="heavy"{print $2}' $T/out)
+	maps=$(awk '$1=="maps"{print $2}' $T/out)
+	maps2=$(awk '$1=="maps2"{print $2}' $T/out)
+}
+# cmd LINE: send a command to the fixture and print its one-line answer.
+cmd() {
+	before=$(wc -l <$T/out)
+	echo "$1" >&3
+	i=0
+	while [ "$(wc -l <$T/out)" -le "$before" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	tail -n 1 $T/out
+}
+# stop_target: quit the fixture and reap it.
+stop_target() {
+	echo quit >&3
+	exec 3>&-
+	wait
+}
+# use_tmux: devpts for tmux's ptys, and the UTF-8 locale it insists on (files.txt brings
+# glibc's C.UTF-8).
+use_tmux() {
+	mkdir -p /dev/pts
+	mount -t devpts devpts /dev/pts 2>/dev/null
+	export LANG=C.UTF-8
+}

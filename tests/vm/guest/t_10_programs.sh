@@ -3,58 +3,12 @@
 # watched. Runs in busybox ash; lattop's CSV is read with awk.
 . /tests/lib.sh
 T=/tmp/progs
-mkdir -p $T /dev/pts
-mount -t devpts devpts /dev/pts 2>/dev/null
-# tmux needs a UTF-8 locale (files.txt brings glibc's C.UTF-8).
-export LANG=C.UTF-8
+mkdir -p $T
+use_tmux
 
-# wait_line PATTERN FILE [TRIES]: poll FILE until a line matches.
-wait_line() {
-	i=0
-	while [ $i -lt "${3:-150}" ]; do
-		grep -q "$1" "$2" 2>/dev/null && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
 # col NAME ID FILE: values of CSV column NAME for prog_id ID, one per interval.
 col() {
 	awk -F, -v want="$1" -v id="$2" 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next} $h["prog_id"]==id{print $h[want]}' "$3"
-}
-# expect NAME ACTUAL EXPECTED
-expect() {
-	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', expected '$3'"; return 1; fi
-}
-# ok NAME SHELL-CONDITION...
-ok() {
-	n=$1
-	shift
-	if "$@"; then pass "$n"; else fail "$n" "$*"; return 1; fi
-}
-
-# The fixture: loads target_light / target_heavy / target_emit, runs them on command.
-start_target() {
-	rm -f $T/in $T/out
-	mkfifo $T/in
-	target <$T/in >$T/out 2>&1 &
-	exec 3>$T/in
-	wait_line '^ready' $T/out || { fail "$1-target" "fixture did not start: $(cat $T/out)"; return 1; }
-	light=$(awk '$1=="light"{print $2}' $T/out)
-	heavy=$(awk '$1=="heavy"{print $2}' $T/out)
-}
-# cmd LINE: send a command to the fixture and print its one-line answer.
-cmd() {
-	before=$(wc -l <$T/out)
-	echo "$1" >&3
-	i=0
-	while [ "$(wc -l <$T/out)" -le "$before" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
-	tail -n 1 $T/out
-}
-stop_target() {
-	echo quit >&3
-	exec 3>&-
-	wait
 }
 
 # 1+2: exact counts; the heavy target is slower at p50 and p99, and its p50 agrees with the

@@ -3,48 +3,16 @@
 # the TUI's p key) leaves no helper probe attached.
 . /tests/lib.sh
 T=/tmp/helpers
-mkdir -p $T /dev/pts
-mount -t devpts devpts /dev/pts 2>/dev/null
-# tmux needs a UTF-8 locale (files.txt brings glibc's C.UTF-8).
-export LANG=C.UTF-8
+mkdir -p $T
+use_tmux
 
-wait_line() {
-	i=0
-	while [ $i -lt "${3:-150}" ]; do
-		grep -q "$1" "$2" 2>/dev/null && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-expect() {
-	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', expected '$3'"; return 1; fi
-}
-ok() {
-	n=$1
-	shift
-	if "$@"; then pass "$n"; else fail "$n" "$*"; return 1; fi
-}
 # hcol NAME HELPER MAP FILE: CSV column NAME of the last interval's row for (HELPER, MAP).
 hcol() {
 	awk -F, -v want="$1" -v hl="$2" -v mp="$3" 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next}
 		$h["helper"]==hl && $h["map_name"]==mp {v=$h[want]} END{print v}' "$4"
 }
 
-rm -f $T/in $T/out
-mkfifo $T/in
-target <$T/in >$T/out 2>&1 &
-exec 3>$T/in
-wait_line '^ready' $T/out || { fail helpers-target "fixture did not start: $(cat $T/out)"; exit 1; }
-maps=$(awk '$1=="maps"{print $2}' $T/out)
-maps2=$(awk '$1=="maps2"{print $2}' $T/out)
-cmd() {
-	before=$(wc -l <$T/out)
-	echo "$1" >&3
-	i=0
-	while [ "$(wc -l <$T/out)" -le "$before" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
-	tail -n 1 $T/out
-}
+start_target helpers || exit 1
 
 # Per run target_maps does 3 updates, 5 lookups, 2 deletes on tgt_hash, 4 push and 4 pop on
 # tgt_queue and 1 update on tgt_big (2 KiB values); target_maps2 (not watched) updates tgt_hash.
@@ -95,6 +63,4 @@ expect tui-programs-detach "$(bpftool prog show | grep -c 'name lat_helper_')" 0
 tmux send-keys -t lh q
 sleep 1
 tmux kill-server 2>/dev/null
-echo quit >&3
-exec 3>&-
-wait
+stop_target
