@@ -120,8 +120,9 @@ int replay_ui__key(struct session *s, int ch, char *msg, size_t len)
 	return 0;
 }
 
-/* The replay keys as one line under the header (from the table, so they cannot disagree). */
-static void keys_line(char *buf, size_t len)
+/* The replay keys as one line (under the header and in the help screen), from the table, so
+ * they cannot disagree. */
+void replay_ui__keys_line(char *buf, size_t len)
 {
 	size_t l = (size_t)snprintf(buf, len, "replay keys:");
 
@@ -168,7 +169,7 @@ int replay_ui__run(struct opts *o)
 		ret = replay__seek_all(&s) ? EXIT_RUNTIME : report__totals(&s, stdout);
 	} else {
 		if (!s.warn[0])
-			keys_line(s.warn, sizeof(s.warn));
+			replay_ui__keys_line(s.warn, sizeof(s.warn));
 		replay__seek(&s, 1);
 		ret = tui__run(&s);
 	}

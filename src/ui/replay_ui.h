@@ -19,5 +19,7 @@ int replay_ui__run(struct opts *o);
 /* A key while replaying: 1 when it was a replay key (msg may then hold one sentence for the
  * footer), 0 to let the TUI's own table handle it. */
 int replay_ui__key(struct session *s, int ch, char *msg, size_t len);
+/* One line listing the replay keys (for the help screen). */
+void replay_ui__keys_line(char *buf, size_t len);
 
 #endif /* LAT_REPLAY_UI_H */

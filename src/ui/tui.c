@@ -594,6 +594,14 @@ static void draw_help(struct tui *t)
 		room = (col == ncols - 1 ? COLS : (col + 1) * colw - 1) - getcurx(stdscr);
 		addnstr(keys[i].help, room > 0 ? room : 0);
 	}
+	if (t->s->rp) {
+		char line[256];
+
+		replay_ui__keys_line(line, sizeof(line));
+		attron(A_BOLD);
+		mvaddnstr(LINES - 2, 0, line, COLS);
+		attroff(A_BOLD);
+	}
 }
 
 /* Keep the selection on the same program after the rows were recomputed. */

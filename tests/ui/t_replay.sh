@@ -37,6 +37,11 @@ tmux send-keys -t "$S" g
 check jump-prompt wait_for 'jump to \(seconds from start' 20
 tmux send-keys -t "$S" '2' Enter
 check jump wait_for '\(0:00:02.0/0:00:02.5\)' 20
+# ? lists the replay keys too (from the replay key table).
+tmux send-keys -t "$S" '?'
+check help-lists-replay-keys wait_for 'replay keys:  space pause/resume  \+ faster' 20
+tmux send-keys -t "$S" x
+check help-closed wait_for 'demo_xdp_hash' 20
 tmux send-keys -t "$S" q
 check quits wait_for '^EXITED 0' 30
 tmux kill-session -t "$S"
