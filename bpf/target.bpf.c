@@ -135,3 +135,14 @@ int target_maps2(struct xdp_md *ctx)
 	bpf_map_update_elem(&tgt_hash, &key, &val, BPF_ANY);
 	return XDP_PASS;
 }
+
+/* A tracing program (tp_btf): on 6.1 fentry cannot attach to tracing programs, so watching it
+ * must give a row with the reason. Counts context switches so it has something to do. */
+__u64 switches SEC(".bss");
+
+SEC("tp_btf/sched_switch")
+int target_tracing(void *ctx)
+{
+	__sync_fetch_and_add(&switches, 1);
+	return 0;
+}

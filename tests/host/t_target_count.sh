@@ -11,6 +11,7 @@ read -r _ heavy <&"${TGT[0]}"
 read -r _ emit <&"${TGT[0]}"
 read -r _ maps <&"${TGT[0]}"
 read -r _ maps2 <&"${TGT[0]}"
+read -r _ tracing <&"${TGT[0]}"
 read -r ready <&"${TGT[0]}"
 expect_eq target-ready "$ready" ready
 

@@ -2,7 +2,7 @@
 /*
  * target.c - test fixture: loads bpf/target.bpf.c and runs its programs on command.
  *
- * Prints "light ID", "heavy ID", "emit ID", "maps ID", "maps2 ID", "ready", then reads
+ * Prints "light ID", "heavy ID", "emit ID", "maps ID", "maps2 ID", "tracing ID", "ready", then reads
  * commands from stdin:
  *   run light|heavy|emit|maps|maps2 N
  *                            run the program N times (bpf_prog_test_run repeat=N);
@@ -57,10 +57,11 @@ int main(void)
 		return 1;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("light %u\nheavy %u\nemit %u\nmaps %u\nmaps2 %u\nready\n",
+	/* The tracing program only needs to be loaded (attaching is not needed to watch it). */
+	printf("light %u\nheavy %u\nemit %u\nmaps %u\nmaps2 %u\ntracing %u\nready\n",
 	       prog_id(skel->progs.target_light), prog_id(skel->progs.target_heavy),
 	       prog_id(skel->progs.target_emit), prog_id(skel->progs.target_maps),
-	       prog_id(skel->progs.target_maps2));
+	       prog_id(skel->progs.target_maps2), prog_id(skel->progs.target_tracing));
 	while (fgets(line, sizeof(line), stdin)) {
 		if (sscanf(line, "run %31s %u", what, &n) == 2) {
 			const struct bpf_program *p = !strcmp(what, "light")  ? skel->progs.target_light

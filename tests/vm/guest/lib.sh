@@ -27,7 +27,7 @@ wait_line() {
 	return 1
 }
 # start_target NAME: start the fixture on a FIFO (fd 3 writes to it); sets light, heavy,
-# maps and maps2 to the program IDs it prints.
+# maps, maps2 and tracing to the program IDs it prints.
 start_target() {
 	rm -f $T/in $T/out
 	mkfifo $T/in
@@ -38,6 +38,7 @@ start_target() {
 	heavy=$(awk '$1=="heavy"{print $2}' $T/out)
 	maps=$(awk '$1=="maps"{print $2}' $T/out)
 	maps2=$(awk '$1=="maps2"{print $2}' $T/out)
+	tracing=$(awk '$1=="tracing"{print $2}' $T/out)
 }
 # cmd LINE: send a command to the fixture and print its one-line answer.
 cmd() {

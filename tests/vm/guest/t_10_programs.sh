@@ -45,6 +45,13 @@ ok heavy-slower-p99 [ "$hp99" -gt "$lp99" ]
 # quarter of it: within [0.25, 1.2] x the test_run average.
 ok heavy-p50-vs-test-run [ $((hp50 * 100)) -ge $((heavy_avg * 25)) -a $((hp50 * 10)) -le $((heavy_avg * 12)) ]
 
+# A program fentry cannot target (a tp_btf tracing program on 6.1) keeps its row, with the
+# reason, and the others are still probed.
+lattop -b -o csv -n 1 -d 0.5 -p "$light,$tracing" >$T/t.csv 2>&1
+expect untargetable-row "$(col note "$tracing" $T/t.csv | tail -n 1)" \
+	"fentry/fexit/tp_btf programs cannot be traced on this kernel" || cat $T/t.csv
+expect targetable-still-probed "$(col note "$light" $T/t.csv | tail -n 1)" ""
+
 # Probe floor measured at start-up and shown, with the cost of what is attached.
 lattop -b -n 1 -d 0.3 -p "$light,$heavy" >$T/floor.txt 2>&1
 ok floor-shown grep -qE 'probe floor [0-9]+ ns per invocation' $T/floor.txt
