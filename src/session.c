@@ -207,13 +207,12 @@ int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 		progtrace__free(s->pt);
 		s->pt = NULL;
 		snprintf(s->notice, sizeof(s->notice),
-			 "per-invocation latency is unavailable: %s; showing bpf_stats run counts "
-			 "and averages%s",
-			 why, o->demo ? " (the demo programs time themselves)" : "");
+			 "no per-invocation latency: %s; showing bpf_stats counts and averages%s",
+			 why, o->demo ? " (demo programs time themselves)" : "");
 	} else if (!s->pt) {
 		snprintf(s->notice, sizeof(s->notice),
-			 "per-invocation latency is unavailable: cannot create the nesting map "
-			 "(%s); showing bpf_stats run counts and averages",
+			 "no per-invocation latency: cannot create the nesting map (%s); "
+			 "showing bpf_stats counts and averages",
 			 strerror(errno));
 	}
 

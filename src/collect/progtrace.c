@@ -85,7 +85,7 @@ static void explain(int err, const struct bpf_prog_info *info, char *why, size_t
 	else if (err == -EBUSY)
 		snprintf(why, len, "busy: an freplace program is attached to it");
 	else if (err == -EPERM)
-		snprintf(why, len, "this kernel refuses fentry/fexit programs (EPERM)");
+		snprintf(why, len, "this kernel refuses fentry/fexit (EPERM)");
 	else if (err == -E2BIG)
 		snprintf(why, len, "too many trampolines attached to it");
 	else
@@ -377,8 +377,13 @@ uint64_t progtrace__recursion_misses(const struct progtrace *pt)
 /* Read the nesting stacks' loss counters. */
 void progtrace__nest(const struct progtrace *pt, struct progtrace_nest *out)
 {
+	int ncpu = libbpf_num_possible_cpus();
+
 	memset(out, 0, sizeof(*out));
-	for (__u32 cpu = 0; cpu < LAT_MAX_CPUS; cpu++) {
+	if (ncpu <= 0 || ncpu > LAT_MAX_CPUS)
+		ncpu = LAT_MAX_CPUS;
+	/* Only the possible CPUs' entries can have been written: one lookup each. */
+	for (__u32 cpu = 0; cpu < (__u32)ncpu; cpu++) {
 		struct lat_nest n;
 
 		if (bpf_map_lookup_elem(pt->nest_fd, &cpu, &n))

@@ -23,7 +23,7 @@ tmux new-session -d -s "$S" -x 150 -y 40 "TERM=xterm-256color $LAT --demo -d 0.3
 check starts wait_for 'demo_xdp_hash'
 check header grep -qE '^lattop .* mode programs  source stats\+self  interval 0.30s  LIVE' <(screen)
 check counters-line grep -qE '^drops: ringbuf 0  queue 0  recursion 0  nest 0 +events [0-9,]+ +programs [0-9]+' <(screen)
-check notice-line grep -q 'per-invocation latency is unavailable: this kernel refuses fentry/fexit programs' <(screen)
+check notice-line grep -q 'no per-invocation latency: this kernel refuses fentry/fexit (EPERM); showing bpf_stats counts and averages (demo programs time themselves)' <(screen)
 check heading grep -qE 'ID TYPE +NAME +COUNTv +RATE/S' <(screen)
 check footer grep -qE 'q quit +\? help' <(screen)
 expect_eq four-demo-rows "$(screen | grep -c ' demo_')" 4
