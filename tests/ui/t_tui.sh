@@ -92,3 +92,14 @@ check sigterm-exit wait_for '^EXITED 0' 30
 expect_eq sigterm-unloaded "$(bpftool prog show | grep -c demo_)" 0
 tmux kill-session -t "$S"
 wait_gone
+
+# Ctrl-C and SIGHUP end it the same way: status 0, terminal restored, programs unloaded.
+for how in ctrl-c sighup; do
+	tmux new-session -d -s "$S" -x 150 -y 40 "TERM=xterm-256color $LAT --demo -d 0.3; echo EXITED \$?; sleep 30"
+	wait_for 'demo_xdp_hash' >/dev/null
+	if [ "$how" = ctrl-c ]; then tmux send-keys -t "$S" C-c; else pkill -HUP -x lattop; fi
+	check "$how-exit" wait_for '^EXITED 0' 30
+	expect_eq "$how-unloaded" "$(bpftool prog show | grep -c demo_)" 0
+	tmux kill-session -t "$S"
+	wait_gone
+done
