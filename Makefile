@@ -132,7 +132,7 @@ format:
 # Debian packages the build and the tests need; installs only what is missing.
 DEPS := clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libncurses-dev libcjson-dev \
 	pkg-config make gcc tmux groff-base man-db qemu-system-x86 busybox-static cpio kmod \
-	libclang-rt-14-dev procps iproute2
+	libclang-rt-14-dev procps iproute2 python3 util-linux
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 		grep -q 'install ok installed' || echo $$p; done); \
