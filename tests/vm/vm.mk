@@ -6,10 +6,14 @@
 VM_FIXTURES := $(patsubst tests/vm/fixtures/%.bpf.c,%,$(wildcard tests/vm/fixtures/*.bpf.c))
 VM_OUT := $(OUTPUT)/tests/vm
 VM_BINS := $(addprefix $(VM_OUT)/,$(VM_FIXTURES))
+# Plain fixtures: tests/vm/fixtures/NAME.c without a NAME.bpf.c -> $(VM_OUT)/NAME (no libbpf).
+VM_PLAIN := $(filter-out $(VM_FIXTURES),$(patsubst tests/vm/fixtures/%.c,%,\
+	$(filter-out %.bpf.c,$(wildcard tests/vm/fixtures/*.c))))
+VM_PLAIN_BINS := $(addprefix $(VM_OUT)/,$(VM_PLAIN))
 VM_BPF_CFLAGS := -I$(dir $(VMLINUX_H)) $(BPF_CFLAGS)
 
 # Everything bins.txt may list is built first; run.sh checks the list itself.
-vmtest: lattop $(VM_BINS) $(OUTPUT)/tests/host/target
+vmtest: lattop $(VM_BINS) $(VM_PLAIN_BINS) $(OUTPUT)/tests/host/target
 	$(Q)OUTPUT=$(OUTPUT) bash tests/vm/run.sh
 
 $(VM_BINS:%=%.bpf.o): $(VM_OUT)/%.bpf.o: tests/vm/fixtures/%.bpf.c $(VMLINUX_H)
@@ -29,3 +33,8 @@ $(VM_BINS:%=%.o): $(VM_OUT)/%.o: tests/vm/fixtures/%.c $(VM_OUT)/%.skel.h
 $(VM_BINS): $(VM_OUT)/%: $(VM_OUT)/%.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs libbpf)
+
+$(VM_PLAIN_BINS): $(VM_OUT)/%: tests/vm/fixtures/%.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
