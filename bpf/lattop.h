@@ -93,6 +93,82 @@ struct lat_prog_ref {
 
 _Static_assert(sizeof(struct lat_prog_ref) == 16, "lat_prog_ref layout changed");
 
+/* Spans (segments you define): a start probe and an end probe paired by a key. */
+#define LAT_SPAN_MAX 32     /* spans per session */
+#define LAT_SPAN_PROBES 64  /* probe attachments per session (start + end per span, -u: 2) */
+#define LAT_SPAN_DEPTH 16   /* pending starts per key (recursion depth of a -u function) */
+/* Pending table entries: 16k keys (threads or requests in flight) x 136 bytes = ~2.2 MiB. */
+#define LAT_SPAN_PENDING 16384
+
+/* How a probe finds its correlation key. */
+enum lat_span_keysel {
+	LAT_KEY_TID = 0,   /* the current thread */
+	LAT_KEY_PID = 1,   /* the current process (tgid) */
+	LAT_KEY_FIELD = 2, /* a tracepoint field, or a uprobe's argument (lat_span_probe.field) */
+};
+
+/* Tracepoints the spans object carries a BTF (tp_btf) program for. */
+enum lat_span_tp {
+	LAT_TP_NONE = 0,          /* a uprobe or uretprobe: the link cookie names the probe */
+	LAT_TP_SCHED_WAKEUP,      /* fields: 0 = pid (p->pid) */
+	LAT_TP_SCHED_WAKEUP_NEW,  /* fields: 0 = pid (p->pid) */
+	LAT_TP_SCHED_SWITCH,      /* fields: 0 = next_pid, 1 = prev_pid */
+	LAT_TP_BLOCK_RQ_ISSUE,    /* fields: 0 = rq (request pointer), 1 = sector ^ dev << 40 */
+	LAT_TP_BLOCK_RQ_COMPLETE, /* fields: 0 = rq, 1 = sector ^ dev << 40 */
+	LAT_TP__COUNT,
+};
+
+/* uprobe key fields: 0..4 = the function's first five arguments, LAT_FIELD_RET = a uretprobe's return
+ * value. */
+#define LAT_FIELD_RET 6
+
+/* One probe of a span (rodata, indexed by attachment). */
+struct lat_span_probe {
+	__u32 span;   /* span index */
+	__u32 end;    /* 0 = start probe, 1 = end probe */
+	__u32 keysel; /* enum lat_span_keysel */
+	__u32 field;  /* LAT_KEY_FIELD: tracepoint field (enum lat_span_tp) or uprobe argument */
+	__u32 tp;     /* enum lat_span_tp */
+	__u32 pad;
+};
+
+_Static_assert(sizeof(struct lat_span_probe) == 24, "lat_span_probe layout changed");
+
+/* One span's settings (rodata). */
+struct lat_span_conf {
+	__u32 nest;    /* 1: a stack of starts per key (function entry/return); 0: one slot */
+	__u32 pid;     /* filter: only starts hit by this process (tgid), 0 = any */
+	char comm[16]; /* filter: only starts hit by a task of this name, "" = any */
+};
+
+_Static_assert(sizeof(struct lat_span_conf) == 24, "lat_span_conf layout changed");
+
+/* One span's loss counters (.bss, atomic adds, read by user space). */
+struct lat_span_loss {
+	__u64 unmatched; /* ends with no pending start */
+	__u64 evicted;   /* starts not stored: the pending table was full */
+	__u64 collided;  /* slot spans: a start replaced a pending start of the same key */
+	__u64 overflow;  /* nested spans: starts beyond LAT_SPAN_DEPTH on one key */
+};
+
+_Static_assert(sizeof(struct lat_span_loss) == 32, "lat_span_loss layout changed");
+
+/* Pending-table key and value. */
+struct lat_span_key {
+	__u32 span;
+	__u32 pad;
+	__u64 key;
+};
+
+struct lat_span_pending {
+	__u32 depth; /* starts pushed; may exceed LAT_SPAN_DEPTH (then not stored) */
+	__u32 pad;
+	__u64 start_ns[LAT_SPAN_DEPTH];
+};
+
+_Static_assert(sizeof(struct lat_span_pending) == 8 + 8 * LAT_SPAN_DEPTH,
+	       "lat_span_pending layout changed");
+
 /* Demo program tuning, shared with the demo loader: how many work items per run at most. */
 #define LAT_DEMO_MAX_WORK 64
 

@@ -35,9 +35,12 @@ void opts__usage(void *fp)
 		"Live latency of eBPF programs: per-program run counts, rates and run time from\n"
 		"bpf_stats, and per-invocation latency percentiles where the kernel can measure them.\n"
 		"\n"
-		"  -m, --mode MODE        view: programs (default) or helpers (map helper latency\n"
-		"                         per watched program; needs fentry); segments is not\n"
-		"                         available in this version and is refused\n"
+		"  -m, --mode MODE        view: programs (default), helpers (map helper latency\n"
+		"                         per watched program; needs fentry) or segments (the\n"
+		"                         spans of -u and --spans; the default when spans are given)\n"
+		"  -u, --uprobe FILE:FUNC time a user function from entry to return, per thread\n"
+		"                         (FILE a binary or library, or PID:FUNC; repeatable)\n"
+		"      --spans FILE       spans defined in a JSON file (start/end probes and key)\n"
 		"  -p, --programs LIST    programs to watch (rows shown, per-invocation probes):\n"
 		"                         IDs or names, comma-separated (up to %d; a name may\n"
 		"                         match several programs)\n"
@@ -61,7 +64,8 @@ void opts__usage(void *fp)
 		"\n"
 		"Keys: q quit, space pause, c cumulative/interval, z reset, < > sort, r reverse,\n"
 		"f edit the filter, + - add/remove the selected program, Up/Down/PgUp/PgDn/Home/End\n"
-		"select, Enter/H histogram pane, d interval, / n search, t theme, ? help.\n"
+		"select, Enter/H histogram pane, d interval, / n search, t theme, p h s Tab modes,\n"
+		"? help.\n"
 		"Exit status: 0 ok, 1 runtime error or missing privileges, 2 bad usage.\n"
 		"See lattop(8).\n",
 		FILTER_MAX);
@@ -170,7 +174,7 @@ int opts__parse_filter(struct opts *o, const char *list, char *err, size_t errle
 /* Parse argv into o. */
 int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 {
-	enum { OPT_DEMO = 256, OPT_NO_COLOR, OPT_THEME, OPT_RAW, OPT_EVENTS };
+	enum { OPT_DEMO = 256, OPT_NO_COLOR, OPT_THEME, OPT_RAW, OPT_EVENTS, OPT_SPANS };
 	static const struct option longopts[] = {
 		{ "mode", required_argument, NULL, 'm' },
 		{ "programs", required_argument, NULL, 'p' },
@@ -187,6 +191,8 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 		{ "read", required_argument, NULL, 'r' },
 		{ "raw", no_argument, NULL, OPT_RAW },
 		{ "events", no_argument, NULL, OPT_EVENTS },
+		{ "uprobe", required_argument, NULL, 'u' },
+		{ "spans", required_argument, NULL, OPT_SPANS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -200,19 +206,16 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 	err[0] = '\0';
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":m:p:d:bn:D:o:chVw:r:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":m:p:d:bn:D:o:chVw:r:u:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
+			o->mode_set = true;
 			if (!strcmp(optarg, "programs")) {
 				o->mode = MODE_PROGRAMS;
 			} else if (!strcmp(optarg, "helpers")) {
 				o->mode = MODE_HELPERS;
 			} else if (!strcmp(optarg, "segments")) {
-				snprintf(err, errlen,
-					 "mode '%s' is not available in this version of lattop; "
-					 "use -m programs",
-					 optarg);
-				return err_ret;
+				o->mode = MODE_SEGMENTS;
 			} else {
 				snprintf(err, errlen,
 					 "unknown mode '%s': use programs, helpers or segments", optarg);
@@ -284,6 +287,20 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 		case OPT_RAW:
 			o->raw = true;
 			break;
+		case 'u':
+			if (o->nspans == LAT_SPAN_MAX) {
+				snprintf(err, errlen, "too many spans: at most %d in all", LAT_SPAN_MAX);
+				return err_ret;
+			}
+			if (spans__parse_func(&o->spans[o->nspans], optarg, err, errlen))
+				return err_ret;
+			o->nspans++;
+			break;
+		case OPT_SPANS:
+			if (spans__parse_file(optarg, o->spans, LAT_SPAN_MAX, &o->nspans, err,
+					      errlen))
+				return err_ret;
+			break;
 		case OPT_EVENTS:
 			o->events = true;
 			o->batch = true;
@@ -325,6 +342,16 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 	}
 	if (opts__check_record(o, err, errlen))
 		return err_ret;
+	if (o->nspans && o->replay) {
+		snprintf(err, errlen, "-u and --spans trace a live system: they do not apply to -r");
+		return err_ret;
+	}
+	if (o->mode == MODE_SEGMENTS && !o->nspans) {
+		snprintf(err, errlen, "segments mode needs spans: give -u or --spans");
+		return err_ret;
+	}
+	if (o->nspans && !o->mode_set)
+		o->mode = MODE_SEGMENTS;
 	if ((o->out != OUT_TEXT || o->cumulative) && !o->batch) {
 		snprintf(err, errlen, "-o and -c apply to batch output: add -b");
 		return err_ret;

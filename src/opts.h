@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "collect/spans.h"
 #include "model/model.h"
 
 enum out_fmt {
@@ -44,6 +45,9 @@ struct opts {
 	const char *replay;   /* -r FILE */
 	bool raw;             /* --raw: record every event too */
 	bool events;          /* --events: export a --raw recording event by event */
+	bool mode_set;        /* -m given (spans imply segments mode otherwise) */
+	struct span_spec spans[LAT_SPAN_MAX]; /* -u and --spans, in the order given */
+	int nspans;
 };
 
 /* What opts__parse asks the caller to do. */

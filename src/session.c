@@ -20,6 +20,7 @@
 #include "collect/progtrace.h"
 #include "collect/recorder.h"
 #include "collect/replay.h"
+#include "collect/spans.h"
 #include "session.h"
 #include "ui/columns.h"
 
@@ -79,6 +80,33 @@ bool session__wanted(const struct session *s, const struct series *se)
 	return false;
 }
 
+/* True when name is the name of one of the session's spans. */
+static bool span_named(const struct session *s, const char *name)
+{
+	for (int i = 0; i < s->o->nspans; i++)
+		if (!strcmp(s->o->spans[i].name, name))
+			return true;
+	return false;
+}
+
+/* True when span series se passes the filter: entries naming spans select those spans; a filter
+ * naming no span (only programs) leaves every span shown. */
+static bool span_wanted(const struct session *s, const struct series *se)
+{
+	bool any = false;
+
+	for (int i = 0; i < s->o->nfilter; i++) {
+		const struct filter_ent *f = &s->o->filter[i];
+
+		if (f->id || !span_named(s, f->name))
+			continue;
+		if (!strcmp(f->name, se->name))
+			return true;
+		any = true;
+	}
+	return !any;
+}
+
 /* Check every -p entry against the loaded programs: unknown IDs and names are errors; a name
  * matching several programs is worth a warning. */
 static int check_filter(struct session *s, char *err, size_t errlen)
@@ -90,11 +118,18 @@ static int check_filter(struct session *s, char *err, size_t errlen)
 		for (size_t k = 0; k < s->nst; k++)
 			if (f->id ? s->st[k].id == f->id : !strcmp(s->st[k].name, f->name))
 				matches++;
+		if (!matches && !f->id && span_named(s, f->name))
+			continue; /* a span's name: filters segments mode */
 		if (!matches) {
 			if (f->id)
 				snprintf(err, errlen,
 					 "no loaded BPF program has ID %u (see `bpftool prog list`)",
 					 f->id);
+			else if (s->o->nspans)
+				snprintf(err, errlen,
+					 "no loaded BPF program or span is named '%s' (see `bpftool "
+					 "prog list`)",
+					 f->name);
 			else
 				snprintf(err, errlen,
 					 "no loaded BPF program is named '%s' (see `bpftool prog "
@@ -158,6 +193,46 @@ static int take_lock(struct session *s, char *err, size_t errlen)
 	return 0;
 }
 
+/* Load and attach the spans and give each its (empty) series: a span that never fires still
+ * shows, with a count of 0. Returns 0 or a negative errno (errno set) with err. */
+static int open_spans(struct session *s, char *err, size_t errlen)
+{
+	s->sp = spans__new(s->col, s->o->spans, s->o->nspans, err, errlen);
+	if (!s->sp)
+		return -errno;
+	for (int i = 0; i < s->o->nspans; i++) {
+		struct series *se = model__series(s->m, LAT_EV_SEG, i, 0, 0);
+		const struct hist_delta none = {};
+
+		if (!se || model__add_hist(s->m, se, NULL, NULL, 0, &none)) {
+			snprintf(err, errlen, "out of memory");
+			errno = ENOMEM;
+			return -ENOMEM;
+		}
+		se->src |= SRC_FENTRY;
+		snprintf(se->name, sizeof(se->name), "%s", s->o->spans[i].name);
+		snprintf(se->type, sizeof(se->type), "%s", s->o->spans[i].kind);
+	}
+	return 0;
+}
+
+/* Copy the spans' loss counters into their series. */
+static void span_losses(struct session *s)
+{
+	for (int i = 0; s->sp && i < s->o->nspans; i++) {
+		struct series *se = model__find(s->m, LAT_EV_SEG, i, 0, 0);
+		struct lat_span_loss l;
+
+		if (!se)
+			continue;
+		spans__loss(s->sp, i, &l);
+		se->span_unmatched = l.unmatched;
+		se->span_evicted = l.evicted;
+		se->span_collided = l.collided;
+		se->span_overflow = l.overflow;
+	}
+}
+
 /* Start a session. */
 int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 {
@@ -190,6 +265,10 @@ int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 		return EXIT_RUNTIME;
 	}
 	s->m->mode = MODE_PROGRAMS; /* other modes are entered once probes exist */
+
+	/* Spans (-u, --spans): a missing symbol is the user's to fix (status 2). */
+	if (o->nspans && open_spans(s, err, errlen))
+		return errno == ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
 
 	/* Stats stay on exactly as long as this fd is open. */
 	s->stats_fd = progstats__enable();
@@ -266,6 +345,8 @@ void session__close(struct session *s)
 {
 	recorder__stop(s);
 	collector__stop(s->col);
+	spans__free(s->sp);
+	s->sp = NULL;
 	helpertrace__free(s->ht);
 	s->ht = NULL;
 	progtrace__free(s->pt);
@@ -340,6 +421,7 @@ void session__close_interval(struct session *s, uint64_t now)
 {
 	session__drain(s);
 	reap_orphans(s);
+	span_losses(s);
 	if (progstats__scan(&s->st, &s->nst, &s->stcap) == 0) {
 		model__apply_stats(s->m, s->st, s->nst, now);
 		session__sync_watch(s);
@@ -427,8 +509,8 @@ int session__set_mode(struct session *s, enum lat_mode mode, char *err, size_t e
 {
 	if (mode == s->m->mode)
 		return 0;
-	if (mode == MODE_SEGMENTS) {
-		snprintf(err, errlen, "segments mode is not available in this version of lattop");
+	if (mode == MODE_SEGMENTS && !s->sp) {
+		snprintf(err, errlen, "segments mode needs spans: give -u or --spans");
 		return -ENOTSUP;
 	}
 	if (mode == MODE_HELPERS) {
@@ -583,6 +665,11 @@ size_t session__rows(const struct session *s, bool cumulative, int sortcol, bool
 	for (size_t i = 0; i < s->m->n && n < max; i++) {
 		const struct series *se = &s->m->s[i];
 
+		if (s->m->mode == MODE_SEGMENTS) {
+			if (se->kind == LAT_EV_SEG && span_wanted(s, se))
+				model__row(s->m, se, cumulative, &rows[n++]);
+			continue;
+		}
 		if (se->kind != LAT_EV_PROG || !session__wanted(s, se))
 			continue;
 		if (s->m->mode == MODE_HELPERS && !s->ht)

@@ -22,6 +22,7 @@ struct progtrace;
 struct helpertrace;
 struct recorder;
 struct replay;
+struct spans;
 
 struct session {
 	struct opts *o;
@@ -32,6 +33,7 @@ struct session {
 	struct progtrace *pt; /* NULL when this kernel cannot trace BPF programs */
 	struct helpertrace *ht; /* helpers mode's probes (NULL outside helpers mode) */
 	uint64_t helpers_key;   /* which programs the helper probes were set up for */
+	struct spans *sp;       /* -u / --spans probes (segments mode), or NULL */
 	int stats_fd;
 	int lock_fd;
 	struct model *m;

@@ -37,4 +37,13 @@ if [ "$san" != thread ]; then
 		echo "FAIL san-$san/live-demo: see $out.live.log"
 		tail -n 30 "$out.live.log"
 	fi
+	# Spans: spans file parsing, the spans object's load/attach/teardown, segments rows.
+	if "$out/lattop" -b -n 2 -d 0.3 -o json --spans spans/sched-wakeup.json \
+		-u "$out/tests/host/spanfix:spanfix_work" >"$out.spans.log" 2>&1 &&
+		[ "$(grep -c '"mode":"segments"' "$out.spans.log")" = 2 ]; then
+		echo "PASS san-$san/live-spans"
+	else
+		echo "FAIL san-$san/live-spans: see $out.spans.log"
+		tail -n 30 "$out.spans.log"
+	fi
 fi

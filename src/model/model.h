@@ -69,6 +69,9 @@ struct series {
 	 * the newest at p99_head - 1. */
 	uint64_t p99_ring[MODEL_P99_RING];
 	uint32_t p99_head, p99_n;
+
+	/* Spans (segments mode): loss counters since start, from the spans object. */
+	uint64_t span_unmatched, span_evicted, span_collided, span_overflow;
 };
 
 /* Session-wide counters (interval = last closed interval, total = since start/reset). */

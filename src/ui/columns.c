@@ -140,9 +140,45 @@ const struct column helper_columns[] = {
 };
 const int helper_ncolumns = sizeof(helper_columns) / sizeof(helper_columns[0]);
 
+/* Segments-mode getters: a span's loss counters (totals since start). */
+#define LOSS_GETTER(fn, field)                                                                   \
+	static void fn(const struct row *r, struct cell *c)                                      \
+	{                                                                                        \
+		*c = (struct cell){ .t = CELL_U64, .u = r->s->field };                           \
+	}
+LOSS_GETTER(get_unmatched, span_unmatched)
+LOSS_GETTER(get_evicted, span_evicted)
+LOSS_GETTER(get_collided, span_collided)
+LOSS_GETTER(get_overflow, span_overflow)
+
+const struct column seg_columns[] = {
+	/* drop: OVERFLOW first, then COLLIDED, EVICTED, UNMATCHED, P99.9, P95, KIND, MAX, RATE/S,
+	 * AVG, P50. COUNT stays at index 3, the default sort column of every mode. */
+	{ "ID", "span_id", 3, false, get_id, 0 },
+	{ "SPAN", "span", 18, true, get_name, 0 },
+	{ "KIND", "kind", 10, true, get_type, 5 },
+	{ "COUNT", "count", 11, false, get_count, 0 },
+	{ "RATE/S", "rate", 8, false, get_rate, 3 },
+	{ "AVG", "avg_ns", 8, false, get_avg, 2 },
+	{ "P50", "p50_ns", 8, false, get_p50, 1 },
+	{ "P95", "p95_ns", 8, false, get_p95, 6 },
+	{ "P99", "p99_ns", 8, false, get_p99, 0 },
+	{ "P99.9", "p999_ns", 8, false, get_p999, 7 },
+	{ "MAX", "max_ns", 8, false, get_max, 4 },
+	{ "UNMATCHED", "unmatched", 10, false, get_unmatched, 8 },
+	{ "EVICTED", "evicted", 8, false, get_evicted, 9 },
+	{ "COLLIDED", "collided", 8, false, get_collided, 10 },
+	{ "OVERFLOW", "overflow", 8, false, get_overflow, 11 },
+};
+const int seg_ncolumns = sizeof(seg_columns) / sizeof(seg_columns[0]);
+
 /* The columns of a mode. */
 const struct column *columns__for_mode(enum lat_mode mode, int *n)
 {
+	if (mode == MODE_SEGMENTS) {
+		*n = seg_ncolumns;
+		return seg_columns;
+	}
 	if (mode == MODE_HELPERS) {
 		*n = helper_ncolumns;
 		return helper_columns;

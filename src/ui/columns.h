@@ -46,6 +46,9 @@ extern const int prog_ncolumns;
 /* The helpers-mode columns and their count. */
 extern const struct column helper_columns[];
 extern const int helper_ncolumns;
+/* The segments-mode columns (spans) and their count. */
+extern const struct column seg_columns[];
+extern const int seg_ncolumns;
 /* The columns of a mode (programs columns for modes without their own). */
 const struct column *columns__for_mode(enum lat_mode mode, int *n);
 

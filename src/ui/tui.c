@@ -298,6 +298,10 @@ static int k_filter_add(struct tui *t)
 		tui__say(t, "no row selected", 1500);
 		return KH_REDRAW;
 	}
+	if (t->s->m->mode == MODE_SEGMENTS) {
+		tui__say(t, "+ and - pick programs: name spans with f (the filter)", 2000);
+		return KH_REDRAW;
+	}
 	session__filter_str(t->s, list, sizeof(list));
 	l = strlen(list);
 	snprintf(list + l, sizeof(list) - l, "%s%u", l ? "," : "", t->rows[t->sel].s->id);
@@ -314,6 +318,10 @@ static int k_filter_remove(struct tui *t)
 	size_t l = 0;
 	bool found = false;
 
+	if (t->s->m->mode == MODE_SEGMENTS) {
+		tui__say(t, "+ and - pick programs: name spans with f (the filter)", 2000);
+		return KH_REDRAW;
+	}
 	if (!t->nrows || !o->nfilter) {
 		tui__say(t, o->nfilter ? "no row selected" : "no filter: every program is shown",
 			 2000);
@@ -462,7 +470,7 @@ static const struct key keys[] = {
 	{ 't', 0, k_theme, "t", "next colour theme", true },
 	{ 'p', 0, k_mode_programs, "p", "programs mode", false },
 	{ 'h', 0, k_mode_helpers, "h", "helpers mode (map helper latency; needs fentry)", false },
-	{ 's', 0, k_mode_segments, "s", "segments mode (not in this version)", false },
+	{ 's', 0, k_mode_segments, "s", "segments mode (the spans of -u and --spans)", false },
 	{ '\t', 0, k_mode_next, "Tab", "next mode", false },
 	{ KEY_UP, 'k', k_up, "Up k", "select the previous row", false },
 	{ KEY_DOWN, 'j', k_down, "Down j", "select the next row", false },

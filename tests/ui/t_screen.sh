@@ -57,14 +57,14 @@ check theme-default wait_for 'theme default' 20
 sleep 0.3
 check theme-default-again test "$(escapes | head -n 1)" = "$before"
 
-# Mode keys: segments is not in this version; helpers needs fentry (refused on kernels without
+# Mode keys: segments needs spans (none given here); helpers needs fentry (refused on kernels without
 # it, where the table stays); p goes back; Tab tries the next mode.
 tmux send-keys -t "$S" h
 check mode-helpers wait_for '(helpers mode needs fentry/fexit, which this kernel refuses|^helpers mode *$)' 20
 tmux send-keys -t "$S" p
 check mode-programs wait_for '(already in programs mode|^programs mode *$)' 20
 tmux send-keys -t "$S" s
-check mode-segments wait_for 'segments mode is not available in this version' 20
+check mode-segments wait_for 'segments mode needs spans: give -u or --spans' 20
 check mode-table-stays grep -q 'mode programs' <(screen)
 tmux send-keys -t "$S" Tab
 check mode-tab wait_for '(helpers mode needs fentry/fexit|^helpers mode *$)' 20

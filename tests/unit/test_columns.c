@@ -80,6 +80,36 @@ static void test_wide_numbers_not_cut(void)
 	ASSERT_LE(width[col("ID")] + width[col("NAME")] + width[col("COUNT")] + 3, 60, "fits");
 }
 
+/* Segments mode: its own table, COUNT where the default sort expects it, the loss counters
+ * dropped before any latency column, and their cells read from the series. */
+static void test_segments_columns(void)
+{
+	int n, need[32], width[32], w;
+	const struct column *cols = columns__for_mode(MODE_SEGMENTS, &n);
+	struct series se = { .kind = LAT_EV_SEG, .span_unmatched = 7, .span_overflow = 2 };
+	struct row r = { .s = &se };
+	struct cell c;
+
+	ASSERT_TRUE(cols == seg_columns && n == seg_ncolumns, "segments columns");
+	ASSERT_STREQ(cols[columns__default_sort()].title, "COUNT", "default sort is COUNT");
+	for (int i = 0; i < n; i++)
+		need[i] = cols[i].width;
+	w = columns__fit(cols, n, need, 100, width);
+	ASSERT_LE(w, 100, "fits 100");
+	for (int i = 0; i < n; i++)
+		if (!strcmp(cols[i].title, "P99.9") || !strcmp(cols[i].title, "UNMATCHED"))
+			ASSERT_EQ(width[i], 0, "losses and P99.9 go on 100 columns");
+		else if (!strcmp(cols[i].title, "P99") || !strcmp(cols[i].title, "SPAN"))
+			ASSERT_TRUE(width[i] > 0, "SPAN and P99 stay");
+	for (int i = 0; i < n; i++) {
+		cols[i].get(&r, &c);
+		if (!strcmp(cols[i].key, "unmatched"))
+			ASSERT_EQ(c.u, 7, "unmatched from the series");
+		if (!strcmp(cols[i].key, "overflow"))
+			ASSERT_EQ(c.u, 2, "overflow from the series");
+	}
+}
+
 int main(void)
 {
 	test__suite = "columns";
@@ -87,6 +117,7 @@ int main(void)
 	RUN_TEST(test_name_shrinks_first);
 	RUN_TEST(test_drop_order);
 	RUN_TEST(test_wide_numbers_not_cut);
+	RUN_TEST(test_segments_columns);
 	printf("columns: %d passed, %d failed\n", test__passed, test__failed);
 	return TEST_EXIT();
 }

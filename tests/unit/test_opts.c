@@ -3,7 +3,10 @@
  * test_opts.c - option parsing: values, defaults and the error sentences.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "opts.h"
 #include "test.h"
@@ -106,7 +109,7 @@ static void test_errors(void)
 	expect_error(a5, "bad entry ''");
 	expect_error(a6, "bad program ID '0'");
 	expect_error(a7, "unknown option '--nope'");
-	expect_error(a8, "mode 'segments' is not available");
+	expect_error(a8, "segments mode needs spans: give -u or --spans");
 	expect_error(a9, "add -b");
 	expect_error(a10, "bad interval 'inf'");
 	expect_error(a11, "bad duration '1e309'");
@@ -141,6 +144,84 @@ static void test_theme(void)
 	ASSERT_EQ(parse(empty), -EINVAL, "empty theme");
 }
 
+/* Write text to a temporary spans file; returns its path. */
+static const char *spans_file(const char *text)
+{
+	static char path[] = "/tmp/lattop-spans-XXXXXX";
+	int fd;
+
+	strcpy(path, "/tmp/lattop-spans-XXXXXX");
+	fd = mkstemp(path);
+	if (fd >= 0) {
+		if (write(fd, text, strlen(text)) < 0)
+			path[0] = '\0';
+		close(fd);
+	}
+	return path;
+}
+
+static void test_spans(void)
+{
+	static char mine[32];
+	const char *a1[] = { "-u", "/proc/self/exe:main", "-u", mine, NULL },
+		   *a2[] = { "-m", "programs", "-u", "/proc/self/exe:main", NULL },
+		   *a3[] = { "--spans", "spans/sched-wakeup.json", NULL };
+
+	char want[32];
+
+	snprintf(mine, sizeof(mine), "%d:spin", (int)getpid());
+	snprintf(want, sizeof(want), "/proc/%d/exe", (int)getpid());
+	ASSERT_EQ(parse(a1), OPTS_RUN, err);
+	ASSERT_EQ(o.nspans, 2, "two spans");
+	ASSERT_EQ(o.mode, MODE_SEGMENTS, "spans imply segments mode");
+	ASSERT_STREQ(o.spans[0].name, "main", "name is the function");
+	ASSERT_STREQ(o.spans[0].start.path, "/proc/self/exe", "path");
+	ASSERT_EQ(o.spans[0].start.kind, SPK_UPROBE, "start uprobe");
+	ASSERT_EQ(o.spans[0].end.kind, SPK_URETPROBE, "end uretprobe");
+	ASSERT_EQ(o.spans[0].nest, 1, "function spans nest");
+	ASSERT_EQ(o.spans[0].start.keysel, LAT_KEY_TID, "keyed by thread");
+	ASSERT_STREQ(o.spans[1].start.path, want, "PID:func");
+	ASSERT_EQ(o.spans[1].start.pid, (int)getpid(), "PID:func attaches to that process");
+	ASSERT_EQ(parse(a2), OPTS_RUN, "parse -m programs -u");
+	ASSERT_EQ(o.mode, MODE_PROGRAMS, "-m wins");
+	ASSERT_EQ(parse(a3), OPTS_RUN, err);
+	ASSERT_EQ(o.nspans, 2, "example spans");
+	ASSERT_EQ(o.spans[0].start.tp, LAT_TP_SCHED_WAKEUP, "start tracepoint");
+	ASSERT_EQ(o.spans[0].end.tp, LAT_TP_SCHED_SWITCH, "end tracepoint");
+	ASSERT_EQ(o.spans[0].end.keysel, LAT_KEY_FIELD, "keyed by a field");
+	ASSERT_EQ(o.spans[0].end.field, 0, "next_pid");
+	ASSERT_EQ(o.spans[0].nest, 0, "one slot per pid");
+}
+
+static void test_span_errors(void)
+{
+	const char *a[] = { "--spans", NULL, NULL }, *u1[] = { "-u", "nofunc", NULL },
+		   *u2[] = { "-u", "/no/such/file:f", NULL }, *u3[] = { "-u", "999999999:f", NULL };
+
+	expect_error(u1, "-u 'nofunc' needs FILE:FUNCTION or PID:FUNCTION");
+	expect_error(u2, "-u '/no/such/file:f': no such file /no/such/file");
+	expect_error(u3, "no process 999999999");
+	a[1] = "/no/such.json";
+	expect_error(a, "cannot read the spans file /no/such.json");
+	a[1] = spans_file("{ \"spans\": [ \n");
+	expect_error(a, "not valid JSON (line 2)");
+	a[1] = spans_file("{\"spans\":[{\"name\":\"x\",\"strat\":{}}]}");
+	expect_error(a, "unknown key 'strat' in spans[0]");
+	a[1] = spans_file("{\"spans\":[{\"name\":\"x\",\"start\":{\"kind\":\"uprobe\","
+			  "\"probe\":\"/bin/sh:main\",\"colour\":1}}]}");
+	expect_error(a, "unknown key 'colour' in span 'x' start");
+	a[1] = spans_file("{\"spans\":[{\"name\":\"x\",\"start\":{\"kind\":\"usdt\","
+			  "\"probe\":\"a:b\"}}]}");
+	expect_error(a, "unknown kind 'usdt' in span 'x' start");
+	a[1] = spans_file("{\"spans\":[{\"name\":\"slow_read\",\"start\":{\"kind\":\"kprobe\","
+			  "\"probe\":\"vfs_read\"}}]}");
+	expect_error(a, "span 'slow_read': start probe kprobe vfs_read is unavailable");
+	a[1] = spans_file("{\"spans\":[{\"name\":\"x\",\"start\":{\"kind\":\"tp_btf\","
+			  "\"probe\":\"sched:sched_switch\",\"field\":\"rq\"}}]}");
+	expect_error(a, "no field 'rq' of sched:sched_switch");
+	unlink(a[1]);
+}
+
 static void test_help_version(void)
 {
 	const char *h[] = { "-h", NULL }, *v[] = { "--version", NULL };
@@ -159,6 +240,8 @@ int main(void)
 	RUN_TEST(test_errors);
 	RUN_TEST(test_filter_capacity);
 	RUN_TEST(test_theme);
+	RUN_TEST(test_spans);
+	RUN_TEST(test_span_errors);
 	RUN_TEST(test_help_version);
 	printf("opts: %d passed, %d failed\n", test__passed, test__failed);
 	return TEST_EXIT();

@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * spanfile.c - span specifications from -u arguments and from a spans file (JSON).
+ *
+ * A spans file:
+ *   { "spans": [ { "name": "wakeup_to_run",
+ *                  "start": { "kind": "tp_btf", "probe": "sched:sched_wakeup", "field": "pid" },
+ *                  "end":   { "kind": "tp_btf", "probe": "sched:sched_switch",
+ *                             "field": "next_pid" },
+ *                  "filter": { "pid": 0, "comm": "" } } ] }
+ * A probe's key is "key": "tid" (default) or "pid", or "field": a field of its tracepoint, or
+ * a uprobe's argument ("arg0".."arg4") or a uretprobe's return value ("ret").
+ * Every error is one sentence naming the file and the key, or the span and the probe.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "collect/spans.h"
+
+/* Largest spans file read (a few hundred spans' worth of JSON). */
+#define SPANFILE_MAX_BYTES (1 << 20)
+
+static const char *const kind_names[] = {
+	[SPK_UPROBE] = "uprobe",
+	[SPK_URETPROBE] = "uretprobe",
+	[SPK_TRACEPOINT] = "tracepoint",
+	[SPK_TP_BTF] = "tp_btf",
+	[SPK_FENTRY] = "fentry",
+	[SPK_FEXIT] = "fexit",
+	[SPK_KPROBE] = "kprobe",
+	[SPK_KRETPROBE] = "kretprobe",
+};
+
+/* Tracepoints lattop carries a BTF program for, and the fields each offers as keys. */
+static const struct {
+	const char *name;
+	uint32_t tp;
+	const char *fields[2];
+} tps[] = {
+	{ "sched:sched_wakeup", LAT_TP_SCHED_WAKEUP, { "pid", NULL } },
+	{ "sched:sched_wakeup_new", LAT_TP_SCHED_WAKEUP_NEW, { "pid", NULL } },
+	{ "sched:sched_switch", LAT_TP_SCHED_SWITCH, { "next_pid", "prev_pid" } },
+	{ "block:block_rq_issue", LAT_TP_BLOCK_RQ_ISSUE, { "rq", "sector_dev" } },
+	{ "block:block_rq_complete", LAT_TP_BLOCK_RQ_COMPLETE, { "rq", "sector_dev" } },
+};
+
+/* True when path names a readable file (a name without '/' is left to libbpf's search). */
+static bool file_ok(const char *path)
+{
+	return !strchr(path, '/') || access(path, R_OK) == 0;
+}
+
+/* Split "target:func" into a uprobe's path (or /proc/PID/exe) and function. */
+static int parse_target(struct span_probe_spec *p, const char *arg, const char *what, char *err,
+			size_t errlen)
+{
+	const char *colon = strrchr(arg, ':');
+	size_t tlen = colon ? (size_t)(colon - arg) : 0;
+	bool digits = tlen > 0;
+
+	if (!colon || !tlen || !colon[1]) {
+		snprintf(err, errlen,
+			 "%s '%s' needs FILE:FUNCTION or PID:FUNCTION, e.g. /usr/lib/libc.so.6:malloc",
+			 what, arg);
+		return -EINVAL;
+	}
+	if (tlen >= sizeof(p->path) || strlen(colon + 1) >= sizeof(p->func)) {
+		snprintf(err, errlen, "%s '%.60s...' is too long", what, arg);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < tlen; i++)
+		if (!isdigit((unsigned char)arg[i]))
+			digits = false;
+	p->pid = -1;
+	if (digits) {
+		p->pid = atoi(arg);
+		snprintf(p->path, sizeof(p->path), "/proc/%d/exe", p->pid);
+		if (access(p->path, R_OK)) {
+			snprintf(err, errlen, "%s '%s': no process %d (or its executable is unreadable)",
+				 what, arg, p->pid);
+			return -ENOENT;
+		}
+	} else {
+		memcpy(p->path, arg, tlen);
+		p->path[tlen] = '\0';
+		if (!file_ok(p->path)) {
+			snprintf(err, errlen, "%s '%s': no such file %s", what, arg, p->path);
+			return -ENOENT;
+		}
+	}
+	snprintf(p->func, sizeof(p->func), "%s", colon + 1);
+	return 0;
+}
+
+/* Parse a -u argument. */
+int spans__parse_func(struct span_spec *sp, const char *arg, char *err, size_t errlen)
+{
+	int e;
+
+	memset(sp, 0, sizeof(*sp));
+	e = parse_target(&sp->start, arg, "-u", err, errlen);
+	if (e)
+		return e;
+	sp->start.kind = SPK_UPROBE;
+	sp->start.keysel = LAT_KEY_TID;
+	sp->end = sp->start;
+	sp->end.kind = SPK_URETPROBE;
+	sp->nest = 1;
+	snprintf(sp->name, sizeof(sp->name), "%.63s", sp->start.func);
+	snprintf(sp->kind, sizeof(sp->kind), "uprobe");
+	return 0;
+}
+
+/* Report a key not in allowed (NULL-terminated) in object o, or 0. */
+static int unknown_key(const cJSON *o, const char *const *allowed, const char *file,
+		       const char *where, char *err, size_t errlen)
+{
+	const cJSON *it;
+
+	cJSON_ArrayForEach(it, o) {
+		bool ok = false;
+
+		for (int i = 0; allowed[i]; i++)
+			if (!strcmp(it->string, allowed[i]))
+				ok = true;
+		if (!ok) {
+			snprintf(err, errlen, "%s: unknown key '%s' in %s", file, it->string, where);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* A string member, or NULL (with a sentence) when present but not a string. */
+static int get_str(const cJSON *o, const char *key, const char **out, bool required,
+		   const char *file, const char *where, char *err, size_t errlen)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	*out = NULL;
+	if (!v && !required)
+		return 0;
+	if (!cJSON_IsString(v) || !v->valuestring[0]) {
+		snprintf(err, errlen, "%s: '%s' in %s %s", file, key, where,
+			 v ? "must be a non-empty string" : "is missing");
+		return -EINVAL;
+	}
+	*out = v->valuestring;
+	return 0;
+}
+
+/* Parse one probe object ("start" or "end") of span sp. */
+static int parse_probe(const cJSON *o, struct span_spec *sp, struct span_probe_spec *p,
+		       const char *which, const char *file, char *err, size_t errlen)
+{
+	static const char *const keys[] = { "kind", "probe", "key", "field", NULL };
+	const char *kind, *probe, *key, *field;
+	char where[128];
+	int e, k = -1;
+
+	snprintf(where, sizeof(where), "span '%s' %s", sp->name, which);
+	if (!cJSON_IsObject(o)) {
+		snprintf(err, errlen, "%s: '%s' in span '%s' %s", file, which, sp->name,
+			 o ? "must be an object" : "is missing");
+		return -EINVAL;
+	}
+	if ((e = unknown_key(o, keys, file, where, err, errlen)) ||
+	    (e = get_str(o, "kind", &kind, true, file, where, err, errlen)) ||
+	    (e = get_str(o, "probe", &probe, true, file, where, err, errlen)) ||
+	    (e = get_str(o, "key", &key, false, file, where, err, errlen)) ||
+	    (e = get_str(o, "field", &field, false, file, where, err, errlen)))
+		return e;
+	for (size_t i = 0; i < sizeof(kind_names) / sizeof(kind_names[0]); i++)
+		if (!strcmp(kind, kind_names[i]))
+			k = (int)i;
+	if (k < 0) {
+		snprintf(err, errlen,
+			 "%s: unknown kind '%s' in %s: use uprobe, uretprobe, tracepoint or tp_btf",
+			 file, kind, where);
+		return -EINVAL;
+	}
+	p->kind = (enum span_probe_kind)k;
+	if (k >= SPK_FENTRY) {
+		/* The kprobe PMU is there exactly when the kernel has kprobes. */
+		bool kprobes = access("/sys/bus/event_source/devices/kprobe/type", R_OK) == 0;
+
+		snprintf(err, errlen,
+			 "span '%s': %s probe %s %s is unavailable: %s; use uprobe, uretprobe, "
+			 "tracepoint or tp_btf",
+			 sp->name, which, kind, probe,
+			 k <= SPK_FEXIT ? "lattop does not offer fentry/fexit spans"
+			 : kprobes	? "lattop does not offer kprobe spans"
+					: "this kernel has no kprobes (CONFIG_KPROBES is not set)");
+		return -ENOTSUP;
+	}
+	if (key && field) {
+		snprintf(err, errlen, "%s: give 'key' or 'field' in %s, not both", file, where);
+		return -EINVAL;
+	}
+	p->keysel = LAT_KEY_TID;
+	if (key && !strcmp(key, "pid")) {
+		p->keysel = LAT_KEY_PID;
+	} else if (key && strcmp(key, "tid")) {
+		snprintf(err, errlen, "%s: bad key '%s' in %s: use tid or pid (or 'field')", file,
+			 key, where);
+		return -EINVAL;
+	}
+	if (k == SPK_UPROBE || k == SPK_URETPROBE) {
+		char what[160];
+
+		/* An argument (arg0..arg4) or, for a uretprobe, the return value (ret). */
+		if (field) {
+			bool arg = field[0] == 'a' && !strncmp(field, "arg", 3) && field[3] >= '0' &&
+				   field[3] <= '4' && !field[4];
+
+			if (arg && k == SPK_UPROBE) {
+				p->field = (uint32_t)(field[3] - '0');
+			} else if (!strcmp(field, "ret") && k == SPK_URETPROBE) {
+				p->field = LAT_FIELD_RET;
+			} else {
+				/* A uretprobe's argument registers no longer hold the arguments. */
+				snprintf(err, errlen, "%s: bad field '%s' in %s: use %s", file, field,
+					 where,
+					 k == SPK_UPROBE ? "arg0..arg4 (the function's arguments)"
+							 : "ret (the return value)");
+				return -EINVAL;
+			}
+			p->keysel = LAT_KEY_FIELD;
+		}
+		snprintf(what, sizeof(what), "%s: probe in %s", file, where);
+		return parse_target(p, probe, what, err, errlen);
+	}
+	/* tracepoint and tp_btf: one of the tracepoints lattop has a BTF program for. */
+	for (size_t i = 0; i < sizeof(tps) / sizeof(tps[0]); i++) {
+		const char *bare = strchr(tps[i].name, ':') + 1;
+
+		if (strcmp(probe, tps[i].name) && strcmp(probe, bare))
+			continue;
+		p->tp = tps[i].tp;
+		snprintf(p->func, sizeof(p->func), "%s", tps[i].name);
+		if (!field)
+			return 0;
+		for (uint32_t f = 0; f < 2; f++)
+			if (tps[i].fields[f] && !strcmp(field, tps[i].fields[f])) {
+				p->keysel = LAT_KEY_FIELD;
+				p->field = f;
+				return 0;
+			}
+		snprintf(err, errlen, "%s: no field '%s' of %s in %s: use %s%s%s", file, field,
+			 tps[i].name, where, tps[i].fields[0], tps[i].fields[1] ? " or " : "",
+			 tps[i].fields[1] ? tps[i].fields[1] : "");
+		return -EINVAL;
+	}
+	snprintf(err, errlen,
+		 "%s: tracepoint '%s' in %s is not one lattop can probe: use sched:sched_wakeup, "
+		 "sched:sched_wakeup_new, sched:sched_switch, block:block_rq_issue or "
+		 "block:block_rq_complete",
+		 file, probe, where);
+	return -EINVAL;
+}
+
+/* Parse the optional filter object of span sp. */
+static int parse_filter(const cJSON *o, struct span_spec *sp, const char *file, char *err,
+			size_t errlen)
+{
+	static const char *const keys[] = { "pid", "comm", NULL };
+	const cJSON *pid = cJSON_GetObjectItemCaseSensitive(o, "pid");
+	const char *comm;
+	char where[96];
+	int e;
+
+	snprintf(where, sizeof(where), "span '%s' filter", sp->name);
+	if (!cJSON_IsObject(o)) {
+		snprintf(err, errlen, "%s: 'filter' in span '%s' must be an object", file, sp->name);
+		return -EINVAL;
+	}
+	if ((e = unknown_key(o, keys, file, where, err, errlen)) ||
+	    (e = get_str(o, "comm", &comm, false, file, where, err, errlen)))
+		return e;
+	if (pid && (!cJSON_IsNumber(pid) || pid->valuedouble < 0 || pid->valuedouble > 4194304)) {
+		snprintf(err, errlen, "%s: 'pid' in %s must be a process ID", file, where);
+		return -EINVAL;
+	}
+	if (pid)
+		sp->filter_pid = (uint32_t)pid->valuedouble;
+	if (comm && strlen(comm) >= sizeof(sp->filter_comm)) {
+		snprintf(err, errlen, "%s: 'comm' in %s is longer than 15 characters", file, where);
+		return -EINVAL;
+	}
+	if (comm)
+		snprintf(sp->filter_comm, sizeof(sp->filter_comm), "%s", comm);
+	return 0;
+}
+
+/* Parse one span object. */
+static int parse_span(const cJSON *o, int idx, struct span_spec *sp, const char *file, char *err,
+		      size_t errlen)
+{
+	static const char *const keys[] = { "name", "start", "end", "filter", NULL };
+	const cJSON *filter;
+	const char *name;
+	char where[64];
+	int e;
+
+	memset(sp, 0, sizeof(*sp));
+	snprintf(where, sizeof(where), "spans[%d]", idx);
+	if (!cJSON_IsObject(o)) {
+		snprintf(err, errlen, "%s: %s must be an object", file, where);
+		return -EINVAL;
+	}
+	if ((e = unknown_key(o, keys, file, where, err, errlen)) ||
+	    (e = get_str(o, "name", &name, true, file, where, err, errlen)))
+		return e;
+	if (strlen(name) >= sizeof(sp->name)) {
+		snprintf(err, errlen, "%s: 'name' in %s is longer than 63 characters", file, where);
+		return -EINVAL;
+	}
+	snprintf(sp->name, sizeof(sp->name), "%s", name);
+	if ((e = parse_probe(cJSON_GetObjectItemCaseSensitive(o, "start"), sp, &sp->start, "start",
+			     file, err, errlen)) ||
+	    (e = parse_probe(cJSON_GetObjectItemCaseSensitive(o, "end"), sp, &sp->end, "end", file,
+			     err, errlen)))
+		return e;
+	filter = cJSON_GetObjectItemCaseSensitive(o, "filter");
+	if (filter && (e = parse_filter(filter, sp, file, err, errlen)))
+		return e;
+	/* A function's entry and return on one thread nest (recursion): a stack of starts. */
+	sp->nest = sp->start.kind == SPK_UPROBE && sp->end.kind == SPK_URETPROBE &&
+		   sp->start.keysel == LAT_KEY_TID && sp->end.keysel == LAT_KEY_TID;
+	snprintf(sp->kind, sizeof(sp->kind), "%s",
+		 sp->start.kind == sp->end.kind ||
+				 (sp->start.kind == SPK_UPROBE && sp->end.kind == SPK_URETPROBE)
+			 ? kind_names[sp->start.kind]
+			 : "mixed");
+	return 0;
+}
+
+/* Read a whole file into a NUL-terminated buffer (NULL + errno). */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	size_t n;
+
+	if (!f)
+		return NULL;
+	buf = malloc(SPANFILE_MAX_BYTES + 1);
+	if (!buf) {
+		fclose(f);
+		return NULL;
+	}
+	n = fread(buf, 1, SPANFILE_MAX_BYTES, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* Parse a spans file. */
+int spans__parse_file(const char *path, struct span_spec *out, int max, int *n, char *err,
+		      size_t errlen)
+{
+	static const char *const keys[] = { "spans", NULL };
+	char *txt = slurp(path);
+	const cJSON *arr, *it;
+	cJSON *root;
+	int e = 0, i = 0;
+
+	if (!txt) {
+		snprintf(err, errlen, "cannot read the spans file %s: %s", path, strerror(errno));
+		return -ENOENT;
+	}
+	root = cJSON_Parse(txt);
+	if (!root) {
+		const char *at = cJSON_GetErrorPtr();
+		int line = 1;
+
+		for (const char *c = txt; at && c < at && *c; c++)
+			line += *c == '\n';
+		snprintf(err, errlen, "%s: not valid JSON (line %d)", path, line);
+		free(txt);
+		return -EINVAL;
+	}
+	free(txt);
+	arr = cJSON_GetObjectItemCaseSensitive(root, "spans");
+	if (!cJSON_IsObject(root)) {
+		snprintf(err, errlen, "%s: the top level must be an object with a 'spans' array",
+			 path);
+		e = -EINVAL;
+	} else if ((e = unknown_key(root, keys, path, "the top level", err, errlen))) {
+		/* err set */
+	} else if (!cJSON_IsArray(arr) || !cJSON_GetArraySize(arr)) {
+		snprintf(err, errlen, "%s: 'spans' must be a non-empty array", path);
+		e = -EINVAL;
+	}
+	if (!e) {
+		cJSON_ArrayForEach(it, arr) {
+			if (*n >= max) {
+				snprintf(err, errlen, "%s: too many spans: at most %d in all", path,
+					 max);
+				e = -EINVAL;
+				break;
+			}
+			e = parse_span(it, i++, &out[*n], path, err, errlen);
+			if (e)
+				break;
+			for (int k = 0; k < *n; k++)
+				if (!strcmp(out[k].name, out[*n].name)) {
+					snprintf(err, errlen, "%s: two spans are named '%s'", path,
+						 out[k].name);
+					e = -EINVAL;
+				}
+			if (e)
+				break;
+			(*n)++;
+		}
+	}
+	cJSON_Delete(root);
+	return e;
+}

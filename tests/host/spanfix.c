@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * spanfix.c - test fixture for spans: functions whose durations it controls.
+ *
+ * Prints "ready PID", then reads commands from stdin:
+ *   mix           1100 calls of spanfix_work: 1000 spinning ~50 us and 100 spinning ~500 us
+ *                 (every 11th call is a long one); prints "mixed 1100 p50 A p99 B": the
+ *                 percentiles (ns) of the calls as the caller timed them, probe costs included
+ *   recurse N     N calls of spanfix_recurse(5): each level spins 20 us, then calls the next,
+ *                 so the 5 nested calls last ~100, 80, 60, 40 and 20 us; prints "recursed 5N"
+ *   async N       N requests: spanfix_submit(id) for id 1..N, 10 us apart, then
+ *                 spanfix_complete(id) for id N..1 (last in, first out), 10 us apart, all on
+ *                 one thread: request id lasts ~(2 (N - id) + 1) x 10 us; prints "async N"
+ *   quit (or EOF) exit
+ * The functions spin on CLOCK_MONOTONIC (no sleeping: a sleep's wake-up latency would blur
+ * the durations the test checks).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* CLOCK_MONOTONIC in ns. */
+static unsigned long long mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* Spin for us microseconds. */
+static void spin_us(unsigned us)
+{
+	unsigned long long end = mono_ns() + us * 1000ull;
+
+	while (mono_ns() < end)
+		;
+}
+
+/* The timed function: spins for us microseconds. Not inlined: lattop probes its symbol. */
+__attribute__((noinline, used)) void spanfix_work(unsigned us);
+void spanfix_work(unsigned us)
+{
+	spin_us(us);
+	__asm__ volatile("" ::: "memory");
+}
+
+/* The recursive function: spins 20 us, then recurses depth - 1 more levels. */
+__attribute__((noinline, used)) int spanfix_recurse(int depth);
+int spanfix_recurse(int depth)
+{
+	int r;
+
+	spin_us(20);
+	r = depth > 1 ? spanfix_recurse(depth - 1) + 1 : 1;
+	__asm__ volatile("" ::: "memory");
+	return r;
+}
+
+/* qsort comparison of durations. */
+static int cmp_u64(const void *a, const void *b)
+{
+	unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Nearest-rank percentile q of n sorted durations. */
+static unsigned long long pct(const unsigned long long *v, int n, double q)
+{
+	int k = (int)(q * n + 0.999999);
+
+	return v[(k < 1 ? 1 : k) - 1];
+}
+
+/* An asynchronous request starts: a span keyed by its id (the first argument) starts here. */
+__attribute__((noinline, used)) void spanfix_submit(unsigned long id);
+void spanfix_submit(unsigned long id)
+{
+	__asm__ volatile("" : : "r"(id) : "memory");
+}
+
+/* The request completes: the span of the same id ends. */
+__attribute__((noinline, used)) void spanfix_complete(unsigned long id);
+void spanfix_complete(unsigned long id)
+{
+	__asm__ volatile("" : : "r"(id) : "memory");
+}
+
+int main(void)
+{
+	char line[128];
+	int n;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("ready %d\n", (int)getpid());
+	while (fgets(line, sizeof(line), stdin)) {
+		if (!strncmp(line, "mix", 3)) {
+			static unsigned long long d[1100];
+
+			for (int i = 0; i < 1100; i++) {
+				unsigned long long t0 = mono_ns();
+
+				spanfix_work(i % 11 == 10 ? 500 : 50);
+				d[i] = mono_ns() - t0;
+			}
+			qsort(d, 1100, sizeof(d[0]), cmp_u64);
+			printf("mixed 1100 p50 %llu p99 %llu\n", pct(d, 1100, 0.5),
+			       pct(d, 1100, 0.99));
+		} else if (sscanf(line, "recurse %d", &n) == 1) {
+			int calls = 0;
+
+			for (int i = 0; i < n; i++)
+				calls += spanfix_recurse(5);
+			printf("recursed %d\n", calls);
+		} else if (sscanf(line, "async %d", &n) == 1) {
+			for (int i = 1; i <= n; i++) {
+				spanfix_submit((unsigned long)i);
+				spin_us(10);
+			}
+			for (int i = n; i >= 1; i--) {
+				spanfix_complete((unsigned long)i);
+				spin_us(10);
+			}
+			printf("async %d\n", n);
+		} else if (!strncmp(line, "quit", 4)) {
+			break;
+		}
+	}
+	return 0;
+}
