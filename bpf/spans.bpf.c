@@ -139,8 +139,14 @@ static __always_inline int span_hit(__u32 idx, __u64 field0, __u64 field1, __u64
 		key = pid_tgid >> 32;
 	else
 		key = pr->field ? field1 : field0;
-	if (pr->end)
+	/* The pid/comm filter names the task hitting the start probe. An end keyed by tid or pid
+	 * runs in that same task, so filter it too: another task's return is not a miss of this
+	 * span. (Ends keyed by a field may run anywhere: a completion in an interrupt.) */
+	if (pr->end) {
+		if (pr->keysel != LAT_KEY_FIELD && !span_wanted(span, pid_tgid))
+			return 0;
 		return span_end(span, key, now);
+	}
 	if (!span_wanted(span, pid_tgid))
 		return 0;
 	return span_start(span, key, now);

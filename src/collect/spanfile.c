@@ -59,6 +59,29 @@ static bool file_ok(const char *path)
 
 /* Split "target:func" into a uprobe's path (or /proc/PID/exe) and function. */
 static int parse_target(struct span_probe_spec *p, const char *arg, const char *what, char *err,
+			size_t errlen);
+
+/* A kprobe's target: a kernel function name (its existence is checked at attach). */
+static int parse_kfunc(struct span_probe_spec *p, const char *name, const char *what, char *err,
+		       size_t errlen)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)name[i]) && name[i] != '_' && name[i] != '.')
+			n = 0;
+	if (!n || n >= sizeof(p->func)) {
+		snprintf(err, errlen, "%s '%.60s' is not a kernel function name, e.g. vfs_read", what,
+			 name);
+		return -EINVAL;
+	}
+	memcpy(p->func, name, n + 1);
+	p->path[0] = '\0';
+	p->pid = -1;
+	return 0;
+}
+
+static int parse_target(struct span_probe_spec *p, const char *arg, const char *what, char *err,
 			size_t errlen)
 {
 	const char *colon = strrchr(arg, ':');
@@ -187,17 +210,16 @@ static int parse_probe(const cJSON *o, struct span_spec *sp, struct span_probe_s
 		return -EINVAL;
 	}
 	p->kind = (enum span_probe_kind)k;
-	if (k >= SPK_FENTRY) {
-		/* The kprobe PMU is there exactly when the kernel has kprobes. */
-		bool kprobes = access("/sys/bus/event_source/devices/kprobe/type", R_OK) == 0;
-
+	/* The kprobe PMU is there exactly when the kernel has kprobes. */
+	if (k >= SPK_FENTRY &&
+	    (k <= SPK_FEXIT || access("/sys/bus/event_source/devices/kprobe/type", R_OK))) {
 		snprintf(err, errlen,
 			 "span '%s': %s probe %s %s is unavailable: %s; use uprobe, uretprobe, "
-			 "tracepoint or tp_btf",
+			 "tracepoint or tp_btf%s",
 			 sp->name, which, kind, probe,
 			 k <= SPK_FEXIT ? "lattop does not offer fentry/fexit spans"
-			 : kprobes	? "lattop does not offer kprobe spans"
-					: "this kernel has no kprobes (CONFIG_KPROBES is not set)");
+					: "this kernel has no kprobes (CONFIG_KPROBES is not set)",
+			 k <= SPK_FEXIT ? " (kprobe and kretprobe where the kernel has kprobes)" : "");
 		return -ENOTSUP;
 	}
 	if (key && field) {
@@ -212,29 +234,32 @@ static int parse_probe(const cJSON *o, struct span_spec *sp, struct span_probe_s
 			 key, where);
 		return -EINVAL;
 	}
-	if (k == SPK_UPROBE || k == SPK_URETPROBE) {
+	if (k == SPK_UPROBE || k == SPK_URETPROBE || k == SPK_KPROBE || k == SPK_KRETPROBE) {
+		bool ret = k == SPK_URETPROBE || k == SPK_KRETPROBE;
 		char what[160];
 
-		/* An argument (arg0..arg4) or, for a uretprobe, the return value (ret). */
+		/* An argument (arg0..arg4) or, for a return probe, the return value (ret). */
 		if (field) {
 			bool arg = field[0] == 'a' && !strncmp(field, "arg", 3) && field[3] >= '0' &&
 				   field[3] <= '4' && !field[4];
 
-			if (arg && k == SPK_UPROBE) {
+			if (arg && !ret) {
 				p->field = (uint32_t)(field[3] - '0');
-			} else if (!strcmp(field, "ret") && k == SPK_URETPROBE) {
+			} else if (!strcmp(field, "ret") && ret) {
 				p->field = LAT_FIELD_RET;
 			} else {
-				/* A uretprobe's argument registers no longer hold the arguments. */
+				/* A return probe's argument registers no longer hold the arguments. */
 				snprintf(err, errlen, "%s: bad field '%s' in %s: use %s", file, field,
 					 where,
-					 k == SPK_UPROBE ? "arg0..arg4 (the function's arguments)"
-							 : "ret (the return value)");
+					 !ret ? "arg0..arg4 (the function's arguments)"
+					      : "ret (the return value)");
 				return -EINVAL;
 			}
 			p->keysel = LAT_KEY_FIELD;
 		}
 		snprintf(what, sizeof(what), "%s: probe in %s", file, where);
+		if (k == SPK_KPROBE || k == SPK_KRETPROBE)
+			return parse_kfunc(p, probe, what, err, errlen);
 		return parse_target(p, probe, what, err, errlen);
 	}
 	/* tracepoint and tp_btf: one of the tracepoints lattop has a BTF program for. */
@@ -332,13 +357,17 @@ static int parse_span(const cJSON *o, int idx, struct span_spec *sp, const char 
 	if (filter && (e = parse_filter(filter, sp, file, err, errlen)))
 		return e;
 	/* A function's entry and return on one thread nest (recursion): a stack of starts. */
-	sp->nest = sp->start.kind == SPK_UPROBE && sp->end.kind == SPK_URETPROBE &&
-		   sp->start.keysel == LAT_KEY_TID && sp->end.keysel == LAT_KEY_TID;
-	snprintf(sp->kind, sizeof(sp->kind), "%s",
-		 sp->start.kind == sp->end.kind ||
-				 (sp->start.kind == SPK_UPROBE && sp->end.kind == SPK_URETPROBE)
-			 ? kind_names[sp->start.kind]
-			 : "mixed");
+	{
+		bool entry_return =
+			(sp->start.kind == SPK_UPROBE && sp->end.kind == SPK_URETPROBE) ||
+			(sp->start.kind == SPK_KPROBE && sp->end.kind == SPK_KRETPROBE);
+
+		sp->nest = entry_return && sp->start.keysel == LAT_KEY_TID &&
+			   sp->end.keysel == LAT_KEY_TID;
+		snprintf(sp->kind, sizeof(sp->kind), "%s",
+			 sp->start.kind == sp->end.kind || entry_return ? kind_names[sp->start.kind]
+									: "mixed");
+	}
 	return 0;
 }
 

@@ -68,6 +68,35 @@ static int attach_uprobe(struct spans *s, const struct span_spec *sp,
 	return 0;
 }
 
+/* Attach one kprobe or kretprobe (the uprobe program: both are kprobe-type programs); the
+ * cookie is the probe's index in the rodata table. */
+static int attach_kprobe(struct spans *s, const struct span_spec *sp,
+			 const struct span_probe_spec *p, int idx, char *err, size_t errlen)
+{
+	LIBBPF_OPTS(bpf_kprobe_opts, ko, .retprobe = p->kind == SPK_KRETPROBE,
+		    .bpf_cookie = (__u64)idx);
+	struct bpf_link *l;
+
+	l = bpf_program__attach_kprobe_opts(s->skel->progs.lat_span_uprobe, p->func, &ko);
+	if (!l) {
+		int e = errno;
+
+		if (e == ENOENT || e == EINVAL)
+			snprintf(err, errlen,
+				 "span '%s': no kernel function '%s' to probe (see "
+				 "/sys/kernel/tracing/available_filter_functions)",
+				 sp->name, p->func);
+		else
+			snprintf(err, errlen, "span '%s': cannot attach a %s to %s: %s", sp->name,
+				 p->kind == SPK_KRETPROBE ? "kretprobe" : "kprobe", p->func,
+				 strerror(e));
+		errno = e == EINVAL ? ENOENT : e;
+		return -errno;
+	}
+	s->links[s->nlinks++] = l;
+	return 0;
+}
+
 /* Load and attach every span. */
 struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n, char *err,
 			 size_t errlen)
@@ -115,7 +144,8 @@ struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n,
 		snprintf(err, errlen, "cannot load the spans BPF object: %s", strerror(e));
 		goto fail;
 	}
-	/* uprobes one by one (each has its own cookie), then each used tracepoint once. */
+	/* uprobes and kprobes one by one (each has its own cookie), then each used tracepoint
+	 * once. */
 	np = 0;
 	for (int i = 0; i < n; i++) {
 		const struct span_probe_spec *ends[2] = { &sp[i].start, &sp[i].end };
@@ -123,7 +153,10 @@ struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n,
 		for (int k = 0; k < 2; k++, np++) {
 			if (ends[k]->tp != LAT_TP_NONE)
 				continue;
-			e = -attach_uprobe(s, &sp[i], ends[k], np, err, errlen);
+			if (ends[k]->kind == SPK_KPROBE || ends[k]->kind == SPK_KRETPROBE)
+				e = -attach_kprobe(s, &sp[i], ends[k], np, err, errlen);
+			else
+				e = -attach_uprobe(s, &sp[i], ends[k], np, err, errlen);
 			if (e)
 				goto fail;
 		}
