@@ -65,20 +65,25 @@ static void get_runs(const struct row *r, struct cell *c)
 				     : (struct cell){ 0 };
 }
 
+/* The latency columns every mode shows, with the same widths and drop order in each (one
+ * definition, so a width or a drop priority cannot drift between modes). */
+#define LATENCY_COLUMNS                                                                          \
+	{ "COUNT", "count", 11, false, get_count, 0 },                                           \
+	{ "RATE/S", "rate", 8, false, get_rate, 3 },                                             \
+	{ "AVG", "avg_ns", 8, false, get_avg, 2 },                                               \
+	{ "P50", "p50_ns", 8, false, get_p50, 1 },                                               \
+	{ "P95", "p95_ns", 8, false, get_p95, 6 },                                               \
+	{ "P99", "p99_ns", 8, false, get_p99, 0 },                                               \
+	{ "P99.9", "p999_ns", 8, false, get_p999, 7 },                                           \
+	{ "MAX", "max_ns", 8, false, get_max, 4 }
+
 const struct column prog_columns[] = {
 	/* drop: on a narrow screen RUNS goes first, then CPU%, P99.9, P95, TYPE, MAX, RATE/S, AVG,
 	 * P50; ID, NAME, COUNT and P99 always stay (6 + 12 + 11 + 8 + 3 spaces = 40 columns). */
 	{ "ID", "prog_id", 6, false, get_id, 0 },
 	{ "TYPE", "prog_type", 13, true, get_type, 5 },
 	{ "NAME", "prog_name", 18, true, get_name, 0 },
-	{ "COUNT", "count", 11, false, get_count, 0 },
-	{ "RATE/S", "rate", 8, false, get_rate, 3 },
-	{ "AVG", "avg_ns", 8, false, get_avg, 2 },
-	{ "P50", "p50_ns", 8, false, get_p50, 1 },
-	{ "P95", "p95_ns", 8, false, get_p95, 6 },
-	{ "P99", "p99_ns", 8, false, get_p99, 0 },
-	{ "P99.9", "p999_ns", 8, false, get_p999, 7 },
-	{ "MAX", "max_ns", 8, false, get_max, 4 },
+	LATENCY_COLUMNS,
 	{ "CPU%", "cpu_pct", 6, false, get_cpu, 8 },
 	{ "RUNS", "run_cnt", 14, false, get_runs, 9 },
 };
@@ -129,14 +134,7 @@ const struct column helper_columns[] = {
 	{ "MAP ID", "map_id", 6, false, get_map_id, 8 },
 	{ "MAP", "map_name", 14, true, get_map_name, 0 },
 	{ "MAP TYPE", "map_type", 10, true, get_map_type, 5 },
-	{ "COUNT", "count", 11, false, get_count, 0 },
-	{ "RATE/S", "rate", 8, false, get_rate, 3 },
-	{ "AVG", "avg_ns", 8, false, get_avg, 2 },
-	{ "P50", "p50_ns", 8, false, get_p50, 1 },
-	{ "P95", "p95_ns", 8, false, get_p95, 6 },
-	{ "P99", "p99_ns", 8, false, get_p99, 0 },
-	{ "P99.9", "p999_ns", 8, false, get_p999, 7 },
-	{ "MAX", "max_ns", 8, false, get_max, 4 },
+	LATENCY_COLUMNS,
 };
 const int helper_ncolumns = sizeof(helper_columns) / sizeof(helper_columns[0]);
 
@@ -157,14 +155,7 @@ const struct column seg_columns[] = {
 	{ "ID", "span_id", 3, false, get_id, 0 },
 	{ "SPAN", "span", 18, true, get_name, 0 },
 	{ "KIND", "kind", 10, true, get_type, 5 },
-	{ "COUNT", "count", 11, false, get_count, 0 },
-	{ "RATE/S", "rate", 8, false, get_rate, 3 },
-	{ "AVG", "avg_ns", 8, false, get_avg, 2 },
-	{ "P50", "p50_ns", 8, false, get_p50, 1 },
-	{ "P95", "p95_ns", 8, false, get_p95, 6 },
-	{ "P99", "p99_ns", 8, false, get_p99, 0 },
-	{ "P99.9", "p999_ns", 8, false, get_p999, 7 },
-	{ "MAX", "max_ns", 8, false, get_max, 4 },
+	LATENCY_COLUMNS,
 	{ "UNMATCHED", "unmatched", 10, false, get_unmatched, 8 },
 	{ "EVICTED", "evicted", 8, false, get_evicted, 9 },
 	{ "COLLIDED", "collided", 8, false, get_collided, 10 },

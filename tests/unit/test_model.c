@@ -4,19 +4,9 @@
  * cumulative figures, reset and loss counters.
  */
 #include "model/model.h"
+#include "fixtures.h"
 #include "test.h"
 
-#define S 1000000000ull
-
-/* One program stat. */
-static struct prog_stat ps(uint32_t id, const char *name, uint64_t cnt, uint64_t ns)
-{
-	struct prog_stat p = { .id = id, .run_cnt = cnt, .run_time_ns = ns };
-
-	snprintf(p.name, sizeof(p.name), "%s", name);
-	snprintf(p.type_name, sizeof(p.type_name), "xdp");
-	return p;
-}
 
 static void test_stats_deltas(void)
 {

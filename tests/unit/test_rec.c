@@ -8,19 +8,9 @@
 #include <stdlib.h>
 
 #include "model/rec.h"
+#include "fixtures.h"
 #include "test.h"
 
-#define S 1000000000ull
-
-/* One program stat. */
-static struct prog_stat ps(uint32_t id, const char *name, uint64_t cnt, uint64_t ns)
-{
-	struct prog_stat p = { .id = id, .run_cnt = cnt, .run_time_ns = ns };
-
-	snprintf(p.name, sizeof(p.name), "%s", name);
-	snprintf(p.type_name, sizeof(p.type_name), "xdp");
-	return p;
-}
 
 /* Record three intervals of a model with two programs (one self-timed) into b; the live model
  * is returned for comparison. Record boundaries go to bounds (count in *nb). */
