@@ -184,6 +184,9 @@ check sigkill-intervals test "$(json 'len(L)' "$TMP/k.json")" -ge 4
 # A full disk stops the recording with one sentence on stderr; the session goes on.
 mkdir -p "$TMP/small"
 if mount -t tmpfs -o size=96k tmpfs "$TMP/small" 2>/dev/null; then
+	# Leave 12 KiB free whatever the demo's event rate: four intervals of the demo's
+	# series alone (~14 KiB without --raw) cannot fit, so the disk fills every time.
+	dd if=/dev/zero of="$TMP/small/fill" bs=4k count=21 2>/dev/null
 	live $LATTOP --demo -b -n 4 -d 0.3 -o json --raw -w "$TMP/small/f.lrec" >"$TMP/full.json" \
 		2>"$TMP/full.err"
 	expect_eq disk-full-exit $? 0
