@@ -169,6 +169,76 @@ struct lat_span_pending {
 _Static_assert(sizeof(struct lat_span_pending) == 8 + 8 * LAT_SPAN_DEPTH,
 	       "lat_span_pending layout changed");
 
+/* Segments of the KVM -> vhost-net -> TUN transmit path (bpf/vhost.bpf.c): LAT_EV_SEG events
+ * with id LAT_SEG_VHOST + enum lat_vhost_seg (span ids stay below LAT_SPAN_MAX), aux = the
+ * kick eventfd's index in the profile (its queue), aux2 = the packet's sequence number, the
+ * same in the four samples of one packet. */
+#define LAT_SEG_VHOST 1000
+enum lat_vhost_seg {
+	LAT_VSEG_S0 = 0,    /* kick (ioeventfd_write / eventfd_write) -> handle_tx_kick */
+	LAT_VSEG_S1 = 1,    /* handle_tx_kick -> first tun_sendmsg of the run */
+	LAT_VSEG_S2 = 2,    /* tun_sendmsg -> netif_receive_skb of this packet */
+	LAT_VSEG_TOTAL = 3, /* S0 + S1 + S2 */
+	LAT_VSEG__COUNT,
+};
+
+/* Largest FIFOs (the design's sizes); --fifo-slots may shrink both (rodata) to test overflow. */
+#define LAT_VHOST_S0_SLOTS 1024 /* pending kick times per eventfd */
+#define LAT_VHOST_S2_SLOTS 2048 /* pending tun_sendmsg times per worker thread */
+#define LAT_VHOST_MAX_CTX 16    /* profile eventfds filtered on */
+#define LAT_VHOST_MAX_TID 16    /* profile worker threads filtered on */
+#define LAT_VHOST_BATCH 64      /* most packets one tun_sendmsg carries (VHOST_NET_BATCH) */
+
+/* The target flow: zero fields match anything. Addresses and ports in network byte order. */
+struct lat_flow {
+	__u8 family;    /* 0 any, 4, 6 */
+	__u8 proto;     /* 0 any, 6 TCP, 17 UDP */
+	__u8 has_src;
+	__u8 has_dst;
+	__u16 sport;    /* 0 = any */
+	__u16 dport;
+	__u8 src[16];   /* IPv4: first 4 bytes */
+	__u8 dst[16];
+};
+
+_Static_assert(sizeof(struct lat_flow) == 40, "lat_flow layout changed");
+
+/* Correlation counters of the vhost chain (.bss, atomic adds, read by user space). */
+struct lat_vhost_counters {
+	__u64 fifo_overflow;     /* pushes that dropped the oldest slot (S0 or S2 FIFO full) */
+	__u64 fifo_underflow;    /* netif_receive_skb on an active worker with no S2 slot */
+	__u64 s0_miss;           /* handle_tx_kick with no pending kick on its eventfd */
+	__u64 s1_miss;           /* tun_sendmsg on no active handle_tx_kick */
+	__u64 work_eventfd_miss; /* handle_tx_kick whose work was never woken by a kick */
+	__u64 pkts_seen;         /* packets on the device, received by an active worker */
+	__u64 pkts_matched;      /* of those, the target flow's */
+	__u64 s2_leftover;       /* S2 slots still queued when handle_tx_kick returned */
+	__u64 kicks;             /* TX kicks pushed on an eventfd's FIFO */
+	__u64 kicks_filtered;    /* TX kicks on an eventfd outside the profile */
+	__u64 coalesced;         /* kicks served by the run of an earlier kick */
+	__u64 runs;              /* handle_tx_kick runs on a profile worker */
+};
+
+_Static_assert(sizeof(struct lat_vhost_counters) == 12 * 8, "lat_vhost_counters layout changed");
+
+/* Discover: what one (worker thread, eventfd) pair carried (the assoc hash map). */
+struct lat_vhost_assoc_key {
+	__u32 tid;
+	__u32 pad;
+	__u64 ctx; /* struct eventfd_ctx address */
+};
+
+struct lat_vhost_assoc {
+	__u64 packets; /* target-flow packets */
+	__u64 runs;    /* handle_tx_kick runs */
+	__u32 pid;     /* worker's tgid */
+	__u32 pad;
+	char comm[16];
+};
+
+_Static_assert(sizeof(struct lat_vhost_assoc_key) == 16, "lat_vhost_assoc_key layout changed");
+_Static_assert(sizeof(struct lat_vhost_assoc) == 40, "lat_vhost_assoc layout changed");
+
 /* Demo program tuning, shared with the demo loader: how many work items per run at most. */
 #define LAT_DEMO_MAX_WORK 64
 
