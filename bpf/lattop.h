@@ -239,6 +239,41 @@ struct lat_vhost_assoc {
 _Static_assert(sizeof(struct lat_vhost_assoc_key) == 16, "lat_vhost_assoc_key layout changed");
 _Static_assert(sizeof(struct lat_vhost_assoc) == 40, "lat_vhost_assoc layout changed");
 
+/* The vhost chain's state (BPF-only; here because the skeleton names the .bss globals). A kick
+ * in progress on a CPU: set at the kick's entry, cleared at its exit. */
+struct lat_vhost_kick {
+	__u64 start_ns;
+	__u64 ctx;     /* struct eventfd_ctx address, 0 until known */
+	__u32 tid;     /* the kicking thread */
+	__u32 active;
+};
+
+_Static_assert(sizeof(struct lat_vhost_kick) == 24, "lat_vhost_kick layout changed");
+
+/* Pending kick times of one eventfd (a value of the s0fifo hash map). */
+struct lat_vhost_s0fifo {
+	__u32 head, tail; /* free-running; tail - head slots are pending */
+	__u64 slot[LAT_VHOST_S0_SLOTS];
+};
+
+_Static_assert(sizeof(struct lat_vhost_s0fifo) == 8 + 8 * LAT_VHOST_S0_SLOTS,
+	       "lat_vhost_s0fifo layout changed");
+
+/* One vhost worker thread: its current run and its pending tun_sendmsg times. */
+struct lat_vhost_worker {
+	__u64 run_ns;  /* handle_tx_kick entry */
+	__u64 kick_ns; /* the run's oldest pending kick, 0 = unknown (s0 miss) */
+	__u64 s1_ns;   /* the run's first tun_sendmsg, 0 until then */
+	__u64 ctx;     /* the run's eventfd */
+	__u32 active;  /* inside handle_tx_kick */
+	__u32 queue;   /* the eventfd's index in the profile */
+	__u32 head, tail;
+	__u64 slot[LAT_VHOST_S2_SLOTS];
+};
+
+_Static_assert(sizeof(struct lat_vhost_worker) == 48 + 8 * LAT_VHOST_S2_SLOTS,
+	       "lat_vhost_worker layout changed");
+
 /* Demo program tuning, shared with the demo loader: how many work items per run at most. */
 #define LAT_DEMO_MAX_WORK 64
 

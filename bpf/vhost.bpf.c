@@ -69,44 +69,18 @@ const volatile __u32 s2_slots = LAT_VHOST_S2_SLOTS;
 struct lat_vhost_counters vcnt SEC(".bss");
 __u64 pkt_seq SEC(".bss");
 
-/* A kick in progress on a CPU: set at the kick's entry, cleared at its exit. */
-struct vh_kick {
-	__u64 start_ns;
-	__u64 ctx;
-	__u32 tid;
-	__u32 active;
-};
-struct vh_kick kicks[LAT_MAX_CPUS] SEC(".bss");
-
-/* Pending kick times of one eventfd. */
-struct vh_s0_fifo {
-	__u32 head, tail; /* free-running; tail - head slots are pending */
-	__u64 slot[LAT_VHOST_S0_SLOTS];
-};
-
-/* One vhost worker thread: its current run and its pending tun_sendmsg times. */
-struct vh_worker {
-	__u64 run_ns;  /* handle_tx_kick entry */
-	__u64 kick_ns; /* the run's oldest pending kick, 0 = unknown (s0 miss) */
-	__u64 s1_ns;   /* 0 until the run's first tun_sendmsg */
-	__u64 ctx;
-	__u32 active;  /* inside handle_tx_kick */
-	__u32 queue;   /* the eventfd's index in the profile */
-	__u32 head, tail;
-	__u64 slot[LAT_VHOST_S2_SLOTS];
-};
-
 /* Zeroed values to create entries from (a map value can be copied from, the stack is too
  * small for these). Never written. */
-struct vh_s0_fifo zero_s0 SEC(".bss");
-struct vh_worker zero_worker SEC(".bss");
+struct lat_vhost_kick kicks[LAT_MAX_CPUS] SEC(".bss");
+struct lat_vhost_s0fifo zero_s0 SEC(".bss");
+struct lat_vhost_worker zero_worker SEC(".bss");
 
 /* eventfd_ctx -> its pending kicks. 64 eventfds: one per vhost TX queue watched at once. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 64);
 	__type(key, __u64);
-	__type(value, struct vh_s0_fifo);
+	__type(value, struct lat_vhost_s0fifo);
 } s0fifo SEC(".maps");
 
 /* vhost work (of a TX kick poll) -> its eventfd_ctx. 256: every TX queue of a host's guests. */
@@ -122,7 +96,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 64);
 	__type(key, __u32);
-	__type(value, struct vh_worker);
+	__type(value, struct lat_vhost_worker);
 } workers SEC(".maps");
 
 /* Discover: (worker tid, eventfd) -> what it carried. */
@@ -134,7 +108,7 @@ struct {
 } assoc SEC(".maps");
 
 /* This CPU's kick slot. */
-static __always_inline struct vh_kick *my_kick(void)
+static __always_inline struct lat_vhost_kick *my_kick(void)
 {
 	return &kicks[bpf_get_smp_processor_id() & LAT_CPU_MASK];
 }
@@ -142,7 +116,7 @@ static __always_inline struct vh_kick *my_kick(void)
 /* A kick starts on this CPU (ctx may be learnt later, from eventfd_signal). */
 static __always_inline void kick_begin(__u64 ctx)
 {
-	struct vh_kick *k = my_kick();
+	struct lat_vhost_kick *k = my_kick();
 
 	k->start_ns = bpf_ktime_get_ns();
 	k->ctx = ctx;
@@ -153,7 +127,7 @@ static __always_inline void kick_begin(__u64 ctx)
 /* The kick returned. */
 static __always_inline void kick_end(void)
 {
-	struct vh_kick *k = my_kick();
+	struct lat_vhost_kick *k = my_kick();
 
 	k->active = 0;
 	k->ctx = 0;
@@ -222,7 +196,7 @@ int BPF_KRETPROBE(lat_vh_ioeventfd_write_ret)
 SEC("kprobe/eventfd_signal")
 int BPF_KPROBE(lat_vh_eventfd_signal, void *efd)
 {
-	struct vh_kick *k = my_kick();
+	struct lat_vhost_kick *k = my_kick();
 
 	if (k->active && k->tid == (__u32)bpf_get_current_pid_tgid())
 		k->ctx = (__u64)efd;
@@ -236,8 +210,8 @@ int BPF_KPROBE(lat_vh_poll_wakeup, void *wait)
 {
 	__u64 work = (__u64)wait - bpf_core_field_offset(struct vhost_poll___lat, wait) +
 		     bpf_core_field_offset(struct vhost_poll___lat, work);
-	struct vh_kick *k = my_kick();
-	struct vh_s0_fifo *f;
+	struct lat_vhost_kick *k = my_kick();
+	struct lat_vhost_s0fifo *f;
 	__u64 fn = 0, efd;
 	__u32 t;
 
@@ -297,8 +271,8 @@ int BPF_KPROBE(lat_vh_tx_kick, void *work)
 {
 	__u64 now = bpf_ktime_get_ns(), w = (__u64)work, efd = 0, *cp;
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct vh_worker *wk;
-	struct vh_s0_fifo *f;
+	struct lat_vhost_worker *wk;
+	struct lat_vhost_s0fifo *f;
 	int q;
 
 	if (!tid_wanted(tid))
@@ -345,7 +319,7 @@ SEC("kretprobe/handle_tx_kick")
 int BPF_KRETPROBE(lat_vh_tx_kick_ret)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct vh_worker *wk = bpf_map_lookup_elem(&workers, &tid);
+	struct lat_vhost_worker *wk = bpf_map_lookup_elem(&workers, &tid);
 
 	if (!wk || !wk->active)
 		return 0;
@@ -363,7 +337,7 @@ int BPF_KPROBE(lat_vh_tun_sendmsg, void *sock, struct msghdr *m)
 	__u64 now = bpf_ktime_get_ns();
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct lat_tun_msg_ctl ctl = {};
-	struct vh_worker *wk = bpf_map_lookup_elem(&workers, &tid);
+	struct lat_vhost_worker *wk = bpf_map_lookup_elem(&workers, &tid);
 	void *cp;
 	__u32 n = 1;
 
@@ -453,7 +427,7 @@ int BPF_KPROBE(lat_vh_netif_receive_skb, struct sk_buff *skb)
 {
 	__u64 now = bpf_ktime_get_ns(), sent = 0, s0 = 0, s1 = 0, s2 = 0, seq;
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct vh_worker *wk = bpf_map_lookup_elem(&workers, &tid);
+	struct lat_vhost_worker *wk = bpf_map_lookup_elem(&workers, &tid);
 	__u16 have = 0;
 
 	if (!wk || !wk->active)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "opts.h"
+#include "segsession.h"
 #include "session.h"
 #include "collect/recorder.h"
 #include "ui/replay_ui.h"
@@ -72,7 +73,10 @@ int main(int argc, char **argv)
 	}
 
 	/* Front end until q, -n, -D or a signal. */
-	ret = o.batch ? batch__run(&s) : tui__run(&s);
+	if (o.discover)
+		ret = segsession__discover(&s);
+	else
+		ret = o.batch ? batch__run(&s) : tui__run(&s);
 
 	/* Teardown: threads joined, links destroyed, stats fd closed. */
 	session__close(&s);

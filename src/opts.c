@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,19 @@ void opts__usage(void *fp)
 		"  -u, --uprobe FILE:FUNC time a user function from entry to return, per thread\n"
 		"                         (FILE a binary or library, or PID:FUNC; repeatable)\n"
 		"      --spans FILE       spans defined in a JSON file (start/end probes and key)\n"
+		"      --profile FILE     segments of the KVM -> vhost-net -> TUN transmit path\n"
+		"                         (S0 kick -> handle_tx_kick, S1 -> tun_sendmsg, S2 ->\n"
+		"                         netif_receive_skb, total) for the profile's flow\n"
+		"      --discover         find the vhost worker threads and kick eventfds that\n"
+		"                         carry --flow on --device for -D SECS (default 10) and\n"
+		"                         write them to --profile-out FILE\n"
+		"      --device DEV       with --discover: the TAP/TUN device (e.g. vnet0)\n"
+		"      --flow SPEC        with --discover: proto=udp|tcp,src=IP,dst=IP,sport=N,\n"
+		"                         dport=N (any subset; IPv4 or IPv6)\n"
+		"      --profile-out FILE with --discover: where to write the profile (JSON)\n"
+		"      --details          with --profile -b: one line per packet (time, tid,\n"
+		"                         queue, s0, s1, s2, total)\n"
+		"      --fifo-slots N     debug: shrink the segment FIFOs to N slots (1..1024)\n"
 		"  -p, --programs LIST    programs to watch (rows shown, per-invocation probes):\n"
 		"                         IDs or names, comma-separated (up to %d; a name may\n"
 		"                         match several programs)\n"
@@ -174,7 +188,9 @@ int opts__parse_filter(struct opts *o, const char *list, char *err, size_t errle
 /* Parse argv into o. */
 int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 {
-	enum { OPT_DEMO = 256, OPT_NO_COLOR, OPT_THEME, OPT_RAW, OPT_EVENTS, OPT_SPANS };
+	enum { OPT_DEMO = 256, OPT_NO_COLOR, OPT_THEME, OPT_RAW, OPT_EVENTS, OPT_SPANS,
+	       OPT_DISCOVER, OPT_DEVICE, OPT_FLOW, OPT_PROFILE_OUT, OPT_PROFILE, OPT_DETAILS,
+	       OPT_FIFO_SLOTS };
 	static const struct option longopts[] = {
 		{ "mode", required_argument, NULL, 'm' },
 		{ "programs", required_argument, NULL, 'p' },
@@ -193,6 +209,13 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 		{ "events", no_argument, NULL, OPT_EVENTS },
 		{ "uprobe", required_argument, NULL, 'u' },
 		{ "spans", required_argument, NULL, OPT_SPANS },
+		{ "discover", no_argument, NULL, OPT_DISCOVER },
+		{ "device", required_argument, NULL, OPT_DEVICE },
+		{ "flow", required_argument, NULL, OPT_FLOW },
+		{ "profile-out", required_argument, NULL, OPT_PROFILE_OUT },
+		{ "profile", required_argument, NULL, OPT_PROFILE },
+		{ "details", no_argument, NULL, OPT_DETAILS },
+		{ "fifo-slots", required_argument, NULL, OPT_FIFO_SLOTS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -301,6 +324,38 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 					      errlen))
 				return err_ret;
 			break;
+		case OPT_DISCOVER:
+			o->discover = true;
+			break;
+		case OPT_DEVICE:
+			o->device = optarg;
+			break;
+		case OPT_FLOW:
+			if (flow__parse(&o->flow, optarg, err, errlen))
+				return err_ret;
+			o->flow_spec = optarg;
+			break;
+		case OPT_PROFILE_OUT:
+			o->profile_out = optarg;
+			break;
+		case OPT_PROFILE:
+			o->profile_path = optarg;
+			break;
+		case OPT_DETAILS:
+			o->details = true;
+			break;
+		case OPT_FIFO_SLOTS: {
+			long v;
+
+			if (parse_count(optarg, &v) || v > LAT_VHOST_S0_SLOTS) {
+				snprintf(err, errlen,
+					 "bad FIFO size '%s' for --fifo-slots: give 1..%d", optarg,
+					 LAT_VHOST_S0_SLOTS);
+				return err_ret;
+			}
+			o->fifo_slots = (uint32_t)v;
+			break;
+		}
 		case OPT_EVENTS:
 			o->events = true;
 			o->batch = true;
@@ -346,11 +401,14 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 		snprintf(err, errlen, "-u and --spans trace a live system: they do not apply to -r");
 		return err_ret;
 	}
-	if (o->mode == MODE_SEGMENTS && !o->nspans) {
-		snprintf(err, errlen, "segments mode needs spans: give -u or --spans");
+	if (opts__check_segments(o, err, errlen))
+		return err_ret;
+	if (o->mode == MODE_SEGMENTS && !o->nspans && !o->profile_path) {
+		snprintf(err, errlen,
+			 "segments mode needs spans or a profile: give -u, --spans or --profile");
 		return err_ret;
 	}
-	if (o->nspans && !o->mode_set)
+	if ((o->nspans || o->profile_path) && !o->mode_set)
 		o->mode = MODE_SEGMENTS;
 	if ((o->out != OUT_TEXT || o->cumulative) && !o->batch) {
 		snprintf(err, errlen, "-o and -c apply to batch output: add -b");

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "collect/flow.h"
+#include "collect/profile.h"
 #include "collect/spans.h"
 #include "model/model.h"
 
@@ -48,6 +50,17 @@ struct opts {
 	bool mode_set;        /* -m given (spans imply segments mode otherwise) */
 	struct span_spec spans[LAT_SPAN_MAX]; /* -u and --spans, in the order given */
 	int nspans;
+	/* Segments of the vhost-net transmit path (segsession.c). */
+	bool discover;           /* --discover: find the flow's workers, write --profile-out */
+	const char *device;      /* --device DEV (discover) */
+	uint32_t ifindex;        /* of --device, or of the profile's device */
+	const char *flow_spec;   /* --flow SPEC (discover) */
+	struct lat_flow flow;
+	const char *profile_out; /* --profile-out FILE */
+	const char *profile_path; /* --profile FILE (measure) */
+	struct profile profile;   /* loaded from profile_path */
+	bool details;            /* --details: one line per packet (batch) */
+	uint32_t fifo_slots;     /* --fifo-slots N (debug), 0 = the design's sizes */
 };
 
 /* What opts__parse asks the caller to do. */
@@ -68,6 +81,10 @@ const char *opts__mode_name(enum lat_mode m);
 /* Check the recording/replay options (-w, -r, --raw, --events, -o trace) go together;
  * 0 or -EINVAL with one sentence in err (opts_rec.c). */
 int opts__check_record(struct opts *o, char *err, size_t errlen);
+/* Check the vhost segment options (--discover, --device, --flow, --profile, --details,
+ * --fifo-slots) go together, resolve the device and load the profile; 0 or -EINVAL with one
+ * sentence in err (opts_seg.c). */
+int opts__check_segments(struct opts *o, char *err, size_t errlen);
 /* Print the usage text to f. */
 void opts__usage(void *f);
 

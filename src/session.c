@@ -21,6 +21,7 @@
 #include "collect/recorder.h"
 #include "collect/replay.h"
 #include "collect/spans.h"
+#include "segsession.h"
 #include "session.h"
 #include "ui/columns.h"
 
@@ -270,6 +271,13 @@ int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 	if (o->nspans && open_spans(s, err, errlen))
 		return errno == ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
 
+	/* The vhost chain (--profile, --discover): its own checks and sentences. */
+	if (o->profile_path || o->discover) {
+		e = segsession__open(s, err, errlen);
+		if (e != EXIT_OK)
+			return e;
+	}
+
 	/* Stats stay on exactly as long as this fd is open. */
 	s->stats_fd = progstats__enable();
 	if (s->stats_fd < 0) {
@@ -347,6 +355,7 @@ void session__close(struct session *s)
 	collector__stop(s->col);
 	spans__free(s->sp);
 	s->sp = NULL;
+	segsession__free(s);
 	helpertrace__free(s->ht);
 	s->ht = NULL;
 	progtrace__free(s->pt);
@@ -372,6 +381,11 @@ static void on_event(const struct lat_event *e, void *arg)
 {
 	struct session *s = arg;
 
+	if (s->seg && segsession__event(s, e)) {
+		if (s->rec)
+			recorder__event(s->rec, e);
+		return;
+	}
 	model__add_event(s->m, e, (e->flags & LAT_EVF_SELF) ? SRC_SELF : SRC_FENTRY);
 	if (s->rec)
 		recorder__event(s->rec, e);
@@ -433,6 +447,7 @@ void session__close_interval(struct session *s, uint64_t now)
 						     (s->ht ? helpertrace__recursion_misses(s->ht) : 0),
 					.nest = s->pt ? nest_misses(s->pt) : 0,
 				});
+	segsession__interval(s);
 	model__close_interval(s->m, now);
 	recorder__interval(s);
 }
@@ -509,8 +524,11 @@ int session__set_mode(struct session *s, enum lat_mode mode, char *err, size_t e
 {
 	if (mode == s->m->mode)
 		return 0;
-	if (mode == MODE_SEGMENTS && !s->sp) {
-		snprintf(err, errlen, "segments mode needs spans: give -u or --spans");
+	if (mode == MODE_SEGMENTS && !s->sp && !segsession__ready(s)) {
+		if (s->seg)
+			snprintf(err, errlen, "%s", segsession__why(s));
+		else
+			snprintf(err, errlen, "segments mode needs spans: give -u or --spans");
 		return -ENOTSUP;
 	}
 	if (mode == MODE_HELPERS) {

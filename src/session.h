@@ -23,6 +23,7 @@ struct helpertrace;
 struct recorder;
 struct replay;
 struct spans;
+struct segsession;
 
 struct session {
 	struct opts *o;
@@ -34,6 +35,7 @@ struct session {
 	struct helpertrace *ht; /* helpers mode's probes (NULL outside helpers mode) */
 	uint64_t helpers_key;   /* which programs the helper probes were set up for */
 	struct spans *sp;       /* -u / --spans probes (segments mode), or NULL */
+	struct segsession *seg; /* --profile / --discover: the vhost chain, or NULL */
 	int stats_fd;
 	int lock_fd;
 	struct model *m;

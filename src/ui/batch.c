@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "collect/replay.h"
+#include "segsession.h"
 #include "ui/columns.h"
 #include "ui/ui.h"
 
@@ -207,6 +208,7 @@ static void report_json(struct session *s, FILE *f, const struct row *rows, size
 	if (m->notice[0])
 		cJSON_AddStringToObject(root, "notice", m->notice);
 	batch__json_counters(root, mc);
+	segsession__json(s, root);
 	if (m->floor_ns) {
 		cJSON *pr = cJSON_AddObjectToObject(root, "probes");
 

@@ -16,6 +16,7 @@
 
 #include "collect/recorder.h"
 #include "collect/replay.h"
+#include "segsession.h"
 #include "ui/replay_ui.h"
 #include "ui/tui_int.h"
 #include "ui/ui.h"
@@ -658,6 +659,17 @@ void tui__draw(struct tui *t)
 		clrtoeol();
 	}
 	draw_counters(t, y++);
+	{
+		char line[512];
+		bool lost;
+
+		if (segsession__line(t->s, t->cumulative, line, sizeof(line), &lost)) {
+			attron(lost ? tui_attr(t, TH_WARN) : A_NORMAL);
+			mvaddnstr(y++, 0, line, COLS);
+			attroff(lost ? tui_attr(t, TH_WARN) : A_NORMAL);
+			clrtoeol();
+		}
+	}
 	table_h = LINES - 1 - y;
 	pane_h = tui__pane_height(t, table_h);
 	if (pane_h) {

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * vhost.h - the KVM -> vhost-net -> TUN segment chain (bpf/vhost.bpf.c): check the kernel has
+ * what it needs, load it with the target device, flow and profile filters, attach its kprobes,
+ * read its counters and (discover) which worker threads and eventfds carried the flow.
+ *
+ * Thread use: UI/main thread only.
+ */
+#ifndef LAT_VHOST_H
+#define LAT_VHOST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lattop.h"
+
+struct collector;
+struct vhost;
+
+/* What to load the chain with. */
+struct vhost_conf {
+	uint32_t ifindex;      /* target device, 0 = any */
+	struct lat_flow flow;  /* target flow (zero = any) */
+	uint64_t ctx[LAT_VHOST_MAX_CTX]; /* profile eventfds (none = any) */
+	int nctx;
+	uint32_t tid[LAT_VHOST_MAX_TID]; /* profile worker threads (none = any) */
+	int ntid;
+	uint32_t fifo_slots;   /* 0 = the design's sizes; else both FIFOs hold this many */
+};
+
+/* One (worker thread, eventfd) pair the chain saw (discover). */
+struct vhost_assoc {
+	uint32_t tid, pid;
+	char comm[16];
+	uint64_t ctx;
+	uint64_t runs, packets;
+};
+
+/* Can this kernel build the chain? 0, or -ENOTSUP (no kprobes) / -ENOENT (a function is
+ * missing) with one sentence in why naming what and its module. *kvm is set to whether
+ * ioeventfd_write [kvm] is there (without it KVM kicks are not seen). */
+int vhost__support(char *why, size_t len, int *kvm);
+/* Load and attach; NULL + errno with one sentence in err. */
+struct vhost *vhost__new(struct collector *c, const struct vhost_conf *conf, char *err,
+			 size_t errlen);
+/* Detach and free (NULL is a no-op). */
+void vhost__free(struct vhost *v);
+/* The chain's counters since load. */
+void vhost__counters(const struct vhost *v, struct lat_vhost_counters *out);
+/* Copy up to max (thread, eventfd) pairs seen so far into out; returns how many. */
+int vhost__assoc(const struct vhost *v, struct vhost_assoc *out, int max);
+
+#endif /* LAT_VHOST_H */

@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * segsession.c - the vhost-net segments of a session (see segsession.h).
+ *
+ * The chain's counters are session-wide named counters with interval and cumulative deltas.
+ * Until the model grows such counters (model__set_counter), they live here and the views ask
+ * segsession__line / segsession__json for them: seg_counter() is the one call site to switch.
+ */
+#include <errno.h>
+#include <glob.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "collect/collector.h"
+#include "collect/vhost.h"
+#include "segsession.h"
+#include "session.h"
+#include "ui/ui.h"
+
+
+/* The chain's counters as shown, in order. */
+static const struct {
+	const char *name;
+	size_t off;
+} counter_defs[] = {
+#define C(f) { #f, offsetof(struct lat_vhost_counters, f) }
+	C(fifo_overflow),  C(fifo_underflow), C(s0_miss),      C(s1_miss),
+	C(work_eventfd_miss), C(pkts_seen),   C(pkts_matched), C(s2_leftover),
+	C(coalesced),      C(kicks_filtered),
+#undef C
+};
+#define NCOUNTERS (sizeof(counter_defs) / sizeof(counter_defs[0]))
+
+/* Counters the screen shows in the warning colour when they grew. */
+#define LOSS_COUNTERS 5
+
+/* A named counter: absolute value from the source, deltas taken at each interval close. */
+struct seg_counter {
+	uint64_t abs, prev, last, cum;
+};
+
+/* One packet's samples while its events arrive (--details). */
+struct pending_pkt {
+	uint64_t seq;
+	uint32_t tid, queue;
+	uint16_t have, got;
+	uint64_t dur[LAT_VSEG__COUNT];
+	uint64_t end_ns;
+};
+
+#define PENDING_PKTS 256
+
+struct segsession {
+	struct vhost *v;
+	char why[256];
+	struct seg_counter c[NCOUNTERS];
+	int64_t wall_off_ns; /* CLOCK_REALTIME - CLOCK_MONOTONIC at open */
+	bool details_header;
+	struct pending_pkt pend[PENDING_PKTS];
+};
+
+/* Series of the chain: after the spans' ids. */
+#define SEG_SERIES_ID(k) (LAT_SPAN_MAX + (k))
+
+static const char *const seg_names[LAT_VSEG__COUNT] = { "S0", "S1", "S2", "total" };
+static const char *const seg_subs[LAT_VSEG__COUNT] = {
+	"kick->handle_tx_kick",
+	"handle_tx_kick->tun_sendmsg",
+	"tun_sendmsg->netif_receive_skb",
+	"S0+S1+S2",
+};
+
+/* Set named counter i to its absolute value (the call site for model__set_counter). */
+static void seg_counter(struct segsession *g, size_t i, uint64_t abs)
+{
+	g->c[i].abs = abs;
+}
+
+/* Warn about what breaks the same-thread assumption: NAPI tun and RPS move netif_receive_skb
+ * off the vhost worker. */
+static void check_device(const char *dev, char *warn, size_t len)
+{
+	char path[256], buf[128];
+	unsigned long flags;
+	glob_t g;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/tun_flags", dev);
+	f = fopen(path, "r");
+	if (f) {
+		if (fgets(buf, sizeof(buf), f) && sscanf(buf, "%lx", &flags) == 1 &&
+		    (flags & 0x10)) /* IFF_NAPI */
+			snprintf(warn, len,
+				 "%s has NAPI enabled (IFF_NAPI): packets reach netif_receive_skb "
+				 "from NAPI, not the vhost worker, so S2 is not measured",
+				 dev);
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "/sys/class/net/%s/queues/rx-*/rps_cpus", dev);
+	if (glob(path, 0, NULL, &g))
+		return;
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		f = fopen(g.gl_pathv[i], "r");
+		if (!f)
+			continue;
+		if (fgets(buf, sizeof(buf), f) && strspn(buf, "0,\n") != strlen(buf))
+			snprintf(warn, len,
+				 "%s has RPS enabled (%s): packets may be processed on other CPUs "
+				 "than the vhost worker's",
+				 dev, g.gl_pathv[i]);
+		fclose(f);
+	}
+	globfree(&g);
+}
+
+/* Profile worker threads that still exist; names the first gone one in gone. */
+static int live_workers(const struct profile *p, char *gone, size_t len)
+{
+	int live = 0;
+
+	gone[0] = '\0';
+	for (int i = 0; i < p->ntid; i++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/proc/%u", p->tid[i].tid);
+		if (!access(path, F_OK))
+			live++;
+		else if (!gone[0])
+			snprintf(gone, len, "%u (%s)", p->tid[i].tid, p->tid[i].comm);
+	}
+	return live;
+}
+
+/* Give the chain's four series their (empty) histograms and labels. */
+static int add_series(struct session *s)
+{
+	for (int k = 0; k < LAT_VSEG__COUNT; k++) {
+		struct series *se = model__series(s->m, LAT_EV_SEG, SEG_SERIES_ID(k), 0, 0);
+		const struct hist_delta none = {};
+
+		if (!se || model__add_hist(s->m, se, NULL, NULL, 0, &none))
+			return -ENOMEM;
+		se->src |= SRC_FENTRY;
+		snprintf(se->name, sizeof(se->name), "%s", seg_names[k]);
+		snprintf(se->type, sizeof(se->type), "vhost");
+		snprintf(se->sub, sizeof(se->sub), "%s", seg_subs[k]);
+	}
+	return 0;
+}
+
+/* Load the chain. */
+int segsession__open(struct session *s, char *err, size_t errlen)
+{
+	const struct opts *o = s->o;
+	struct segsession *g = calloc(1, sizeof(*g));
+	struct vhost_conf conf = {};
+	struct timespec rt, mono;
+	char gone[64];
+	int kvm;
+
+	if (!g) {
+		snprintf(err, errlen, "out of memory");
+		return EXIT_RUNTIME;
+	}
+	s->seg = g;
+	clock_gettime(CLOCK_REALTIME, &rt);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	g->wall_off_ns = ((int64_t)rt.tv_sec - mono.tv_sec) * 1000000000ll +
+			 (rt.tv_nsec - mono.tv_nsec);
+	if (vhost__support(g->why, sizeof(g->why), &kvm)) {
+		if (o->discover) {
+			snprintf(err, errlen, "%s", g->why);
+			return EXIT_RUNTIME;
+		}
+		return EXIT_OK; /* measure degrades: session__set_mode says why */
+	}
+	if (!o->discover) {
+		if (!live_workers(&o->profile, gone, sizeof(gone))) {
+			snprintf(err, errlen,
+				 "stale profile %s: its vhost worker thread %s no longer exists (the "
+				 "device was reset or its owner exited); run lattop --discover again",
+				 o->profile_path, gone);
+			return EXIT_USAGE;
+		}
+		if (gone[0])
+			snprintf(s->warn, sizeof(s->warn),
+				 "profile %s: worker thread %s no longer exists; the others are watched",
+				 o->profile_path, gone);
+		for (int i = 0; i < o->profile.nctx; i++)
+			conf.ctx[conf.nctx++] = o->profile.ctx[i].ctx;
+		for (int i = 0; i < o->profile.ntid; i++)
+			conf.tid[conf.ntid++] = o->profile.tid[i].tid;
+	}
+	if (!s->warn[0])
+		check_device(o->discover ? o->device : o->profile.device, s->warn,
+			     sizeof(s->warn));
+	conf.ifindex = o->ifindex;
+	conf.flow = o->flow;
+	conf.fifo_slots = o->fifo_slots;
+	g->v = vhost__new(s->col, &conf, err, errlen);
+	if (!g->v)
+		return EXIT_RUNTIME;
+	if (!kvm && !s->warn[0])
+		snprintf(s->warn, sizeof(s->warn),
+			 "ioeventfd_write [kvm] is not in this kernel: KVM guest kicks are not "
+			 "timed (S0 misses); load kvm to see them");
+	if (!o->discover && add_series(s)) {
+		snprintf(err, errlen, "out of memory");
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+/* Detach and free. */
+void segsession__free(struct session *s)
+{
+	if (!s->seg)
+		return;
+	vhost__free(s->seg->v);
+	free(s->seg);
+	s->seg = NULL;
+}
+
+/* True when the chain is attached. */
+bool segsession__ready(const struct session *s)
+{
+	return s->seg && s->seg->v;
+}
+
+/* Why the chain is not attached. */
+const char *segsession__why(const struct session *s)
+{
+	return s->seg ? s->seg->why : "";
+}
+
+/* A nanosecond figure or "-" (text). */
+static void fmt_ns(char *buf, size_t len, bool have, uint64_t v)
+{
+	if (have)
+		snprintf(buf, len, "%" PRIu64, v);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* Print one packet's line in the batch format. */
+static void print_packet(struct session *s, const struct pending_pkt *p)
+{
+	struct segsession *g = s->seg;
+	uint64_t wall = p->end_ns + (uint64_t)g->wall_off_ns;
+	char v[LAT_VSEG__COUNT][24];
+
+	for (int k = 0; k < LAT_VSEG__COUNT; k++)
+		fmt_ns(v[k], sizeof(v[k]), p->have & (1u << (k + 1)), p->dur[k]);
+	switch (s->o->out) {
+	case OUT_CSV:
+		if (!g->details_header)
+			printf("packet,ts_ns,tid,queue,s0_ns,s1_ns,s2_ns,total_ns\n");
+		g->details_header = true;
+		for (int k = 0; k < LAT_VSEG__COUNT; k++)
+			if (!strcmp(v[k], "-"))
+				v[k][0] = '\0';
+		printf("packet,%" PRIu64 ",%u,%u,%s,%s,%s,%s\n", wall, p->tid, p->queue, v[0], v[1],
+		       v[2], v[3]);
+		break;
+	case OUT_JSON: {
+		cJSON *root = cJSON_CreateObject(), *o = cJSON_AddObjectToObject(root, "packet");
+		static const char *const keys[] = { "s0_ns", "s1_ns", "s2_ns", "total_ns" };
+		char *txt;
+
+		cJSON_AddNumberToObject(o, "ts_ns", (double)wall);
+		cJSON_AddNumberToObject(o, "tid", p->tid);
+		cJSON_AddNumberToObject(o, "queue", p->queue);
+		for (int k = 0; k < LAT_VSEG__COUNT; k++) {
+			if (p->have & (1u << (k + 1)))
+				cJSON_AddNumberToObject(o, keys[k], (double)p->dur[k]);
+			else
+				cJSON_AddNullToObject(o, keys[k]);
+		}
+		txt = cJSON_PrintUnformatted(root);
+		if (txt)
+			printf("%s\n", txt);
+		free(txt);
+		cJSON_Delete(root);
+		break;
+	}
+	default: {
+		time_t t = (time_t)(wall / 1000000000ull);
+		struct tm tm;
+		char ts[32];
+
+		localtime_r(&t, &tm);
+		strftime(ts, sizeof(ts), "%H:%M:%S", &tm);
+		printf("packet %s.%09" PRIu64 " tid %u queue %u s0 %s s1 %s s2 %s total %s\n", ts,
+		       (uint64_t)(wall % 1000000000ull), p->tid, p->queue, v[0], v[1], v[2], v[3]);
+	}
+	}
+}
+
+/* Collect one sample of a packet; print the packet once all its samples are in. */
+static void details_add(struct session *s, const struct lat_event *e, int k)
+{
+	struct pending_pkt *p = &s->seg->pend[e->aux2 % PENDING_PKTS];
+
+	if (p->got && p->seq != e->aux2)
+		p->got = 0; /* a packet whose samples never all came (a ring buffer drop) */
+	if (!p->got) {
+		memset(p, 0, sizeof(*p));
+		p->seq = e->aux2;
+		p->tid = e->tid;
+		p->queue = e->aux;
+		p->have = e->flags & 0x1e;
+	}
+	p->got |= 1u << (k + 1);
+	p->dur[k] = e->dur_ns;
+	if (k == LAT_VSEG_S2)
+		p->end_ns = e->start_ns + e->dur_ns;
+	if ((p->got & p->have) == p->have) {
+		print_packet(s, p);
+		p->got = 0;
+	}
+}
+
+/* Account an event of the chain. */
+bool segsession__event(struct session *s, const struct lat_event *e)
+{
+	struct lat_event ev;
+	int k;
+
+	if (e->kind != LAT_EV_SEG || e->id < LAT_SEG_VHOST ||
+	    e->id >= LAT_SEG_VHOST + LAT_VSEG__COUNT)
+		return false;
+	k = (int)(e->id - LAT_SEG_VHOST);
+	if (s->o->details)
+		details_add(s, e, k);
+	/* One series per segment: the queue and the packet sequence are per-packet details. */
+	ev = *e;
+	ev.id = SEG_SERIES_ID(k);
+	ev.aux = 0;
+	ev.aux2 = 0;
+	ev.flags = 0;
+	model__add_event(s->m, &ev, SRC_FENTRY);
+	return true;
+}
+
+/* Read the counters and look for a stale profile. */
+void segsession__interval(struct session *s)
+{
+	struct segsession *g = s->seg;
+	struct lat_vhost_counters c;
+
+	if (!g || !g->v)
+		return;
+	vhost__counters(g->v, &c);
+	for (size_t i = 0; i < NCOUNTERS; i++)
+		seg_counter(g, i, *(const uint64_t *)((const char *)&c + counter_defs[i].off));
+	for (size_t i = 0; i < NCOUNTERS; i++) {
+		struct seg_counter *sc = &g->c[i];
+
+		sc->last = sc->abs >= sc->prev ? sc->abs - sc->prev : sc->abs;
+		sc->cum += sc->last;
+		sc->prev = sc->abs;
+	}
+	if (!s->o->discover && c.kicks_filtered && !c.kicks)
+		snprintf(s->warn, sizeof(s->warn),
+			 "stale profile %s: %" PRIu64 " kicks arrived on other eventfds and none on "
+			 "the profile's (the device was reset?); run lattop --discover again",
+			 s->o->profile_path, (uint64_t)c.kicks_filtered);
+}
+
+/* The counters line of the segments screen. */
+bool segsession__line(const struct session *s, bool cumulative, char *buf, size_t len,
+		      bool *lost)
+{
+	const struct segsession *g = s->seg;
+	size_t l = 0;
+
+	*lost = false;
+	if (!g || !g->v || s->m->mode != MODE_SEGMENTS)
+		return false;
+	buf[0] = '\0';
+	for (size_t i = 0; i < NCOUNTERS && l < len; i++) {
+		uint64_t v = cumulative ? g->c[i].cum : g->c[i].last;
+
+		if (i < LOSS_COUNTERS && g->c[i].last)
+			*lost = true;
+		l += snprintf(buf + l, len - l, "%s%s %" PRIu64, i ? "  " : "vhost: ",
+			      counter_defs[i].name, v);
+	}
+	return true;
+}
+
+/* Add the chain's counters to a batch JSON report. */
+void segsession__json(const struct session *s, void *rootp)
+{
+	const struct segsession *g = s->seg;
+	cJSON *root = rootp, *o;
+
+	if (!g || !g->v)
+		return;
+	o = cJSON_AddObjectToObject(root, "vhost");
+	for (size_t i = 0; i < NCOUNTERS; i++)
+		cJSON_AddNumberToObject(o, counter_defs[i].name,
+					(double)(s->o->cumulative ? g->c[i].cum : g->c[i].last));
+}
+
+/* Build the profile from what the chain saw: every (thread, eventfd) pair that carried a
+ * target packet. Returns the number of workers. */
+static int build_profile(struct session *s, struct profile *p)
+{
+	struct vhost_assoc a[256];
+	int n = vhost__assoc(s->seg->v, a, 256);
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->device, sizeof(p->device), "%s", s->o->device);
+	flow__format(&s->o->flow, p->flow, sizeof(p->flow));
+	for (int i = 0; i < n; i++) {
+		int q;
+
+		if (!a[i].packets)
+			continue;
+		q = profile__queue(p, a[i].ctx);
+		if (q < 0 && p->nctx < LAT_VHOST_MAX_CTX) {
+			q = p->nctx++;
+			p->ctx[q].ctx = a[i].ctx;
+		}
+		if (q < 0 || p->ntid == LAT_VHOST_MAX_TID)
+			continue;
+		p->ctx[q].runs += a[i].runs;
+		p->ctx[q].packets += a[i].packets;
+		p->tid[p->ntid++] = (struct profile_tid){
+			.tid = a[i].tid, .pid = a[i].pid, .ctx = a[i].ctx, .queue = (uint32_t)q,
+			.runs = a[i].runs, .packets = a[i].packets,
+		};
+		memcpy(p->tid[p->ntid - 1].comm, a[i].comm, sizeof(a[i].comm));
+	}
+	return p->ntid;
+}
+
+/* --discover. */
+int segsession__discover(struct session *s)
+{
+	static struct profile p;
+	struct lat_vhost_counters c;
+	char err[512];
+
+	if (s->warn[0])
+		fprintf(stderr, "lattop: warning: %s\n", s->warn);
+	fprintf(stderr, "lattop: discovering flow %s on %s for %.1f s...\n", s->o->flow_spec,
+		s->o->device, s->o->duration_ns / 1e9);
+	while (!ui_stop && now_ns() < s->end_ns) {
+		struct timespec nap = { 0, 20000000 };
+
+		session__drain(s);
+		nanosleep(&nap, NULL);
+	}
+	session__drain(s);
+	vhost__counters(s->seg->v, &c);
+	if (!build_profile(s, &p)) {
+		fprintf(stderr,
+			"lattop: no packet of flow %s reached %s from a vhost worker in %.1f s "
+			"(TX kicks seen %" PRIu64 ", packets on the device %" PRIu64
+			"): is the guest sending?\n",
+			s->o->flow_spec, s->o->device, s->o->duration_ns / 1e9, (uint64_t)c.kicks,
+			(uint64_t)c.pkts_seen);
+		return EXIT_RUNTIME;
+	}
+	if (profile__write(&p, s->o->profile_out, err, sizeof(err))) {
+		fprintf(stderr, "lattop: %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	printf("profile %s: device %s flow %s\n", s->o->profile_out, p.device, p.flow);
+	for (int i = 0; i < p.ntid; i++)
+		printf("  worker tid %u (%s) queue %u eventfd_ctx 0x%" PRIx64 ": %" PRIu64
+		       " runs, %" PRIu64 " packets\n",
+		       p.tid[i].tid, p.tid[i].comm, p.tid[i].queue, p.tid[i].ctx, p.tid[i].runs,
+		       p.tid[i].packets);
+	return EXIT_OK;
+}
