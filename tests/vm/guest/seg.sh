@@ -1,0 +1,81 @@
+# Helpers for the segments-mode tests (busybox ash; sourced after lib.sh and vhost.sh).
+# One vhost_tx fixture runs rounds on a go file, so lattop --discover and then
+# lattop -m segments --profile see the same vhost worker and kick eventfd.
+FLOW="proto=udp,src=10.0.0.1,dst=10.0.0.2,sport=1234,dport=4321"
+
+# seg_fixture NAME ARGS...: start vhost_tx waiting for $T/go before each round.
+seg_fixture() {
+	n=$1
+	shift
+	rm -f $T/go $T/out $T/err
+	vhost_tx --ifname $IFNAME --wait-file $T/go "$@" >$T/out 2>$T/err &
+	vpid=$!
+	wait_line '^ready' $T/out 600 || { fail "$n-fixture" "vhost_tx not ready: $(cat $T/out $T/err | xargs)"; return 1; }
+}
+# seg_round N: let the fixture send round N and wait until it is done.
+seg_round() {
+	touch $T/go
+	wait_line "^round $1 done" $T/out 600 || { fail "$n-round$1" "round $1 not done: $(cat $T/out $T/err | xargs)"; return 1; }
+}
+# seg_end: reap the fixture (it exits after its last round).
+seg_end() {
+	wait $vpid
+}
+# seg_discover NAME: --discover while the fixture sends a round; the profile is $T/p.json.
+seg_discover() {
+	rm -f $T/p.json
+	lattop --discover --device $IFNAME --flow "$FLOW" --profile-out $T/p.json -D 100 \
+		>$T/disc.out 2>$T/disc.err &
+	lp=$!
+	wait_line '^lattop: discovering' $T/disc.err 600 || { fail "$n-discover" "$(cat $T/disc.err | xargs)"; kill $lp; return 1; }
+	seg_round 1 || { kill $lp; return 1; }
+	sleep 0.5
+	kill -INT $lp
+	wait $lp
+	rc=$?
+	sed "s/^/seg: $n: discover: /" $T/disc.out $T/disc.err
+	expect "$n-discover-exit" $rc 0 || return 1
+	pid=$(field pid pid)
+	ok "$n-profile-worker" grep -q "\"comm\":[[:space:]]*\"vhost-$pid\"" $T/p.json || { cat $T/p.json; return 1; }
+	ok "$n-profile-ctx" grep -q '"ctx":[[:space:]]*"0xffff' $T/p.json
+}
+# seg_measure NAME ROUND ARGS...: lattop -m segments on the profile while the fixture sends
+# round ROUND; the last (cumulative) report is $T/last.json, --details lines $T/pkts.
+seg_measure() {
+	r=$2
+	shift 2
+	lattop -m segments --profile $T/p.json -b -o json -c "$@" -D 200 >$T/m.json 2>$T/m.err &
+	lp=$!
+	wait_line '"mode"' $T/m.json 600 || { fail "$n-measure" "no report: $(cat $T/m.err | xargs)"; kill $lp; return 1; }
+	seg_round "$r" || { kill $lp; return 1; }
+	sleep 1.5
+	kill -INT $lp
+	wait $lp
+	grep '"mode"' $T/m.json | tail -n 1 >$T/last.json
+	grep '^{"packet"' $T/m.json >$T/pkts
+	echo "seg: $n: $(cat $T/last.json)"
+	head -n 2 $T/pkts | sed "s/^/seg: $n: /"
+	sed "s/^/seg: $n: stderr: /" $T/m.err
+}
+# vcount KEY: a vhost counter of the last report.
+vcount() {
+	sed -n "s/.*\"vhost\":{[^}]*\"$1\":\([0-9]*\).*/\1/p" $T/last.json
+}
+# scount NAME: the sample count of series NAME (S0, S1, S2, total) in the last report.
+scount() {
+	tr '{' '\n' <$T/last.json | grep "\"span\":\"$1\"" | sed -n 's/.*"count":\([0-9]*\).*/\1/p'
+}
+# seg_checks NAME K M: exact counts for K targets and M decoys, each packet with all samples.
+seg_checks() {
+	expect "$1-matched" "$(vcount pkts_matched)" "$2"
+	expect "$1-seen" "$(vcount pkts_seen)" "$(($2 + $3))"
+	for s in S0 S1 S2 total; do
+		expect "$1-$s-count" "$(scount $s)" "$2"
+	done
+	expect "$1-underflow" "$(vcount fifo_underflow)" 0
+	expect "$1-overflow" "$(vcount fifo_overflow)" 0
+	expect "$1-s0_miss" "$(vcount s0_miss)" 0
+	expect "$1-s1_miss" "$(vcount s1_miss)" 0
+	expect "$1-work_eventfd_miss" "$(vcount work_eventfd_miss)" 0
+	expect "$1-details" "$(wc -l <$T/pkts)" "$2"
+}

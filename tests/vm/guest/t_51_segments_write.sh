@@ -1,0 +1,21 @@
+# Segments mode on a real vhost-net, kicked by write() on the kick eventfd (eventfd_write): discover
+# the fixture's worker and kick eventfd, then measure S0/S1/S2/total per target packet, on the
+# batched XDP path and on the per-packet path (--sndbuf).
+. /tests/lib.sh
+. /tests/vhost.sh
+. /tests/seg.sh
+T=/tmp/t51
+mkdir -p $T
+K=64 M=16 B=16
+
+for v in xdp sndbuf; do
+	n=write-$v
+	extra=
+	[ $v = sndbuf ] && extra="--sndbuf 1048576"
+	# shellcheck disable=SC2086
+	seg_fixture $n --count $K --decoys $M --burst $B --kick write --repeat 2 $extra || continue
+	if seg_discover $n && seg_measure $n 2 --details; then
+		seg_checks $n $K $M
+	fi
+	seg_end
+done
