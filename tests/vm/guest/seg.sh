@@ -5,17 +5,17 @@ FLOW="proto=udp,src=10.0.0.1,dst=10.0.0.2,sport=1234,dport=4321"
 
 # seg_fixture NAME ARGS...: start vhost_tx waiting for $T/go before each round.
 seg_fixture() {
-	n=$1
+	sn=$1
 	shift
 	rm -f $T/go $T/out $T/err
 	vhost_tx --ifname $IFNAME --wait-file $T/go "$@" >$T/out 2>$T/err &
 	vpid=$!
-	wait_line '^ready' $T/out 600 || { fail "$n-fixture" "vhost_tx not ready: $(cat $T/out $T/err | xargs)"; return 1; }
+	wait_line '^ready' $T/out 600 || { fail "$sn-fixture" "vhost_tx not ready: $(cat $T/out $T/err | xargs)"; return 1; }
 }
 # seg_round N: let the fixture send round N and wait until it is done.
 seg_round() {
 	touch $T/go
-	wait_line "^round $1 done" $T/out 600 || { fail "$n-round$1" "round $1 not done: $(cat $T/out $T/err | xargs)"; return 1; }
+	wait_line "^round $1 done" $T/out 600 || { fail "$sn-round$1" "round $1 not done: $(cat $T/out $T/err | xargs)"; return 1; }
 }
 # seg_end: reap the fixture (it exits after its last round).
 seg_end() {
@@ -27,17 +27,17 @@ seg_discover() {
 	lattop --discover --device $IFNAME --flow "$FLOW" --profile-out $T/p.json -D 100 \
 		>$T/disc.out 2>$T/disc.err &
 	lp=$!
-	wait_line '^lattop: discovering' $T/disc.err 600 || { fail "$n-discover" "$(cat $T/disc.err | xargs)"; kill $lp; return 1; }
+	wait_line '^lattop: discovering' $T/disc.err 600 || { fail "$sn-discover" "$(cat $T/disc.err | xargs)"; kill $lp; return 1; }
 	seg_round 1 || { kill $lp; return 1; }
 	sleep 0.5
 	kill -INT $lp
 	wait $lp
 	rc=$?
-	sed "s/^/seg: $n: discover: /" $T/disc.out $T/disc.err
-	expect "$n-discover-exit" $rc 0 || return 1
+	sed "s/^/seg: $sn: discover: /" $T/disc.out $T/disc.err
+	expect "$sn-discover-exit" $rc 0 || return 1
 	pid=$(field pid pid)
-	ok "$n-profile-worker" grep -q "\"comm\":[[:space:]]*\"vhost-$pid\"" $T/p.json || { cat $T/p.json; return 1; }
-	ok "$n-profile-ctx" grep -q '"ctx":[[:space:]]*"0xffff' $T/p.json
+	ok "$sn-profile-worker" grep -q "\"comm\":[[:space:]]*\"vhost-$pid\"" $T/p.json || { cat $T/p.json; return 1; }
+	ok "$sn-profile-ctx" grep -q '"ctx":[[:space:]]*"0xffff' $T/p.json
 }
 # seg_measure NAME ROUND ARGS...: lattop -m segments on the profile while the fixture sends
 # round ROUND; the last (cumulative) report is $T/last.json, --details lines $T/pkts.
@@ -46,16 +46,16 @@ seg_measure() {
 	shift 2
 	lattop -m segments --profile $T/p.json -b -o json -c "$@" -D 200 >$T/m.json 2>$T/m.err &
 	lp=$!
-	wait_line '"mode"' $T/m.json 600 || { fail "$n-measure" "no report: $(cat $T/m.err | xargs)"; kill $lp; return 1; }
+	wait_line '"mode"' $T/m.json 600 || { fail "$sn-measure" "no report: $(cat $T/m.err | xargs)"; kill $lp; return 1; }
 	seg_round "$r" || { kill $lp; return 1; }
 	sleep 1.5
 	kill -INT $lp
 	wait $lp
 	grep '"mode"' $T/m.json | tail -n 1 >$T/last.json
 	grep '^{"packet"' $T/m.json >$T/pkts
-	echo "seg: $n: $(cat $T/last.json)"
-	head -n 2 $T/pkts | sed "s/^/seg: $n: /"
-	sed "s/^/seg: $n: stderr: /" $T/m.err
+	echo "seg: $sn: $(cat $T/last.json)"
+	head -n 2 $T/pkts | sed "s/^/seg: $sn: /"
+	sed "s/^/seg: $sn: stderr: /" $T/m.err
 }
 # vcount KEY: a vhost counter of the last report.
 vcount() {
@@ -78,4 +78,13 @@ seg_checks() {
 	expect "$1-s1_miss" "$(vcount s1_miss)" 0
 	expect "$1-work_eventfd_miss" "$(vcount work_eventfd_miss)" 0
 	expect "$1-details" "$(wc -l <$T/pkts)" "$2"
+	details_sums "$1"
+}
+# details_sums NAME: every --details line has all four samples and total = s0 + s1 + s2.
+details_sums() {
+	bad=$(sed 's/[{}"]//g' $T/pkts | awk -F, '{
+		for (i = 1; i <= NF; i++) { split($i, kv, ":"); v[kv[length(kv) - 1]] = kv[length(kv)] }
+		if (v["total_ns"] == "null" || v["s0_ns"] + v["s1_ns"] + v["s2_ns"] != v["total_ns"]) b++
+	} END { print b + 0 }')
+	expect "$1-details-sums" "$bad" 0
 }

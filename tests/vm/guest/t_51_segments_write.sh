@@ -9,13 +9,13 @@ mkdir -p $T
 K=64 M=16 B=16
 
 for v in xdp sndbuf; do
-	n=write-$v
+	sn=write-$v
 	extra=
 	[ $v = sndbuf ] && extra="--sndbuf 1048576"
 	# shellcheck disable=SC2086
-	seg_fixture $n --count $K --decoys $M --burst $B --kick write --repeat 2 $extra || continue
-	if seg_discover $n && seg_measure $n 2 --details; then
-		seg_checks $n $K $M
+	seg_fixture $sn --count $K --decoys $M --burst $B --kick write --repeat 2 $extra || continue
+	if seg_discover $sn && seg_measure $sn 2 --details; then
+		seg_checks $sn $K $M
 	fi
 	seg_end
 done

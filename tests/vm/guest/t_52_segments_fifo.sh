@@ -7,10 +7,10 @@
 T=/tmp/t52
 mkdir -p $T
 use_tmux
-n=fifo
-seg_fixture $n --count 64 --burst 64 --kick write --repeat 3 || exit 1
-seg_discover $n || exit 1
-if seg_measure $n 2 --fifo-slots 8; then
+sn=fifo
+seg_fixture $sn --count 64 --burst 64 --kick write --repeat 3 || exit 1
+seg_discover $sn || exit 1
+if seg_measure $sn 2 --fifo-slots 8; then
 	ok fifo-overflow [ "$(vcount fifo_overflow)" -gt 0 ]
 	expect fifo-overflow-exact "$(vcount fifo_overflow)" 56
 	expect fifo-underflow-exact "$(vcount fifo_underflow)" 56
@@ -35,3 +35,8 @@ tmux send-keys -t seg q
 sleep 1
 tmux kill-server 2>/dev/null
 seg_end
+# The fixture has exited: its vhost worker is gone, and the profile is stale.
+lattop -m segments --profile $T/p.json -b -n 1 >$T/stale.out 2>$T/stale.err
+expect stale-status $? 2
+ok stale-message grep -q "stale profile $T/p.json: its vhost worker thread [0-9]* (vhost-[0-9]*) no longer exists" $T/stale.err ||
+	cat $T/stale.err
