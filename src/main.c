@@ -74,7 +74,7 @@ int main(int argc, char **argv)
 
 	/* Front end until q, -n, -D or a signal. */
 	if (o.discover)
-		ret = segsession__discover(&s);
+		ret = segsession__discover(&s, &ui_stop);
 	else
 		ret = o.batch ? batch__run(&s) : tui__run(&s);
 

@@ -21,7 +21,6 @@
 #include "collect/vhost.h"
 #include "segsession.h"
 #include "session.h"
-#include "ui/ui.h"
 
 
 /* The chain's counters as shown, in order. */
@@ -433,7 +432,7 @@ static int build_profile(struct session *s, struct profile *p)
 }
 
 /* --discover. */
-int segsession__discover(struct session *s)
+int segsession__discover(struct session *s, volatile sig_atomic_t *stop)
 {
 	static struct profile p;
 	struct lat_vhost_counters c;
@@ -443,7 +442,7 @@ int segsession__discover(struct session *s)
 		fprintf(stderr, "lattop: warning: %s\n", s->warn);
 	fprintf(stderr, "lattop: discovering flow %s on %s for %.1f s...\n", s->o->flow_spec,
 		s->o->device, s->o->duration_ns / 1e9);
-	while (!ui_stop && now_ns() < s->end_ns) {
+	while (!*stop && now_ns() < s->end_ns) {
 		struct timespec nap = { 0, 20000000 };
 
 		session__drain(s);

@@ -10,6 +10,7 @@
 #define LAT_SEGSESSION_H
 
 #include <stdbool.h>
+#include <signal.h>
 #include <stddef.h>
 
 #include "lattop.h"
@@ -37,6 +38,6 @@ bool segsession__line(const struct session *s, bool cumulative, char *buf, size_
 /* Add the chain's counters to a batch JSON report (a cJSON object). */
 void segsession__json(const struct session *s, void *root);
 /* --discover: watch for -D seconds, then write the profile. Returns an exit status. */
-int segsession__discover(struct session *s);
+int segsession__discover(struct session *s, volatile sig_atomic_t *stop);
 
 #endif /* LAT_SEGSESSION_H */

@@ -528,7 +528,9 @@ int session__set_mode(struct session *s, enum lat_mode mode, char *err, size_t e
 		if (s->seg)
 			snprintf(err, errlen, "%s", segsession__why(s));
 		else
-			snprintf(err, errlen, "segments mode needs spans: give -u or --spans");
+			snprintf(err, errlen,
+				 "segments mode needs spans or a profile: give -u, --spans or "
+				 "--profile");
 		return -ENOTSUP;
 	}
 	if (mode == MODE_HELPERS) {

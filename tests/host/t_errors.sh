@@ -26,7 +26,7 @@ usage bad-duration 2 "bad duration '-1' for -D" -b -D -1
 usage bad-format 2 "unknown output format 'xml'" -b -o xml
 usage format-needs-batch 2 "add -b" -o json
 usage bad-mode 2 "unknown mode 'foo'" -m foo
-usage segments-needs-spans 2 "segments mode needs spans: give -u or --spans" -m segments
+usage segments-needs-spans 2 "segments mode needs spans or a profile: give -u, --spans or --profile" -m segments
 usage empty-filter-entry 2 "bad entry '' in -p" -b -p 1,,2
 usage filter-trailing-comma 2 "ends with a comma" -b -p 1,
 usage filter-bad-chars 2 "bad entry 'a-b' in -p" -b -p a-b

@@ -167,7 +167,7 @@ echo '{"spans":[{"name":"slow_read","start":{"kind":"fentry","probe":"vfs_read"}
 err_case unavailable-fentry "span 'slow_read': start probe fentry vfs_read is unavailable" --spans "$TMP/fentry.json"
 echo '{"spans":[{"name":"rd","start":{"kind":"tracepoint","probe":"sched:sched_switch"},"end":{"kind":"kretprobe","probe":"vfs_read"}}]}' >"$TMP/kret.json"
 err_case unavailable-kretprobe "span 'rd': end probe kretprobe vfs_read is unavailable" --spans "$TMP/kret.json"
-err_case segments-needs-spans "segments mode needs spans: give -u or --spans" -m segments
+err_case segments-needs-spans "segments mode needs spans or a profile: give -u, --spans or --profile" -m segments
 # A missing symbol leaves nothing attached behind: the next session starts.
 wait_gone
 $LATTOP -b -n 1 -d 0.2 -u "$FIXABS:spanfix_work" >/dev/null 2>&1

@@ -64,7 +64,7 @@ check mode-helpers wait_for '(helpers mode needs fentry/fexit, which this kernel
 tmux send-keys -t "$S" p
 check mode-programs wait_for '(already in programs mode|^programs mode *$)' 20
 tmux send-keys -t "$S" s
-check mode-segments wait_for 'segments mode needs spans: give -u or --spans' 20
+check mode-segments wait_for 'segments mode needs spans or a profile: give -u, --spans or --profile' 20
 check mode-table-stays grep -q 'mode programs' <(screen)
 tmux send-keys -t "$S" Tab
 check mode-tab wait_for '(helpers mode needs fentry/fexit|^helpers mode *$)' 20

@@ -81,5 +81,6 @@ int main(void)
 	RUN_TEST(test_full_v4);
 	RUN_TEST(test_subset_v6);
 	RUN_TEST(test_errors);
+	printf("flow: %d passed, %d failed\n", test__passed, test__failed);
 	return TEST_EXIT();
 }

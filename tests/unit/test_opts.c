@@ -109,7 +109,7 @@ static void test_errors(void)
 	expect_error(a5, "bad entry ''");
 	expect_error(a6, "bad program ID '0'");
 	expect_error(a7, "unknown option '--nope'");
-	expect_error(a8, "segments mode needs spans: give -u or --spans");
+	expect_error(a8, "segments mode needs spans or a profile: give -u, --spans or --profile");
 	expect_error(a9, "add -b");
 	expect_error(a10, "bad interval 'inf'");
 	expect_error(a11, "bad duration '1e309'");
