@@ -122,7 +122,7 @@ printf 'NOTLATTOP-----------------------' >"$TMP/magic.lrec"
 $LATTOP -r "$TMP/magic.lrec" -b 2>"$TMP/m.err" >/dev/null
 expect_eq bad-magic-exit $? 1
 expect_eq bad-magic-message "$(cat "$TMP/m.err")" "lattop: $TMP/magic.lrec: not a lattop recording (bad magic)"
-python3 -c 'import sys; d=bytearray(open(sys.argv[1],"rb").read()); d[14]=9; open(sys.argv[2],"wb").write(d)' "$TMP/a.lrec" "$TMP/v9.lrec"
+python3 -c 'import sys; d=bytearray(open(sys.argv[1],"rb").read()); d[12]=0; d[14]=9; open(sys.argv[2],"wb").write(d)' "$TMP/a.lrec" "$TMP/v9.lrec"
 $LATTOP -r "$TMP/v9.lrec" -b 2>"$TMP/v.err" >/dev/null
 expect_eq newer-version-exit $? 1
 check newer-version-message grep -q 'recorded with format version 9.0, newer than this lattop reads (1.x)' "$TMP/v.err"
