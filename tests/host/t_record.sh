@@ -170,9 +170,15 @@ check sample-small test "$(stat -c %s tests/data/sample.lrec)" -lt 102400
 # SIGKILL mid-session: the file replays up to its last complete record.
 for _ in $(seq 60); do
 	wait_lock
-	$LATTOP --demo -b -d 0.2 -o json -w "$TMP/k.lrec" >/dev/null 2>"$TMP/k.start" &
+	$LATTOP --demo -b -d 0.2 -o json -w "$TMP/k.lrec" >"$TMP/k.live" 2>"$TMP/k.start" &
 	kpid=$!
-	sleep 1.5
+	# Kill once five intervals were reported (each is flushed to the file first), however
+	# slowly the machine starts the session.
+	for _ in $(seq 200); do
+		[ "$(wc -l <"$TMP/k.live")" -ge 5 ] && break
+		kill -0 $kpid 2>/dev/null || break
+		sleep 0.1
+	done
 	kill -KILL $kpid 2>/dev/null
 	wait $kpid 2>/dev/null
 	grep -q 'another lattop session' "$TMP/k.start" || break
