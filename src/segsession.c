@@ -2,9 +2,8 @@
 /*
  * segsession.c - the vhost-net segments of a session (see segsession.h).
  *
- * The chain's counters are session-wide named counters with interval and cumulative deltas.
- * Until the model grows such counters (model__set_counter), they live here and the views ask
- * segsession__line / segsession__json for them: seg_counter() is the one call site to switch.
+ * The chain's counters become the model's session-wide named counters (model__set_counter for
+ * losses, model__set_tally for counts), which the views, batch output and recordings show.
  */
 #include <errno.h>
 #include <glob.h>
@@ -23,26 +22,21 @@
 #include "session.h"
 
 
-/* The chain's counters as shown, in order. */
+/* The chain's counters as shown, in order; loss ones are shown in the warning colour when they
+ * grow. */
 static const struct {
 	const char *name;
 	size_t off;
+	bool loss;
 } counter_defs[] = {
-#define C(f) { #f, offsetof(struct lat_vhost_counters, f) }
-	C(fifo_overflow),  C(fifo_underflow), C(s0_miss),      C(s1_miss),
-	C(work_eventfd_miss), C(pkts_seen),   C(pkts_matched), C(s2_leftover),
-	C(coalesced),      C(kicks_filtered),
+#define C(f, loss) { #f, offsetof(struct lat_vhost_counters, f), loss }
+	C(fifo_overflow, true),  C(fifo_underflow, true), C(s0_miss, true),
+	C(s1_miss, true),        C(work_eventfd_miss, true), C(pkts_seen, false),
+	C(pkts_matched, false),  C(s2_leftover, true),    C(coalesced, false),
+	C(kicks_filtered, false),
 #undef C
 };
 #define NCOUNTERS (sizeof(counter_defs) / sizeof(counter_defs[0]))
-
-/* Counters the screen shows in the warning colour when they grew. */
-#define LOSS_COUNTERS 5
-
-/* A named counter: absolute value from the source, deltas taken at each interval close. */
-struct seg_counter {
-	uint64_t abs, prev, last, cum;
-};
 
 /* One packet's samples while its events arrive (--details). */
 struct pending_pkt {
@@ -58,7 +52,6 @@ struct pending_pkt {
 struct segsession {
 	struct vhost *v;
 	char why[256];
-	struct seg_counter c[NCOUNTERS];
 	int64_t wall_off_ns; /* CLOCK_REALTIME - CLOCK_MONOTONIC at open */
 	bool details_header;
 	struct pending_pkt pend[PENDING_PKTS];
@@ -74,12 +67,6 @@ static const char *const seg_subs[LAT_VSEG__COUNT] = {
 	"tun_sendmsg->netif_receive_skb",
 	"S0+S1+S2",
 };
-
-/* Set named counter i to its absolute value (the call site for model__set_counter). */
-static void seg_counter(struct segsession *g, size_t i, uint64_t abs)
-{
-	g->c[i].abs = abs;
-}
 
 /* Warn about what breaks the same-thread assumption: NAPI tun and RPS move netif_receive_skb
  * off the vhost worker. */
@@ -346,56 +333,19 @@ void segsession__interval(struct session *s)
 	if (!g || !g->v)
 		return;
 	vhost__counters(g->v, &c);
-	for (size_t i = 0; i < NCOUNTERS; i++)
-		seg_counter(g, i, *(const uint64_t *)((const char *)&c + counter_defs[i].off));
 	for (size_t i = 0; i < NCOUNTERS; i++) {
-		struct seg_counter *sc = &g->c[i];
+		uint64_t v = *(const uint64_t *)((const char *)&c + counter_defs[i].off);
 
-		sc->last = sc->abs >= sc->prev ? sc->abs - sc->prev : sc->abs;
-		sc->cum += sc->last;
-		sc->prev = sc->abs;
+		if (counter_defs[i].loss)
+			model__set_counter(s->m, counter_defs[i].name, v);
+		else
+			model__set_tally(s->m, counter_defs[i].name, v);
 	}
 	if (!s->o->discover && c.kicks_filtered && !c.kicks)
 		snprintf(s->warn, sizeof(s->warn),
 			 "stale profile %s: %" PRIu64 " kicks arrived on other eventfds and none on "
 			 "the profile's (the device was reset?); run lattop --discover again",
 			 s->o->profile_path, (uint64_t)c.kicks_filtered);
-}
-
-/* The counters line of the segments screen. */
-bool segsession__line(const struct session *s, bool cumulative, char *buf, size_t len,
-		      bool *lost)
-{
-	const struct segsession *g = s->seg;
-	size_t l = 0;
-
-	*lost = false;
-	if (!g || !g->v || s->m->mode != MODE_SEGMENTS)
-		return false;
-	buf[0] = '\0';
-	for (size_t i = 0; i < NCOUNTERS && l < len; i++) {
-		uint64_t v = cumulative ? g->c[i].cum : g->c[i].last;
-
-		if (i < LOSS_COUNTERS && g->c[i].last)
-			*lost = true;
-		l += snprintf(buf + l, len - l, "%s%s %" PRIu64, i ? "  " : "vhost: ",
-			      counter_defs[i].name, v);
-	}
-	return true;
-}
-
-/* Add the chain's counters to a batch JSON report. */
-void segsession__json(const struct session *s, void *rootp)
-{
-	const struct segsession *g = s->seg;
-	cJSON *root = rootp, *o;
-
-	if (!g || !g->v)
-		return;
-	o = cJSON_AddObjectToObject(root, "vhost");
-	for (size_t i = 0; i < NCOUNTERS; i++)
-		cJSON_AddNumberToObject(o, counter_defs[i].name,
-					(double)(s->o->cumulative ? g->c[i].cum : g->c[i].last));
 }
 
 /* Build the profile from what the chain saw: every (thread, eventfd) pair that carried a

@@ -32,11 +32,6 @@ bool segsession__event(struct session *s, const struct lat_event *e);
 /* Read the chain's counters into the open interval and look for a stale profile; call just
  * before the model closes the interval. */
 void segsession__interval(struct session *s);
-/* The counters line of the segments screen into buf; false when there is none. */
-bool segsession__line(const struct session *s, bool cumulative, char *buf, size_t len,
-		      bool *lost);
-/* Add the chain's counters to a batch JSON report (a cJSON object). */
-void segsession__json(const struct session *s, void *root);
 /* --discover: watch for -D seconds, then write the profile. Returns an exit status. */
 int segsession__discover(struct session *s, volatile sig_atomic_t *stop);
 

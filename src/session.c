@@ -217,7 +217,7 @@ static int open_spans(struct session *s, char *err, size_t errlen)
 	return 0;
 }
 
-/* Copy the spans' loss counters into their series. */
+/* Hand the spans' loss counters to their series (growth per interval). */
 static void span_losses(struct session *s)
 {
 	for (int i = 0; s->sp && i < s->o->nspans; i++) {
@@ -227,10 +227,10 @@ static void span_losses(struct session *s)
 		if (!se)
 			continue;
 		spans__loss(s->sp, i, &l);
-		se->span_unmatched = l.unmatched;
-		se->span_evicted = l.evicted;
-		se->span_collided = l.collided;
-		se->span_overflow = l.overflow;
+		model__set_series_counter(s->m, se, "unmatched", true, l.unmatched);
+		model__set_series_counter(s->m, se, "evicted", true, l.evicted);
+		model__set_series_counter(s->m, se, "collided", true, l.collided);
+		model__set_series_counter(s->m, se, "overflow", true, l.overflow);
 	}
 }
 

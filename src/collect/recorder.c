@@ -192,6 +192,7 @@ static char *meta_json(const struct session *s, bool raw)
 	cJSON_AddStringToObject(o, "filter", filt);
 	cJSON_AddStringToObject(o, "source", s->m->source);
 	cJSON_AddStringToObject(o, "notice", s->m->notice);
+	cJSON_AddStringToObject(o, "seg_notice", s->m->seg_notice);
 	cJSON_AddNumberToObject(o, "floor_ns", (double)s->m->floor_ns);
 	cJSON_AddBoolToObject(o, "raw", raw);
 	cJSON_AddItemToObject(o, "records", rec__records_json());

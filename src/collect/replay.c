@@ -135,6 +135,7 @@ static int new_model(struct session *s)
 	s->m = m;
 	snprintf(m->source, sizeof(m->source), "%s", rec__meta_str(f, "source"));
 	snprintf(m->notice, sizeof(m->notice), "%s", rec__meta_str(f, "notice"));
+	snprintf(m->seg_notice, sizeof(m->seg_notice), "%s", rec__meta_str(f, "seg_notice"));
 	m->floor_ns = (uint64_t)rec__meta_num(f, "floor_ns");
 	for (int i = 0; i < MODE__COUNT; i++)
 		if (!strcmp(rec__meta_str(f, "mode"), opts__mode_name(i)))

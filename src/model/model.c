@@ -40,6 +40,7 @@ void model__free(struct model *m)
 		series__fini(&m->s[i]);
 	free(m->s);
 	free(m->index);
+	free(m->ctr);
 	free(m);
 }
 
@@ -285,6 +286,121 @@ void model__set_losses(struct model *m, const struct model_losses *l)
 	m->abs = *l;
 }
 
+/* The source views show for the current mode. */
+const char *model__source(const struct model *m, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	if (m->mode != MODE_SEGMENTS || !len)
+		return m->source;
+	buf[0] = '\0';
+	for (size_t i = 0; i < m->n; i++) {
+		const struct series *s = &m->s[i];
+		bool dup = false;
+
+		if (s->kind != LAT_EV_SEG || !s->type[0])
+			continue;
+		for (size_t j = 0; j < i && !dup; j++)
+			dup = m->s[j].kind == LAT_EV_SEG && !strcmp(m->s[j].type, s->type);
+		if (!dup && at < len)
+			at += snprintf(buf + at, len - at, "%s%s", at ? "+" : "", s->type);
+	}
+	return buf[0] ? buf : "none";
+}
+
+/* The notice views show for the current mode. */
+const char *model__notice(const struct model *m)
+{
+	return m->mode == MODE_SEGMENTS ? m->seg_notice : m->notice;
+}
+
+/* Find a named counter, or add it when add is set; NULL when absent or out of memory. */
+static struct model_counter *counter(struct model *m, const struct series *se, const char *name,
+				     bool loss, bool add)
+{
+	int32_t pos = se ? (int32_t)(se - m->s) : -1;
+	struct model_counter *c;
+
+	for (size_t i = 0; i < m->nctr; i++)
+		if (m->ctr[i].series == pos && !strncmp(m->ctr[i].name, name, MODEL_CTR_NAME - 1))
+			return &m->ctr[i];
+	if (!add)
+		return NULL;
+	if (m->nctr == m->ctrcap) {
+		size_t cap = m->ctrcap ? 2 * m->ctrcap : 16;
+		struct model_counter *n = realloc(m->ctr, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		m->ctr = n;
+		m->ctrcap = cap;
+	}
+	c = &m->ctr[m->nctr++];
+	memset(c, 0, sizeof(*c));
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->series = pos;
+	c->loss = loss;
+	return c;
+}
+
+/* A source's absolute counter value: its growth goes into the open interval. */
+int model__set_series_counter(struct model *m, const struct series *se, const char *name,
+			      bool loss, uint64_t abs)
+{
+	struct model_counter *c = counter(m, se, name, loss, true);
+
+	if (!c)
+		return -ENOMEM;
+	/* A counter that went down (its source was reloaded) restarts from the new value. */
+	c->open += abs >= c->abs ? abs - c->abs : abs;
+	c->abs = abs;
+	return 0;
+}
+
+/* A session-wide loss counter. */
+int model__set_counter(struct model *m, const char *name, uint64_t abs)
+{
+	return model__set_series_counter(m, NULL, name, true, abs);
+}
+
+/* A session-wide count that is not a loss. */
+int model__set_tally(struct model *m, const char *name, uint64_t abs)
+{
+	return model__set_series_counter(m, NULL, name, false, abs);
+}
+
+/* A recorded delta (replay). */
+int model__add_counter(struct model *m, const struct series *se, const char *name, bool loss,
+		       uint64_t delta)
+{
+	struct model_counter *c = counter(m, se, name, loss, true);
+
+	if (!c)
+		return -ENOMEM;
+	c->open += delta;
+	return 0;
+}
+
+/* A counter's last-interval or cumulative value. */
+uint64_t model__counter(const struct model *m, const struct series *se, const char *name,
+			bool cumulative)
+{
+	const struct model_counter *c = counter((struct model *)m, se, name, false, false);
+
+	return !c ? 0 : cumulative ? c->cum : c->last;
+}
+
+/* True when a loss counter grew in the last closed interval. */
+bool model__counters_lost(const struct model *m, const struct series *se)
+{
+	int32_t pos = se ? (int32_t)(se - m->s) : -1;
+
+	for (size_t i = 0; i < m->nctr; i++)
+		if (m->ctr[i].series == pos && m->ctr[i].loss && m->ctr[i].last)
+			return true;
+	return false;
+}
+
 /* Close the open interval at now_ns. */
 void model__close_interval(struct model *m, uint64_t now_ns)
 {
@@ -316,6 +432,11 @@ void model__close_interval(struct model *m, uint64_t now_ns)
 	m->c_cum.recursion += m->c_open.recursion;
 	m->c_cum.nest += m->c_open.nest;
 	memset(&m->c_open, 0, sizeof(m->c_open));
+	for (size_t i = 0; i < m->nctr; i++) {
+		m->ctr[i].last = m->ctr[i].open;
+		m->ctr[i].cum += m->ctr[i].open;
+		m->ctr[i].open = 0;
+	}
 	m->last_start_ns = m->open_start_ns;
 	m->last_end_ns = now_ns;
 	m->open_start_ns = now_ns;
@@ -343,6 +464,8 @@ void model__reset(struct model *m, uint64_t now_ns)
 			hist__reset(&m->s[i].h_cum);
 	}
 	memset(&m->c_cum, 0, sizeof(m->c_cum));
+	for (size_t i = 0; i < m->nctr; i++)
+		m->ctr[i].cum = 0;
 	m->cum_start_ns = now_ns;
 }
 
@@ -357,6 +480,8 @@ void model__row(const struct model *m, const struct series *s, bool cumulative, 
 
 	memset(r, 0, sizeof(*r));
 	r->s = s;
+	r->m = m;
+	r->cumulative = cumulative;
 	r->cpu_pct = -1;
 	r->total_runs = s->run_cnt;
 	r->prog_name = s->name;

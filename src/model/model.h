@@ -70,8 +70,6 @@ struct series {
 	uint64_t p99_ring[MODEL_P99_RING];
 	uint32_t p99_head, p99_n;
 
-	/* Spans (segments mode): loss counters since start, from the spans object. */
-	uint64_t span_unmatched, span_evicted, span_collided, span_overflow;
 };
 
 /* Session-wide counters (interval = last closed interval, total = since start/reset). */
@@ -84,6 +82,18 @@ struct model_counters {
 /* Absolute loss counters as the sources report them (deltas are taken at close). */
 struct model_losses {
 	uint64_t rb_drops, queue_drops, recursion, nest;
+};
+
+/* A named counter from a source: session-wide (the vhost chain's fifo_overflow, pkts_matched,
+ * ...) or of one series (a span's unmatched, evicted, ...). Sources give absolute values; the
+ * growth lands in the open interval like the loss counters above. */
+#define MODEL_CTR_NAME 24
+struct model_counter {
+	char name[MODEL_CTR_NAME];
+	int32_t series; /* position in model.s, -1 = session-wide */
+	bool loss;      /* something was lost or uncorrelated (warning colour when it grows) */
+	uint64_t abs;   /* the source's last absolute value */
+	uint64_t open, last, cum;
 };
 
 struct model {
@@ -101,11 +111,14 @@ struct model {
 	enum lat_mode mode;
 	char source[32];          /* "stats", "stats+self", "fentry", ... */
 	char notice[320];         /* one sentence about what the kernel cannot do, or "" */
+	char seg_notice[320];     /* the same for segments mode (the chain's warnings), or "" */
 	struct model_counters c_open, c_last, c_cum;
 	int probed;               /* programs with per-invocation probes attached */
 	uint64_t floor_ns;        /* probe floor: what the probes report for an empty program */
 	/* Absolute counters from the sources, to turn into deltas at close. */
 	struct model_losses abs;
+	struct model_counter *ctr; /* named counters, in the order they first appeared */
+	size_t nctr, ctrcap;
 };
 
 /* Create an empty model starting at now_ns; NULL + errno on failure. */
@@ -149,6 +162,27 @@ void model__apply_stats(struct model *m, const struct prog_stat *st, size_t n, u
 /* Set the sources' absolute loss counters; what grew since the last call is added to the open
  * interval (a counter that went down, e.g. a detached probe's, restarts from its new value). */
 void model__set_losses(struct model *m, const struct model_losses *l);
+/* The source and notice views show for the current mode: segments mode names its series'
+ * kinds ("uprobe+tp_btf", "vhost") and has its own notice. */
+const char *model__source(const struct model *m, char *buf, size_t len);
+const char *model__notice(const struct model *m);
+/* Named counters (struct model_counter), created on first use. set: the source's absolute
+ * value, its growth goes into the open interval; add: a recorded delta (replay). se = NULL for a
+ * session-wide counter; loss says whether growth is a loss (warning colour). The short forms:
+ * model__set_counter for a session-wide loss counter (fifo_overflow, s0_miss, ...),
+ * model__set_tally for a session-wide count that is not a loss (pkts_seen, pkts_matched).
+ * All return 0 or -ENOMEM. */
+int model__set_series_counter(struct model *m, const struct series *se, const char *name,
+			      bool loss, uint64_t abs);
+int model__set_counter(struct model *m, const char *name, uint64_t abs);
+int model__set_tally(struct model *m, const char *name, uint64_t abs);
+int model__add_counter(struct model *m, const struct series *se, const char *name, bool loss,
+		       uint64_t delta);
+/* A counter's last-interval or cumulative value (0 when it does not exist). */
+uint64_t model__counter(const struct model *m, const struct series *se, const char *name,
+			bool cumulative);
+/* True when a loss counter grew in the last closed interval (se = NULL: session-wide ones). */
+bool model__counters_lost(const struct model *m, const struct series *se);
 /* Close the open interval at now_ns: open -> last, last added to cumulative. */
 void model__close_interval(struct model *m, uint64_t now_ns);
 /* Copy series s's p99 history, oldest first, into out (at most max); returns the count. */
@@ -168,6 +202,8 @@ struct row {
 	double cpu_pct; /* run time / wall time * 100 (one CPU = 100), stats only; <0 if unknown */
 	uint64_t total_runs; /* absolute run_cnt from bpf_stats (0 if none) */
 	const char *prog_name; /* helper rows: the calling program's name */
+	const struct model *m; /* the model and figures the row came from (named counters) */
+	bool cumulative;
 };
 /* Estimated CPU cost of the attached probes in the last interval (or cumulative), in percent
  * of one CPU: probed runs per second x the probe floor. */

@@ -65,6 +65,23 @@ static const struct rec_field events_fields[] = {
 	{ "events", "n x struct lat_event (48 bytes, bpf/lattop.h)", 8 },
 };
 
+static const struct rec_field counters_fields[] = {
+	{ "n", "u32", 0 },
+	{ "pad", "u32", 4 },
+	{ "counters", "n x counter", 8 },
+};
+static const struct rec_field counter_fields[] = {
+	{ "kind", "u16 (0 = session-wide, else the series key's kind)", 0 },
+	{ "flags", "u16 (1 = a loss)", 2 },
+	{ "id", "u32", 4 },
+	{ "aux", "u32", 8 },
+	{ "aux2", "u32", 12 },
+	{ "delta", "u64 growth in the interval", 16 },
+	{ "name_len", "u16", 24 },
+	{ "pad", "u16", 26 },
+	{ "name", "name_len bytes", 28 },
+};
+
 /* CRC-32 (IEEE): zlib's, which uses the CPU's carry-less multiply where there is one (a
  * byte-at-a-time table cost ~2.5 ns/byte, most of what --raw cost per event). */
 uint32_t rec__crc32(uint32_t crc, const void *p, size_t len)
@@ -251,6 +268,10 @@ void *rec__records_json(void)
 							 filter_fields, NF(filter_fields)));
 	cJSON_AddItemToObject(r, "events", fields_json(REC_EVENTS, REC_EVENTS_FIXED,
 							 events_fields, NF(events_fields)));
+	cJSON_AddItemToObject(r, "counters", fields_json(REC_COUNTERS, REC_COUNTERS_FIXED,
+							   counters_fields, NF(counters_fields)));
+	cJSON_AddItemToObject(r, "counter",
+			      fields_json(0, REC_CTR_FIXED, counter_fields, NF(counter_fields)));
 	return r;
 }
 
@@ -268,6 +289,7 @@ struct rec_enc {
 	bool filter_written;
 	uint32_t mode;
 	char filter[2048];
+	size_t nctr; /* named counters written at least once (a counter's name travels once) */
 };
 
 /* Create an encoder. */
@@ -366,6 +388,41 @@ static bool entry_needed(const struct series *s, const struct shadow *sh)
 	       (s->has_hist && s->h_last.count) || (s->has_hist && !sh->written);
 }
 
+/* Append the named counters that grew in the interval, and any not written before (so a
+ * replay knows every counter, zero ones included). */
+static void enc_counters(struct rec_enc *e, const struct model *m, struct rec_buf *b)
+{
+	size_t at;
+	uint32_t n = 0;
+
+	for (size_t i = 0; i < m->nctr; i++)
+		n += m->ctr[i].last || i >= e->nctr;
+	if (!n)
+		return;
+	at = rec_begin(b, REC_COUNTERS);
+	put32(b, n);
+	put32(b, 0);
+	for (size_t i = 0; i < m->nctr; i++) {
+		const struct model_counter *c = &m->ctr[i];
+		const struct series *s = c->series >= 0 ? &m->s[c->series] : NULL;
+		uint16_t ln = strlen(c->name);
+
+		if (!c->last && i < e->nctr)
+			continue;
+		put16(b, s ? s->kind : 0);
+		put16(b, c->loss ? 1 : 0);
+		put32(b, s ? s->id : 0);
+		put32(b, s ? s->aux : 0);
+		put32(b, s ? s->aux2 : 0);
+		put64(b, c->last);
+		put16(b, ln);
+		put16(b, 0);
+		put(b, c->name, ln);
+	}
+	rec_end(b, at);
+	e->nctr = m->nctr;
+}
+
 /* Append the records of the interval m just closed. */
 void rec_enc__interval(struct rec_enc *e, const struct model *m, const char *filter,
 		       uint32_t lost, struct rec_buf *b)
@@ -408,6 +465,7 @@ void rec_enc__interval(struct rec_enc *e, const struct model *m, const char *fil
 		e->mode = m->mode;
 		snprintf(e->filter, sizeof(e->filter), "%s", filter);
 	}
+	enc_counters(e, m, b);
 	at = rec_begin(b, REC_INTERVAL);
 	put64(b, m->last_start_ns);
 	put64(b, m->last_end_ns);
@@ -523,6 +581,21 @@ static const char *check_payload(uint32_t type, const uint8_t *p, uint32_t len)
 		    (uint64_t)get32(p) * REC_EVENT_SIZE != len - REC_EVENTS_FIXED)
 			return "events record length does not match its count";
 		return NULL;
+	case REC_COUNTERS: {
+		uint32_t n, off = REC_COUNTERS_FIXED;
+
+		if (len < REC_COUNTERS_FIXED)
+			return "counters record too short";
+		n = get32(p);
+		for (uint32_t i = 0; i < n; i++) {
+			if (len - off < REC_CTR_FIXED)
+				return "counters record entries run past its end";
+			if (get16(p + off + 24) > len - off - REC_CTR_FIXED)
+				return "counters record name runs past its end";
+			off += REC_CTR_FIXED + get16(p + off + 24);
+		}
+		return off == len ? NULL : "counters record has trailing bytes";
+	}
 	default:
 		return NULL; /* unknown: skipped by length */
 	}
@@ -737,6 +810,29 @@ static int apply_interval(struct model *m, const uint8_t *p)
 	return REC_INTERVAL;
 }
 
+/* Apply a counters record: deltas into the open interval (the interval record closes it). */
+static int apply_counters(struct model *m, const uint8_t *p)
+{
+	uint32_t n = get32(p), off = REC_COUNTERS_FIXED;
+
+	for (uint32_t i = 0; i < n; i++) {
+		const uint8_t *c = p + off;
+		struct series *s = NULL;
+		char name[MODEL_CTR_NAME];
+
+		if (get16(c)) {
+			s = model__series(m, get16(c), get32(c + 4), get32(c + 8), get32(c + 12));
+			if (!s)
+				return -ENOMEM;
+		}
+		copy_str(name, sizeof(name), c + REC_CTR_FIXED, get16(c + 24));
+		if (model__add_counter(m, s, name, get16(c + 2) & 1, get64(c + 16)))
+			return -ENOMEM;
+		off += REC_CTR_FIXED + get16(c + 24);
+	}
+	return REC_COUNTERS;
+}
+
 /* Apply record i to m. */
 int rec__apply(const struct rec_file *f, size_t i, struct model *m, char *filter,
 	       size_t filterlen)
@@ -749,6 +845,8 @@ int rec__apply(const struct rec_file *f, size_t i, struct model *m, char *filter
 		return apply_series(m, p);
 	case REC_INTERVAL:
 		return apply_interval(m, p);
+	case REC_COUNTERS:
+		return apply_counters(m, p);
 	case REC_FILTER:
 		if (get32(p) < MODE__COUNT)
 			m->mode = (enum lat_mode)get32(p);

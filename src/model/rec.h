@@ -24,7 +24,7 @@
 #define REC_MAGIC "LATTOPREC"
 #define REC_MAGIC_LEN 12 /* "LATTOPREC" and three zero bytes */
 #define REC_MAJOR 1
-#define REC_MINOR 0
+#define REC_MINOR 1
 #define REC_HDR_LEN 20 /* magic, version, meta_len */
 
 enum rec_type {
@@ -32,6 +32,7 @@ enum rec_type {
 	REC_INTERVAL = 2, /* one closed interval: counters and per-series deltas */
 	REC_FILTER = 3,   /* the mode and the -p filter (at start and when they change) */
 	REC_EVENTS = 4,   /* --raw: a batch of struct lat_event */
+	REC_COUNTERS = 5, /* named counters' deltas of the interval that follows (format 1.1) */
 };
 
 /* Fixed sizes of the payload parts (see rec.c's field tables). */
@@ -41,6 +42,8 @@ enum rec_type {
 #define REC_FILTER_FIXED 8
 #define REC_EVENTS_FIXED 8
 #define REC_EVENT_SIZE 48
+#define REC_COUNTERS_FIXED 8
+#define REC_CTR_FIXED 28
 
 /* A growable byte buffer; oom is sticky. */
 struct rec_buf {

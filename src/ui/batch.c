@@ -10,7 +10,6 @@
 #include <cjson/cJSON.h>
 
 #include "collect/replay.h"
-#include "segsession.h"
 #include "ui/columns.h"
 #include "ui/ui.h"
 
@@ -95,21 +94,23 @@ static void report_text(struct session *s, FILE *f, const struct row *rows, size
 
 	const struct model *m = s->m;
 	const struct model_counters *mc = s->o->cumulative ? &m->c_cum : &m->c_last;
-	char ts[32], line[512];
+	char ts[32], line[512], src[64];
 	time_t t = (time_t)(wall_ns(s) / 1000000000ull);
 	struct tm tm;
 
 	localtime_r(&t, &tm);
 	strftime(ts, sizeof(ts), "%Y-%m-%d %H:%M:%S", &tm);
 	fprintf(f, "lattop %s  interval %.2fs  mode %s  source %s%s\n", ts,
-		(m->last_end_ns - m->last_start_ns) / 1e9, opts__mode_name(m->mode), m->source,
+		(m->last_end_ns - m->last_start_ns) / 1e9, opts__mode_name(m->mode),
+		model__source(m, src, sizeof(src)),
 		s->o->cumulative ? "  cumulative" : "");
 	fprintf(f,
 		"drops: ringbuf %" PRIu64 "  queue %" PRIu64 "  recursion %" PRIu64 "  nest %" PRIu64
 		"  events %" PRIu64 "\n",
 		mc->rb_drops, mc->queue_drops, mc->recursion, mc->nest, mc->events);
-	if (m->notice[0])
-		fprintf(f, "note: %s\n", m->notice);
+	if (model__notice(m)[0])
+		fprintf(f, "note: %s\n", model__notice(m));
+	batch__text_counters(f, m, s->o->cumulative);
 	if (m->floor_ns)
 		fprintf(f, "probes: %d programs (%d fentry/fexit programs), ~%.2f%% of a CPU\n",
 			m->probed, 2 * m->probed, model__probe_cost_pct(m, s->o->cumulative));
@@ -151,16 +152,18 @@ static void report_csv(struct session *s, FILE *f, const struct row *rows, size_
 	const struct model *m = s->m;
 	const struct model_counters *mc = s->o->cumulative ? &m->c_cum : &m->c_last;
 	uint64_t ts = wall_ns(s);
+	char src[64], named[512];
 
 	if (first) {
 		fputs("ts_ns,interval_ns,mode,source", f);
 		for (int c = 0; c < ncols; c++)
 			fprintf(f, ",%s", cols[c].key);
-		fputs(",gone,rb_drops,queue_drops,note\n", f);
+		fputs(",gone,rb_drops,queue_drops,counters,note\n", f);
 	}
+	batch__named_str(m, s->o->cumulative, named, sizeof(named));
 	for (size_t i = 0; i < n; i++) {
 		fprintf(f, "%" PRIu64 ",%" PRIu64 ",%s,%s", ts, m->last_end_ns - m->last_start_ns,
-			opts__mode_name(m->mode), m->source);
+			opts__mode_name(m->mode), model__source(m, src, sizeof(src)));
 		for (int c = 0; c < ncols; c++) {
 			struct cell cell;
 			char v[128];
@@ -172,8 +175,66 @@ static void report_csv(struct session *s, FILE *f, const struct row *rows, size_
 		}
 		fprintf(f, ",%d,%" PRIu64 ",%" PRIu64 ",", rows[i].s->gone, mc->rb_drops,
 			mc->queue_drops);
+		csv_field(f, named);
+		fputc(',', f);
 		csv_field(f, rows[i].s->note);
 		fputc('\n', f);
+	}
+}
+
+/* The session-wide named counters as "name value  name value" (sep " ") or "name=value;..."
+ * into buf ("" when there are none). */
+static void named_fmt(const struct model *m, bool cumulative, const char *eq, const char *sep,
+		      char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < m->nctr && at < len; i++) {
+		const struct model_counter *c = &m->ctr[i];
+
+		if (c->series >= 0)
+			continue;
+		at += snprintf(buf + at, len - at, "%s%s%s%" PRIu64, at ? sep : "", c->name, eq,
+			       cumulative ? c->cum : c->last);
+	}
+}
+
+/* CSV form of the session-wide named counters. */
+void batch__named_str(const struct model *m, bool cumulative, char *buf, size_t len)
+{
+	named_fmt(m, cumulative, "=", ";", buf, len);
+}
+
+/* One-line form for the TUI: "name value  name value". */
+void batch__named_line(const struct model *m, bool cumulative, char *buf, size_t len)
+{
+	named_fmt(m, cumulative, " ", "  ", buf, len);
+}
+
+/* Text form: a "counters:" line when there are session-wide named counters. */
+void batch__text_counters(FILE *f, const struct model *m, bool cumulative)
+{
+	char buf[512];
+
+	named_fmt(m, cumulative, " ", "  ", buf, sizeof(buf));
+	if (buf[0])
+		fprintf(f, "counters: %s\n", buf);
+}
+
+/* JSON form: a "counters" object of the session-wide named counters (absent when none). */
+void batch__json_named(void *rootp, const struct model *m, bool cumulative)
+{
+	cJSON *o = NULL;
+
+	for (size_t i = 0; i < m->nctr; i++) {
+		const struct model_counter *c = &m->ctr[i];
+
+		if (c->series >= 0)
+			continue;
+		if (!o)
+			o = cJSON_AddObjectToObject(rootp, "counters");
+		cJSON_AddNumberToObject(o, c->name, (double)(cumulative ? c->cum : c->last));
 	}
 }
 
@@ -198,17 +259,18 @@ static void report_json(struct session *s, FILE *f, const struct row *rows, size
 	const struct model *m = s->m;
 	const struct model_counters *mc = s->o->cumulative ? &m->c_cum : &m->c_last;
 	cJSON *root = cJSON_CreateObject(), *arr;
+	char src[64];
 	char *txt;
 
 	cJSON_AddNumberToObject(root, "ts_ns", (double)wall_ns(s));
 	cJSON_AddNumberToObject(root, "interval_ns", (double)(m->last_end_ns - m->last_start_ns));
 	cJSON_AddStringToObject(root, "mode", opts__mode_name(m->mode));
-	cJSON_AddStringToObject(root, "source", m->source);
+	cJSON_AddStringToObject(root, "source", model__source(m, src, sizeof(src)));
 	cJSON_AddBoolToObject(root, "cumulative", s->o->cumulative);
-	if (m->notice[0])
-		cJSON_AddStringToObject(root, "notice", m->notice);
+	if (model__notice(m)[0])
+		cJSON_AddStringToObject(root, "notice", model__notice(m));
 	batch__json_counters(root, mc);
-	segsession__json(s, root);
+	batch__json_named(root, m, s->o->cumulative);
 	if (m->floor_ns) {
 		cJSON *pr = cJSON_AddObjectToObject(root, "probes");
 

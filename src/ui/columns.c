@@ -138,16 +138,18 @@ const struct column helper_columns[] = {
 };
 const int helper_ncolumns = sizeof(helper_columns) / sizeof(helper_columns[0]);
 
-/* Segments-mode getters: a span's loss counters (totals since start). */
-#define LOSS_GETTER(fn, field)                                                                   \
+/* Segments-mode getters: a span's loss counters, over the row's interval or cumulative. */
+#define LOSS_GETTER(fn, name)                                                                    \
 	static void fn(const struct row *r, struct cell *c)                                      \
 	{                                                                                        \
-		*c = (struct cell){ .t = CELL_U64, .u = r->s->field };                           \
+		*c = (struct cell){ .t = CELL_U64,                                               \
+				    .u = r->m ? model__counter(r->m, r->s, name, r->cumulative)  \
+					      : 0 };                                             \
 	}
-LOSS_GETTER(get_unmatched, span_unmatched)
-LOSS_GETTER(get_evicted, span_evicted)
-LOSS_GETTER(get_collided, span_collided)
-LOSS_GETTER(get_overflow, span_overflow)
+LOSS_GETTER(get_unmatched, "unmatched")
+LOSS_GETTER(get_evicted, "evicted")
+LOSS_GETTER(get_collided, "collided")
+LOSS_GETTER(get_overflow, "overflow")
 
 const struct column seg_columns[] = {
 	/* drop: OVERFLOW first, then COLLIDED, EVICTED, UNMATCHED, P99.9, P95, KIND, MAX, RATE/S,

@@ -65,6 +65,37 @@ static struct row *kind_rows(const struct session *s, uint16_t kind, bool by_pro
 	return rows;
 }
 
+/* A series' named counters (a span's unmatched, evicted, ...) over the whole recording. */
+static void series_counters_json(cJSON *o, const struct row *r)
+{
+	int32_t pos = (int32_t)(r->s - r->m->s);
+	cJSON *c = NULL;
+
+	for (size_t i = 0; i < r->m->nctr; i++) {
+		if (r->m->ctr[i].series != pos)
+			continue;
+		if (!c)
+			c = cJSON_AddObjectToObject(o, "counters");
+		cJSON_AddNumberToObject(c, r->m->ctr[i].name, (double)r->m->ctr[i].cum);
+	}
+}
+
+/* A series' non-zero named counters as " [name N, ...]" text. */
+static void series_counters_text(FILE *f, const struct row *r)
+{
+	int32_t pos = (int32_t)(r->s - r->m->s);
+	bool any = false;
+
+	for (size_t i = 0; i < r->m->nctr; i++) {
+		if (r->m->ctr[i].series != pos || !r->m->ctr[i].cum)
+			continue;
+		fprintf(f, "%s%s %" PRIu64, any ? ", " : " [", r->m->ctr[i].name, r->m->ctr[i].cum);
+		any = true;
+	}
+	if (any)
+		fputc(']', f);
+}
+
 /* One text table. */
 static void text_table(FILE *f, const char *title, const struct row *rows, size_t n)
 {
@@ -88,6 +119,7 @@ static void text_table(FILE *f, const char *title, const struct row *rows, size_
 				fmt_ns(v[c], buf, sizeof(buf));
 			fprintf(f, " %8s", buf);
 		}
+		series_counters_text(f, r);
 		fprintf(f, "%s\n", r->s->gone ? " (gone)" : "");
 	}
 	fputc('\n', f);
@@ -114,6 +146,7 @@ static cJSON *row_json(const struct row *r)
 			cJSON_AddNullToObject(o, sum_keys[c]);
 	}
 	cJSON_AddBoolToObject(o, "gone", r->s->gone);
+	series_counters_json(o, r);
 	return o;
 }
 
@@ -158,8 +191,10 @@ int report__totals(struct session *s, FILE *f)
 			rf->nivals, m->source);
 		fprintf(f,
 			"drops: ringbuf %" PRIu64 "  queue %" PRIu64 "  recursion %" PRIu64
-			"  nest %" PRIu64 "  events %" PRIu64 "\n\n",
+			"  nest %" PRIu64 "  events %" PRIu64 "\n",
 			c->rb_drops, c->queue_drops, c->recursion, c->nest, c->events);
+		batch__text_counters(f, m, true);
+		fputc('\n', f);
 	} else if (s->o->out == OUT_CSV) {
 		fputs("kind,id,aux,aux2,type,name", f);
 		for (int k = 0; k < NSUM; k++)
@@ -176,6 +211,7 @@ int report__totals(struct session *s, FILE *f)
 		cJSON_AddNumberToObject(root, "intervals", (double)rf->nivals);
 		cJSON_AddStringToObject(root, "source", m->source);
 		batch__json_counters(root, c);
+		batch__json_named(root, m, true);
 	}
 	for (int k = 0; k < 3; k++) {
 		cJSON *arr = root ? cJSON_AddArrayToObject(root, kind_names[k]) : NULL;

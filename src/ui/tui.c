@@ -16,7 +16,6 @@
 
 #include "collect/recorder.h"
 #include "collect/replay.h"
-#include "segsession.h"
 #include "ui/replay_ui.h"
 #include "ui/tui_int.h"
 #include "ui/ui.h"
@@ -486,7 +485,7 @@ static const struct key keys[] = {
 static void draw_header(struct tui *t, int y)
 {
 	const struct session *s = t->s;
-	char filt[64] = "all", state[320];
+	char filt[64] = "all", state[320], src[64];
 
 	if (s->rp)
 		replay__status(s, state, sizeof(state));
@@ -502,7 +501,8 @@ static void draw_header(struct tui *t, int y)
 	mvprintw(y, 0, "lattop %s", LATTOP_VERSION);
 	attroff(tui_attr(t, TH_HEADER));
 	printw("  %s  %s  mode %s  source %s  interval %.2fs  %s%s  filter %s", t->host, t->kernel,
-	       opts__mode_name(s->m->mode), s->m->source, s->o->interval_ns / 1e9,
+	       opts__mode_name(s->m->mode), model__source(s->m, src, sizeof(src)),
+	       s->o->interval_ns / 1e9,
 	       state, t->cumulative ? " cumulative" : "", filt);
 	clrtoeol();
 }
@@ -527,6 +527,32 @@ static void draw_counters(struct tui *t, int y)
 		printw("   probes on %d (floor %" PRIu64 "ns, ~%.2f%% CPU)", m->probed, m->floor_ns,
 		       model__probe_cost_pct(m, t->cumulative));
 	clrtoeol();
+}
+
+/* Session-wide named counters (the vhost chain's), in segments mode: one more line, in the
+ * warning colour when a loss counter grew in the last interval. */
+static void draw_named(struct tui *t, int y)
+{
+	const struct model *m = t->s->m;
+	bool lost = model__counters_lost(m, NULL);
+	char buf[512];
+
+	batch__named_line(m, t->cumulative, buf, sizeof(buf));
+	move(y, 0);
+	attron(lost ? tui_attr(t, TH_WARN) : A_NORMAL);
+	addstr("counters: ");
+	addnstr(buf, COLS > 10 ? COLS - 10 : 0);
+	attroff(lost ? tui_attr(t, TH_WARN) : A_NORMAL);
+	clrtoeol();
+}
+
+/* True when the model has session-wide named counters. */
+static bool has_named(const struct model *m)
+{
+	for (size_t i = 0; i < m->nctr; i++)
+		if (m->ctr[i].series < 0)
+			return true;
+	return false;
 }
 
 /* The prompt text of each prompt kind. */
@@ -646,9 +672,9 @@ void tui__draw(struct tui *t)
 				 TUI_MAX_ROWS);
 	follow_selection(t);
 	draw_header(t, y++);
-	if (t->s->m->notice[0]) {
+	if (model__notice(t->s->m)[0]) {
 		attron(tui_attr(t, TH_NOTE));
-		mvaddnstr(y++, 0, t->s->m->notice, COLS);
+		mvaddnstr(y++, 0, model__notice(t->s->m), COLS);
 		attroff(tui_attr(t, TH_NOTE));
 		clrtoeol();
 	}
@@ -659,17 +685,8 @@ void tui__draw(struct tui *t)
 		clrtoeol();
 	}
 	draw_counters(t, y++);
-	{
-		char line[512];
-		bool lost;
-
-		if (segsession__line(t->s, t->cumulative, line, sizeof(line), &lost)) {
-			attron(lost ? tui_attr(t, TH_WARN) : A_NORMAL);
-			mvaddnstr(y++, 0, line, COLS);
-			attroff(lost ? tui_attr(t, TH_WARN) : A_NORMAL);
-			clrtoeol();
-		}
-	}
+	if (t->s->m->mode == MODE_SEGMENTS && has_named(t->s->m))
+		draw_named(t, y++);
 	table_h = LINES - 1 - y;
 	pane_h = tui__pane_height(t, table_h);
 	if (pane_h) {

@@ -18,6 +18,12 @@ extern volatile sig_atomic_t ui_stop;
 void batch__report(struct session *s, FILE *f, bool first);
 /* Add the loss counters ("drops" object) and "events" of mc to the cJSON object root. */
 void batch__json_counters(void *root, const struct model_counters *mc);
+/* The session-wide named counters (the vhost chain's): into a JSON root as "counters",
+ * as a text "counters:" line, as a CSV "name=value;..." field. */
+void batch__json_named(void *root, const struct model *m, bool cumulative);
+void batch__text_counters(FILE *f, const struct model *m, bool cumulative);
+void batch__named_str(const struct model *m, bool cumulative, char *buf, size_t len);
+void batch__named_line(const struct model *m, bool cumulative, char *buf, size_t len);
 /* Run batch mode until -n/-D or a signal. Returns an exit status. */
 int batch__run(struct session *s);
 /* Run the TUI until q or a signal. Returns an exit status. */

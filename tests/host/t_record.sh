@@ -122,7 +122,7 @@ printf 'NOTLATTOP-----------------------' >"$TMP/magic.lrec"
 $LATTOP -r "$TMP/magic.lrec" -b 2>"$TMP/m.err" >/dev/null
 expect_eq bad-magic-exit $? 1
 expect_eq bad-magic-message "$(cat "$TMP/m.err")" "lattop: $TMP/magic.lrec: not a lattop recording (bad magic)"
-python3 -c 'import sys; d=bytearray(open(sys.argv[1],"rb").read()); d[14]=9; open(sys.argv[2],"wb").write(d)' "$TMP/a.lrec" "$TMP/v9.lrec"
+python3 -c 'import sys; d=bytearray(open(sys.argv[1],"rb").read()); d[12]=0; d[14]=9; open(sys.argv[2],"wb").write(d)' "$TMP/a.lrec" "$TMP/v9.lrec"
 $LATTOP -r "$TMP/v9.lrec" -b 2>"$TMP/v.err" >/dev/null
 expect_eq newer-version-exit $? 1
 check newer-version-message grep -q 'recorded with format version 9.0, newer than this lattop reads (1.x)' "$TMP/v.err"
@@ -170,9 +170,15 @@ check sample-small test "$(stat -c %s tests/data/sample.lrec)" -lt 102400
 # SIGKILL mid-session: the file replays up to its last complete record.
 for _ in $(seq 60); do
 	wait_lock
-	$LATTOP --demo -b -d 0.2 -o json -w "$TMP/k.lrec" >/dev/null 2>"$TMP/k.start" &
+	$LATTOP --demo -b -d 0.2 -o json -w "$TMP/k.lrec" >"$TMP/k.live" 2>"$TMP/k.start" &
 	kpid=$!
-	sleep 1.5
+	# Kill once five intervals were reported (each is flushed to the file first), however
+	# slowly the machine starts the session.
+	for _ in $(seq 200); do
+		[ "$(wc -l <"$TMP/k.live")" -ge 5 ] && break
+		kill -0 $kpid 2>/dev/null || break
+		sleep 0.1
+	done
 	kill -KILL $kpid 2>/dev/null
 	wait $kpid 2>/dev/null
 	grep -q 'another lattop session' "$TMP/k.start" || break

@@ -86,9 +86,20 @@ static void test_segments_columns(void)
 {
 	int n, need[32], width[32], w;
 	const struct column *cols = columns__for_mode(MODE_SEGMENTS, &n);
-	struct series se = { .kind = LAT_EV_SEG, .span_unmatched = 7, .span_overflow = 2 };
-	struct row r = { .s = &se };
+	struct model *m = model__new(0);
+	struct series *se = model__series(m, LAT_EV_SEG, 0, 0, 0);
+	struct row r;
 	struct cell c;
+
+	/* Interval 1: 7 unmatched, 2 overflow; interval 2: 3 more unmatched. */
+	model__set_series_counter(m, se, "unmatched", true, 7);
+	model__set_series_counter(m, se, "overflow", true, 2);
+	model__close_interval(m, 1000);
+	ASSERT_TRUE(model__counters_lost(m, se), "a loss in interval 1");
+	model__set_series_counter(m, se, "unmatched", true, 10);
+	model__set_series_counter(m, se, "overflow", true, 2);
+	model__close_interval(m, 2000);
+	model__row(m, se, false, &r);
 
 	ASSERT_TRUE(cols == seg_columns && n == seg_ncolumns, "segments columns");
 	ASSERT_STREQ(cols[columns__default_sort()].title, "COUNT", "default sort is COUNT");
@@ -104,10 +115,20 @@ static void test_segments_columns(void)
 	for (int i = 0; i < n; i++) {
 		cols[i].get(&r, &c);
 		if (!strcmp(cols[i].key, "unmatched"))
-			ASSERT_EQ(c.u, 7, "unmatched from the series");
+			ASSERT_EQ(c.u, 3, "unmatched in the last interval");
 		if (!strcmp(cols[i].key, "overflow"))
-			ASSERT_EQ(c.u, 2, "overflow from the series");
+			ASSERT_EQ(c.u, 0, "no overflow in the last interval");
 	}
+	model__row(m, se, true, &r);
+	for (int i = 0; i < n; i++) {
+		cols[i].get(&r, &c);
+		if (!strcmp(cols[i].key, "unmatched"))
+			ASSERT_EQ(c.u, 10, "unmatched since start");
+		if (!strcmp(cols[i].key, "overflow"))
+			ASSERT_EQ(c.u, 2, "overflow since start");
+	}
+	ASSERT_EQ(model__counter(m, NULL, "unmatched", true), 0, "series counters are not session-wide");
+	model__free(m);
 }
 
 int main(void)

@@ -38,6 +38,12 @@ static struct model *record(struct rec_buf *b, size_t *bounds, size_t *nb)
 			model__add_event(m, &ev, SRC_SELF);
 		}
 		model__set_losses(m, &(struct model_losses){ .rb_drops = k, .queue_drops = 2 * k });
+		/* Named counters: a session-wide loss growing 3, 9, 15; a tally; a series loss
+		 * that grows only in interval 2. */
+		model__set_counter(m, "fifo_overflow", 3ull * k * k);
+		model__set_tally(m, "pkts_matched", 100ull * k);
+		model__set_series_counter(m, model__find(m, LAT_EV_PROG, 10, 0, 0), "unmatched", true,
+					  k >= 2 ? 5 : 0);
 		model__close_interval(m, k * S);
 		rec_enc__interval(e, m, k == 2 ? "10" : "", 0, b);
 		/* Record boundaries: walk the records this frame added. */
@@ -103,6 +109,16 @@ static void test_round_trip(void)
 	ASSERT_EQ(rep->c_cum.queue_drops, live->c_cum.queue_drops, "queue drops total");
 	ASSERT_EQ(rep->c_cum.events, live->c_cum.events, "events total");
 	ASSERT_EQ(rep->last_end_ns, live->last_end_ns, "interval end");
+	ASSERT_EQ(model__counter(rep, NULL, "fifo_overflow", false), 15, "counter last interval");
+	ASSERT_EQ(model__counter(rep, NULL, "fifo_overflow", true), 27, "counter since start");
+	ASSERT_EQ(model__counter(rep, NULL, "pkts_matched", true), 300, "tally since start");
+	ASSERT_TRUE(model__counters_lost(rep, NULL), "a session loss in the last interval");
+	ASSERT_EQ(model__counter(rep, model__find(rep, LAT_EV_PROG, 10, 0, 0), "unmatched", false),
+		  0, "series counter: nothing in interval 3");
+	ASSERT_EQ(model__counter(rep, model__find(rep, LAT_EV_PROG, 10, 0, 0), "unmatched", true),
+		  5, "series counter since start");
+	ASSERT_TRUE(!model__counters_lost(rep, model__find(rep, LAT_EV_PROG, 10, 0, 0)),
+		     "no series loss in the last interval");
 	ASSERT_STREQ(rec__meta_str(&f, "host"), "t", "metadata");
 	rec__fini(&f);
 out:
@@ -167,7 +183,7 @@ static void test_bad_magic_and_version(void)
 	b.p[0] = 'L';
 	b.p[14] = 2; /* major 2 */
 	ASSERT_EQ(rec__scan(&f, b.p, b.len, err, sizeof(err)), -EPROTO, "newer major refused");
-	ASSERT_TRUE(strstr(err, "format version 2.0, newer") != NULL, "version message");
+	ASSERT_TRUE(strstr(err, "format version 2.1, newer") != NULL, "version message");
 	b.p[14] = 1;
 	b.p[12] = 9; /* minor 9: read */
 	ASSERT_EQ(rec__scan(&f, b.p, b.len, err, sizeof(err)), 0, "newer minor read");

@@ -57,9 +57,9 @@ seg_measure() {
 	head -n 2 $T/pkts | sed "s/^/seg: $sn: /"
 	sed "s/^/seg: $sn: stderr: /" $T/m.err
 }
-# vcount KEY: a vhost counter of the last report.
+# vcount KEY: a vhost chain counter of the last report (the session's named counters).
 vcount() {
-	sed -n "s/.*\"vhost\":{[^}]*\"$1\":\([0-9]*\).*/\1/p" $T/last.json
+	sed -n "s/.*\"counters\":{[^}]*\"$1\":\([0-9]*\).*/\1/p" $T/last.json
 }
 # scount NAME: the sample count of series NAME (S0, S1, S2, total) in the last report.
 scount() {
