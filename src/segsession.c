@@ -342,7 +342,7 @@ void segsession__interval(struct session *s)
 			model__set_tally(s->m, counter_defs[i].name, v);
 	}
 	if (!s->o->discover && c.kicks_filtered && !c.kicks)
-		snprintf(s->warn, sizeof(s->warn),
+		snprintf(s->m->seg_notice, sizeof(s->m->seg_notice),
 			 "stale profile %s: %" PRIu64 " kicks arrived on other eventfds and none on "
 			 "the profile's (the device was reset?); run lattop --discover again",
 			 s->o->profile_path, (uint64_t)c.kicks_filtered);

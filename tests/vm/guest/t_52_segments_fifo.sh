@@ -8,8 +8,13 @@ T=/tmp/t52
 mkdir -p $T
 use_tmux
 sn=fifo
-seg_fixture $sn --count 64 --burst 64 --kick write --repeat 3 || exit 1
+seg_fixture $sn --count 64 --burst 64 --kick write --repeat 4 || exit 1
+# RPS on the device is warned about (packets may leave the worker's CPU).
+rps=/sys/class/net/$IFNAME/queues/rx-0/rps_cpus
+ok rps-file [ -w $rps ] && echo 1 >$rps
 seg_discover $sn || exit 1
+ok rps-warning grep -q "lattop: warning: $IFNAME has RPS enabled" $T/disc.err
+[ -w $rps ] && echo 0 >$rps
 if seg_measure $sn 2 --fifo-slots 8; then
 	ok fifo-overflow [ "$(vcount fifo_overflow)" -gt 0 ]
 	expect fifo-overflow-exact "$(vcount fifo_overflow)" 56
@@ -34,9 +39,29 @@ ok tui-fifo-overflow grep -q 'fifo_overflow 56' $T/scr
 tmux send-keys -t seg q
 sleep 1
 tmux kill-server 2>/dev/null
+# A profile whose eventfd is not the fixture's (as after a device reset): the one kick arrives on
+# another eventfd, so its run has no S0 (work_eventfd_miss) while S1 and S2 are still measured
+# on the profile's worker, and the notice says the profile is stale.
+cp $T/p.json $T/p.orig
+sed 's/"ctx":[[:space:]]*"0x[0-9a-f]*"/"ctx": "0xffff888000000040"/g' $T/p.orig >$T/p.json
+if seg_measure $sn-ctx 4; then
+	expect stale-ctx-matched "$(vcount pkts_matched)" 64
+	expect stale-ctx-filtered "$(vcount kicks_filtered)" 1
+	expect stale-ctx-work-miss "$(vcount work_eventfd_miss)" 1
+	expect stale-ctx-S0 "$(scount S0)" 0
+	expect stale-ctx-S2 "$(scount S2)" 64
+	ok stale-ctx-notice grep -q '"notice":"stale profile .* kicks arrived on other eventfds and none on the profile' $T/last.json
+fi
+cp $T/p.orig $T/p.json
 seg_end
-# The fixture has exited: its vhost worker is gone, and the profile is stale.
+# The fixture has exited: its TAP device is gone, and so is its vhost worker. Both make the
+# profile stale (the device is checked first; on lo, the worker).
 lattop -m segments --profile $T/p.json -b -n 1 >$T/stale.out 2>$T/stale.err
-expect stale-status $? 2
-ok stale-message grep -q "stale profile $T/p.json: its vhost worker thread [0-9]* (vhost-[0-9]*) no longer exists" $T/stale.err ||
+expect stale-device-status $? 2
+ok stale-device-message grep -q "no network device 'vtap0' (the profile's device: stale profile" $T/stale.err ||
+	cat $T/stale.err
+sed 's/"device":[[:space:]]*"vtap0"/"device": "lo"/' $T/p.json >$T/plo.json
+lattop -m segments --profile $T/plo.json -b -n 1 >$T/stale.out 2>$T/stale.err
+expect stale-worker-status $? 2
+ok stale-worker-message grep -q "stale profile $T/plo.json: its vhost worker thread [0-9]* (vhost-[0-9]*) no longer exists" $T/stale.err ||
 	cat $T/stale.err
