@@ -6,6 +6,7 @@
  * losses, model__set_tally for counts), which the views, batch output and recordings show.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <glob.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -14,13 +15,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <cjson/cJSON.h>
-
 #include "collect/collector.h"
 #include "collect/vhost.h"
 #include "segsession.h"
 #include "session.h"
-
 
 /* The chain's counters as shown, in order; loss ones are shown in the warning colour when they
  * grow. */
