@@ -28,16 +28,18 @@ struct vhost {
 };
 
 /* The functions of the chain, their module, and whether the chain is useless without them. */
+enum { VF_EVENTFD_WRITE, VF_IOEVENTFD_WRITE, VF_POLL_WAKEUP, VF_TX_KICK, VF_TUN_SENDMSG,
+       VF_NETIF_RECEIVE_SKB };
 static const struct vfunc {
 	const char *name, *module;
 	bool required;
 } vfuncs[] = {
-	{ "eventfd_write", NULL, true },
-	{ "ioeventfd_write", "kvm", false },
-	{ "vhost_poll_wakeup", "vhost", true },
-	{ "handle_tx_kick", "vhost_net", true },
-	{ "tun_sendmsg", "tun", true },
-	{ "netif_receive_skb", NULL, true },
+	[VF_EVENTFD_WRITE] = { "eventfd_write", NULL, true },
+	[VF_IOEVENTFD_WRITE] = { "ioeventfd_write", "kvm", false },
+	[VF_POLL_WAKEUP] = { "vhost_poll_wakeup", "vhost", true },
+	[VF_TX_KICK] = { "handle_tx_kick", "vhost_net", true },
+	[VF_TUN_SENDMSG] = { "tun_sendmsg", "tun", true },
+	[VF_NETIF_RECEIVE_SKB] = { "netif_receive_skb", NULL, true },
 };
 
 /* Addresses of the chain's functions (0 = absent) and of eventfd_signal's symbol. */
@@ -90,13 +92,15 @@ int vhost__support(char *why, size_t len, int *kvm)
 	int e;
 
 	*kvm = 0;
+	e = ksyms_read(&k);
 	if (!have_kprobes()) {
+		/* Say whether vhost-net is missing too: both are for the user to fix. */
 		snprintf(why, len,
-			 "segments of the vhost path need kprobes and vhost-net, which this kernel "
-			 "lacks (no kprobe PMU: CONFIG_KPROBES is not set)");
+			 "segments of the vhost path need kprobes%s, which this kernel lacks (no "
+			 "kprobe PMU: CONFIG_KPROBES is not set)",
+			 !e && k.addr[VF_TX_KICK] ? "" : " and vhost-net");
 		return -ENOTSUP;
 	}
-	e = ksyms_read(&k);
 	if (e) {
 		snprintf(why, len, "cannot build the vhost chain: cannot read /proc/kallsyms: %s",
 			 strerror(-e));
@@ -123,7 +127,7 @@ int vhost__support(char *why, size_t len, int *kvm)
 			 "eventfd_signal_mask is in this kernel");
 		return -ENOENT;
 	}
-	*kvm = k.addr[1] != 0;
+	*kvm = k.addr[VF_IOEVENTFD_WRITE] != 0;
 	return 0;
 }
 
@@ -162,13 +166,21 @@ struct vhost *vhost__new(struct collector *c, const struct vhost_conf *conf, cha
 	e = ksyms_read(&ks);
 	if (e)
 		goto fail;
+	if (ks.addr[VF_TX_KICK] == 1) {
+		/* The wakeup probe tells TX kicks from others by this address. */
+		snprintf(err, errlen,
+			 "cannot build the vhost chain: /proc/kallsyms hides kernel addresses "
+			 "(kernel.kptr_restrict); run as root with kptr_restrict below 2");
+		e = -EPERM;
+		goto fail;
+	}
 	k = v->skel = vhost_bpf__open();
 	if (!k) {
 		e = -errno;
 		snprintf(err, errlen, "cannot open the vhost BPF object: %s", strerror(errno));
 		goto fail;
 	}
-	k->rodata->tx_kick_fn = ks.addr[3];
+	k->rodata->tx_kick_fn = ks.addr[VF_TX_KICK];
 	k->rodata->ifindex = conf->ifindex;
 	memcpy((void *)&k->rodata->flow, &conf->flow, sizeof(conf->flow));
 	for (int i = 0; i < conf->nctx && i < LAT_VHOST_MAX_CTX; i++)

@@ -1,6 +1,6 @@
-# Segments mode on a real vhost-net, kicked by write() on the kick eventfd (eventfd_write): discover
-# the fixture's worker and kick eventfd, then measure S0/S1/S2/total per target packet, on the
-# batched XDP path and on the per-packet path (--sndbuf).
+# Segments mode on a real vhost-net, kicked by write() on the kick eventfd (eventfd_write):
+# discover the fixture's worker and kick eventfd, then measure S0/S1/S2/total per target packet,
+# on the batched XDP path and on the per-packet path (--sndbuf); then --details in text and CSV.
 . /tests/lib.sh
 . /tests/vhost.sh
 . /tests/seg.sh
@@ -13,9 +13,25 @@ for v in xdp sndbuf; do
 	extra=
 	[ $v = sndbuf ] && extra="--sndbuf 1048576"
 	# shellcheck disable=SC2086
-	seg_fixture $sn --count $K --decoys $M --burst $B --kick write --repeat 2 $extra || continue
+	seg_fixture $sn --count $K --decoys $M --burst $B --kick write --repeat 4 $extra || continue
 	if seg_discover $sn && seg_measure $sn 2 --details; then
 		seg_checks $sn $K $M
 	fi
+	# --details in text, then CSV (rounds 3 and 4): one line per target packet.
+	for f in text csv; do
+		r=3
+		[ $f = csv ] && r=4
+		lattop -m segments --profile $T/p.json -b -o $f -D 200 --details >$T/d.$f 2>$T/d.err &
+		lp=$!
+		wait_line 'vhost' $T/d.$f 600 || fail "$sn-details-$f-start" "$(cat $T/d.err | xargs)"
+		seg_round $r
+		sleep 1.5
+		kill -INT $lp
+		wait $lp
+		head -n 3 $T/d.$f | sed "s/^/seg: $sn: $f: /"
+	done
+	expect "$sn-details-text" "$(grep -cE '^packet [0-9:]+\.[0-9]{9} tid [0-9]+ queue 0 s0 [0-9]+ s1 [0-9]+ s2 [0-9]+ total [0-9]+$' $T/d.text)" $K
+	expect "$sn-details-csv-header" "$(grep -c '^packet,ts_ns,tid,queue,s0_ns,s1_ns,s2_ns,total_ns$' $T/d.csv)" 1
+	expect "$sn-details-csv" "$(grep -cE '^packet,[0-9]{19},[0-9]+,0,[0-9]+,[0-9]+,[0-9]+,[0-9]+$' $T/d.csv)" $K
 	seg_end
 done
