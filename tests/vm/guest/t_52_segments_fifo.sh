@@ -65,3 +65,15 @@ lattop -m segments --profile $T/plo.json -b -n 1 >$T/stale.out 2>$T/stale.err
 expect stale-worker-status $? 2
 ok stale-worker-message grep -q "stale profile $T/plo.json: its vhost worker thread [0-9]* (vhost-[0-9]*) no longer exists" $T/stale.err ||
 	cat $T/stale.err
+# A TAP with NAPI (IFF_NAPI) is warned about; with no traffic discover finds nothing (status 1).
+sn=napi
+if seg_fixture $sn --count 4 --kick write --napi; then
+	lattop --discover --device $IFNAME --flow "$FLOW" --profile-out $T/pn.json -D 2 \
+		>$T/napi.out 2>$T/napi.err
+	expect napi-discover-status $? 1
+	ok napi-warning grep -q "lattop: warning: $IFNAME has NAPI enabled (IFF_NAPI)" $T/napi.err ||
+		cat $T/napi.err
+	ok napi-nothing-found grep -q "lattop: no packet of flow .* reached $IFNAME from a vhost worker" $T/napi.err
+	seg_round 1
+	seg_end
+fi
