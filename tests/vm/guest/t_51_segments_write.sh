@@ -21,7 +21,10 @@ for v in xdp sndbuf; do
 	for f in text csv; do
 		r=3
 		[ $f = csv ] && r=4
-		lattop -m segments --profile $T/p.json -b -o $f -D 200 --details >$T/d.$f 2>$T/d.err &
+		rec=
+		[ $f = csv ] && rec="-w $T/rec.lrec"
+		# shellcheck disable=SC2086
+		lattop -m segments --profile $T/p.json -b -o $f -D 200 --details $rec >$T/d.$f 2>$T/d.err &
 		lp=$!
 		wait_line 'vhost' $T/d.$f 600 || fail "$sn-details-$f-start" "$(cat $T/d.err | xargs)"
 		seg_round $r
@@ -33,5 +36,15 @@ for v in xdp sndbuf; do
 	expect "$sn-details-text" "$(grep -cE '^packet [0-9:]+\.[0-9]{9} tid [0-9]+ queue 0 s0 [0-9]+ s1 [0-9]+ s2 [0-9]+ total [0-9]+$' $T/d.text)" $K
 	expect "$sn-details-csv-header" "$(grep -c '^packet,ts_ns,tid,queue,s0_ns,s1_ns,s2_ns,total_ns$' $T/d.csv)" 1
 	expect "$sn-details-csv" "$(grep -cE '^packet,[0-9]{19},[0-9]+,0,[0-9]+,[0-9]+,[0-9]+,[0-9]+$' $T/d.csv)" $K
+	# The CSV run was recorded: its replay totals hold the same rows and counters.
+	lattop -r $T/rec.lrec -b -o json >$T/last.json 2>$T/r.err
+	expect "$sn-replay-status" $? 0 || cat $T/r.err
+	sed "s/^/seg: $sn: replay: /" $T/last.json | cut -c1-400
+	for s in S0 S1 S2 total; do
+		got=$(tr '{' '\n' <$T/last.json | grep "\"type\":\"vhost\",\"name\":\"$s\"" |
+			sed -n 's/.*"count":\([0-9]*\).*/\1/p')
+		expect "$sn-replay-$s" "$got" $K
+	done
+	expect "$sn-replay-matched" "$(vcount pkts_matched)" $K
 	seg_end
 done
