@@ -145,8 +145,9 @@ int segsession__open(struct session *s, char *err, size_t errlen)
 	struct segsession *g = calloc(1, sizeof(*g));
 	struct vhost_conf conf = {};
 	struct timespec rt, mono;
+	const char *kind;
 	char gone[64];
-	int kvm;
+	int kvm, nprobes;
 
 	if (!g) {
 		snprintf(err, errlen, "out of memory");
@@ -190,6 +191,8 @@ int segsession__open(struct session *s, char *err, size_t errlen)
 	g->v = vhost__new(s->col, &conf, err, errlen);
 	if (!g->v)
 		return EXIT_RUNTIME;
+	kind = vhost__probe_kind(g->v, &nprobes);
+	snprintf(s->m->seg_notice, sizeof(s->m->seg_notice), "vhost chain: %d %s", nprobes, kind);
 	if (!kvm && !s->warn[0])
 		snprintf(s->warn, sizeof(s->warn),
 			 "ioeventfd_write [kvm] is not in this kernel: KVM guest kicks are not "
@@ -411,7 +414,8 @@ int segsession__discover(struct session *s, volatile sig_atomic_t *stop)
 		fprintf(stderr, "lattop: %s\n", err);
 		return EXIT_RUNTIME;
 	}
-	printf("profile %s: device %s flow %s\n", s->o->profile_out, p.device, p.flow);
+	printf("profile %s: device %s flow %s (%s)\n", s->o->profile_out, p.device, p.flow,
+	       s->m->seg_notice);
 	for (int i = 0; i < p.ntid; i++)
 		printf("  worker tid %u (%s) queue %u eventfd_ctx 0x%" PRIx64 ": %" PRIu64
 		       " runs, %" PRIu64 " packets\n",

@@ -2,8 +2,8 @@
 /*
  * vhost.c - load bpf/vhost.bpf.c and attach its kprobes to the vhost-net transmit path.
  *
- * Kprobes only: fentry/fexit on module functions would cost less per hit (~3 ns against ~47),
- * but needs per-module attach targets and is not done here.
+ * fentry/fexit where the kernel and the modules' BTF allow (~3 ns per hit against ~47 for a
+ * kprobe), kprobes/kretprobes otherwise: the object carries both and loads one set.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -23,6 +23,7 @@
 
 struct vhost {
 	struct vhost_bpf *skel;
+	bool fentry; /* fentry/fexit programs (else kprobes) */
 	struct bpf_link *links[VHOST_LINKS];
 	int nlinks;
 };
@@ -93,12 +94,11 @@ int vhost__support(char *why, size_t len, int *kvm)
 
 	*kvm = 0;
 	e = ksyms_read(&k);
-	if (!have_kprobes()) {
-		/* Say whether vhost-net is missing too: both are for the user to fix. */
+	if (!have_kprobes() && (e || !k.addr[VF_TX_KICK])) {
+		/* Without vhost-net there is nothing to try fentry on either. */
 		snprintf(why, len,
-			 "segments of the vhost path need kprobes%s, which this kernel lacks (no "
-			 "kprobe PMU: CONFIG_KPROBES is not set)",
-			 !e && k.addr[VF_TX_KICK] ? "" : " and vhost-net");
+			 "segments of the vhost path need kprobes and vhost-net, which this kernel "
+			 "lacks (no kprobe PMU: CONFIG_KPROBES is not set)");
 		return -ENOTSUP;
 	}
 	if (e) {
@@ -131,32 +131,113 @@ int vhost__support(char *why, size_t len, int *kvm)
 	return 0;
 }
 
-/* Attach prog as a kprobe or kretprobe on func. */
-static int attach(struct vhost *v, struct bpf_program *prog, const char *func, bool ret,
-		  char *err, size_t errlen)
-{
-	LIBBPF_OPTS(bpf_kprobe_opts, ko, .retprobe = ret);
-	struct bpf_link *l = bpf_program__attach_kprobe_opts(prog, func, &ko);
+/* One probe point: its kprobe program, its fentry/fexit twin, the function, whether it is a
+ * return probe and whether it needs kvm. */
+struct probe {
+	struct bpf_program *kp, *fe;
+	const char *func;
+	bool ret, kvm;
+};
 
+/* The chain's probe points (funcs from ks: eventfd_signal's name depends on the kernel). */
+static int probes(struct vhost_bpf *k, const struct ksyms *ks, struct probe *out)
+{
+	const struct probe p[] = {
+#define P(name, func, ret, kvm) { k->progs.lat_vh_##name, k->progs.lat_vhf_##name, func, ret, kvm }
+		P(eventfd_write, "eventfd_write", false, false),
+		P(eventfd_write_ret, "eventfd_write", true, false),
+		P(eventfd_signal, ks->signal, false, false),
+		P(poll_wakeup, "vhost_poll_wakeup", false, false),
+		P(tx_kick, "handle_tx_kick", false, false),
+		P(tx_kick_ret, "handle_tx_kick", true, false),
+		P(tun_sendmsg, "tun_sendmsg", false, false),
+		P(netif_receive_skb, "netif_receive_skb", false, false),
+		P(ioeventfd_write, "ioeventfd_write", false, true),
+		P(ioeventfd_write_ret, "ioeventfd_write", true, true),
+#undef P
+	};
+
+	memcpy(out, p, sizeof(p));
+	return sizeof(p) / sizeof(p[0]);
+}
+
+/* Attach one probe point. */
+static int attach(struct vhost *v, const struct probe *p, char *err, size_t errlen)
+{
+	LIBBPF_OPTS(bpf_kprobe_opts, ko, .retprobe = p->ret);
+	struct bpf_link *l;
+
+	if (v->fentry)
+		l = bpf_program__attach(p->fe);
+	else
+		l = bpf_program__attach_kprobe_opts(p->kp, p->func, &ko);
 	if (!l) {
 		int e = errno;
 
-		snprintf(err, errlen, "cannot attach a %s to %s: %s", ret ? "kretprobe" : "kprobe",
-			 func, strerror(e));
+		snprintf(err, errlen, "cannot attach a%s %s to %s: %s", v->fentry ? "n" : "",
+			 v->fentry ? (p->ret ? "fexit" : "fentry")
+				   : (p->ret ? "kretprobe" : "kprobe"),
+			 p->func, strerror(e));
 		return -e;
 	}
 	v->links[v->nlinks++] = l;
 	return 0;
 }
 
-/* Load and attach. */
+/* Open and load the object with fentry/fexit or with kprobes; 0 or a negative errno. */
+static int load(struct vhost *v, struct collector *c, const struct vhost_conf *conf,
+		const struct ksyms *ks, bool kvm, bool fentry)
+{
+	struct probe pr[VHOST_LINKS];
+	struct vhost_bpf *k;
+	int n, e;
+
+	vhost_bpf__destroy(v->skel);
+	k = v->skel = vhost_bpf__open();
+	if (!k)
+		return -errno;
+	v->fentry = fentry;
+	k->rodata->tx_kick_fn = ks->addr[VF_TX_KICK];
+	k->rodata->ifindex = conf->ifindex;
+	memcpy((void *)&k->rodata->flow, &conf->flow, sizeof(conf->flow));
+	for (int i = 0; i < conf->nctx && i < LAT_VHOST_MAX_CTX; i++)
+		k->rodata->ctxs[i] = conf->ctx[i];
+	k->rodata->nctx = conf->nctx;
+	for (int i = 0; i < conf->ntid && i < LAT_VHOST_MAX_TID; i++)
+		k->rodata->tids[i] = conf->tid[i];
+	k->rodata->ntid = conf->ntid;
+	if (conf->fifo_slots) {
+		k->rodata->s0_slots = conf->fifo_slots;
+		k->rodata->s2_slots = conf->fifo_slots;
+	}
+	n = probes(k, ks, pr);
+	for (int i = 0; i < n; i++) {
+		bool want = kvm || !pr[i].kvm;
+
+		bpf_program__set_autoload(pr[i].kp, want && !fentry);
+		bpf_program__set_autoload(pr[i].fe, want && fentry);
+		if (want && fentry) {
+			e = bpf_program__set_attach_target(pr[i].fe, 0, pr[i].func);
+			if (e)
+				return e;
+		}
+	}
+	e = collector__share(c, k->obj);
+	if (!e)
+		e = vhost_bpf__load(k);
+	return e;
+}
+
+/* Load and attach: fentry/fexit where the kernel and the modules' BTF allow, else kprobes
+ * (LATTOP_VHOST_PROBES=kprobe forces them, for tests). */
 struct vhost *vhost__new(struct collector *c, const struct vhost_conf *conf, char *err,
 			 size_t errlen)
 {
+	const char *force = getenv("LATTOP_VHOST_PROBES");
 	struct vhost *v = calloc(1, sizeof(*v));
-	struct vhost_bpf *k;
+	struct probe pr[VHOST_LINKS];
 	struct ksyms ks;
-	int e, kvm;
+	int e, kvm, n;
 
 	if (!v)
 		return NULL;
@@ -174,32 +255,19 @@ struct vhost *vhost__new(struct collector *c, const struct vhost_conf *conf, cha
 		e = -EPERM;
 		goto fail;
 	}
-	k = v->skel = vhost_bpf__open();
-	if (!k) {
-		e = -errno;
-		snprintf(err, errlen, "cannot open the vhost BPF object: %s", strerror(errno));
+	e = -EINVAL;
+	if (!force || strcmp(force, "kprobe"))
+		e = load(v, c, conf, &ks, kvm, true);
+	if (e && !have_kprobes()) {
+		snprintf(err, errlen,
+			 "segments of the vhost path need fentry on the vhost modules or kprobes: "
+			 "this kernel refuses fentry (%s) and has no kprobes (CONFIG_KPROBES is not "
+			 "set)",
+			 strerror(-e));
 		goto fail;
 	}
-	k->rodata->tx_kick_fn = ks.addr[VF_TX_KICK];
-	k->rodata->ifindex = conf->ifindex;
-	memcpy((void *)&k->rodata->flow, &conf->flow, sizeof(conf->flow));
-	for (int i = 0; i < conf->nctx && i < LAT_VHOST_MAX_CTX; i++)
-		k->rodata->ctxs[i] = conf->ctx[i];
-	k->rodata->nctx = conf->nctx;
-	for (int i = 0; i < conf->ntid && i < LAT_VHOST_MAX_TID; i++)
-		k->rodata->tids[i] = conf->tid[i];
-	k->rodata->ntid = conf->ntid;
-	if (conf->fifo_slots) {
-		k->rodata->s0_slots = conf->fifo_slots;
-		k->rodata->s2_slots = conf->fifo_slots;
-	}
-	if (!kvm) {
-		bpf_program__set_autoload(k->progs.lat_vh_ioeventfd_write, false);
-		bpf_program__set_autoload(k->progs.lat_vh_ioeventfd_write_ret, false);
-	}
-	e = collector__share(c, k->obj);
-	if (!e)
-		e = vhost_bpf__load(k);
+	if (e)
+		e = load(v, c, conf, &ks, kvm, false);
 	if (e) {
 		snprintf(err, errlen,
 			 "cannot load the vhost BPF object: %s (are the vhost module's BTF and "
@@ -207,29 +275,26 @@ struct vhost *vhost__new(struct collector *c, const struct vhost_conf *conf, cha
 			 strerror(-e));
 		goto fail;
 	}
-	if ((e = attach(v, k->progs.lat_vh_eventfd_write, "eventfd_write", false, err, errlen)) ||
-	    (e = attach(v, k->progs.lat_vh_eventfd_write_ret, "eventfd_write", true, err,
-			errlen)) ||
-	    (e = attach(v, k->progs.lat_vh_eventfd_signal, ks.signal, false, err, errlen)) ||
-	    (e = attach(v, k->progs.lat_vh_poll_wakeup, "vhost_poll_wakeup", false, err,
-			errlen)) ||
-	    (e = attach(v, k->progs.lat_vh_tx_kick, "handle_tx_kick", false, err, errlen)) ||
-	    (e = attach(v, k->progs.lat_vh_tx_kick_ret, "handle_tx_kick", true, err, errlen)) ||
-	    (e = attach(v, k->progs.lat_vh_tun_sendmsg, "tun_sendmsg", false, err, errlen)) ||
-	    (e = attach(v, k->progs.lat_vh_netif_receive_skb, "netif_receive_skb", false, err,
-			errlen)))
-		goto fail;
-	if (kvm &&
-	    ((e = attach(v, k->progs.lat_vh_ioeventfd_write, "ioeventfd_write", false, err,
-			 errlen)) ||
-	     (e = attach(v, k->progs.lat_vh_ioeventfd_write_ret, "ioeventfd_write", true, err,
-			 errlen))))
-		goto fail;
+	n = probes(v->skel, &ks, pr);
+	for (int i = 0; i < n; i++) {
+		if (pr[i].kvm && !kvm)
+			continue;
+		e = attach(v, &pr[i], err, errlen);
+		if (e)
+			goto fail;
+	}
 	return v;
 fail:
 	vhost__free(v);
 	errno = e < 0 ? -e : EINVAL;
 	return NULL;
+}
+
+/* Which probes the chain uses, and how many are attached. */
+const char *vhost__probe_kind(const struct vhost *v, int *n)
+{
+	*n = v->nlinks;
+	return v->fentry ? "fentry/fexit" : "kprobes/kretprobes";
 }
 
 /* Detach and free. */

@@ -43,6 +43,8 @@ int vhost__support(char *why, size_t len, int *kvm);
 /* Load and attach; NULL + errno with one sentence in err. */
 struct vhost *vhost__new(struct collector *c, const struct vhost_conf *conf, char *err,
 			 size_t errlen);
+/* Which probes the chain uses ("fentry/fexit" or "kprobes/kretprobes") and how many (*n). */
+const char *vhost__probe_kind(const struct vhost *v, int *n);
 /* Detach and free (NULL is a no-op). */
 void vhost__free(struct vhost *v);
 /* The chain's counters since load. */

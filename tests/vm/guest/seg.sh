@@ -67,6 +67,10 @@ scount() {
 }
 # seg_checks NAME K M: exact counts for K targets and M decoys, each packet with all samples.
 seg_checks() {
+	# fentry/fexit unless the test sets LATTOP_VHOST_PROBES=kprobe.
+	PROBES="fentry/fexit"
+	[ "$LATTOP_VHOST_PROBES" = kprobe ] && PROBES="kprobes/kretprobes"
+	ok "$1-probes" grep -q "\"notice\":\"vhost chain: 10 $PROBES\"" $T/last.json
 	expect "$1-matched" "$(vcount pkts_matched)" "$2"
 	expect "$1-seen" "$(vcount pkts_seen)" "$(($2 + $3))"
 	for s in S0 S1 S2 total; do

@@ -1,10 +1,12 @@
 # Segments mode on a real vhost-net, kicked by a nested KVM guest (ioeventfd_write): discover
 # the fixture's worker and kick eventfd, then measure S0/S1/S2/total per target packet, on the
-# batched XDP path and on the per-packet path (--sndbuf).
+# batched XDP path and on the per-packet path (--sndbuf). With kprobes (the fallback where
+# fentry on the modules is refused); t_51 and t_52 use fentry/fexit, the default.
 . /tests/lib.sh
 . /tests/vhost.sh
 . /tests/seg.sh
 T=/tmp/t50
+export LATTOP_VHOST_PROBES=kprobe
 mkdir -p $T
 K=64 M=16 B=16
 

@@ -37,7 +37,10 @@ for s in S0 S1 S2 total; do
 done
 ok tui-fifo-overflow grep -q 'fifo_overflow 56' $T/scr
 tmux send-keys -t seg q
-sleep 1
+# The next lattop needs the session lock: wait until this one has exited.
+i=0
+while ! tmux capture-pane -p -t seg | grep -q '^EXITED' && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+ok tui-exit tmux capture-pane -p -t seg | grep -q '^EXITED 0'
 tmux kill-server 2>/dev/null
 # A profile whose eventfd is not the fixture's (as after a device reset): the one kick arrives on
 # another eventfd, so its run has no S0 (work_eventfd_miss) while S1 and S2 are still measured
