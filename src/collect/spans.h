@@ -20,7 +20,7 @@
 struct collector;
 struct spans;
 
-/* Probe kinds a spans file may name (only some are offered; see spans__parse_file). */
+/* Probe kinds a spans file may name (kprobes only where the kernel has them). */
 enum span_probe_kind {
 	SPK_UPROBE = 0,
 	SPK_URETPROBE,
@@ -36,11 +36,14 @@ enum span_probe_kind {
 struct span_probe_spec {
 	enum span_probe_kind kind;
 	char path[256];  /* uprobes: the binary or library (as given) */
-	char func[128];  /* uprobes: the function; tracepoints: "category:name" */
+	char func[128];  /* functions: the function; tracepoints: "category:name" */
 	int pid;         /* uprobes: only this process (-u PID:func), -1 = any */
 	uint32_t keysel; /* enum lat_span_keysel */
-	uint32_t field;  /* LAT_KEY_FIELD: field number of tp */
-	uint32_t tp;     /* enum lat_span_tp (LAT_TP_NONE for uprobes) */
+	uint32_t field;  /* LAT_KEY_FIELD: field number of tp, or argument (LAT_FIELD_RET) */
+	uint32_t tp;     /* enum lat_span_tp (LAT_TP_NONE but for tp_btf) */
+	/* LAT_KEY_FIELD on a generic tracepoint: the key field, from its format file. */
+	uint16_t fld_off;
+	uint8_t fld_size, fld_signed;
 };
 
 /* One span. */
@@ -56,13 +59,16 @@ struct span_spec {
 /* Parse a -u argument ("/path/bin:func", "lib.so:func" or "PID:func") into sp. Checks the file
  * exists; the symbol is checked at attach. Returns 0 or -EINVAL/-ENOENT with one sentence. */
 int spans__parse_func(struct span_spec *sp, const char *arg, char *err, size_t errlen);
-/* Parse a spans file into out[*n...max). Returns 0, or -EINVAL/-ENOENT with one sentence naming
- * the file and the key (or the span and the probe). */
+/* Parse a spans file into out[*n...max). Generic tracepoints are checked against tracefs
+ * (mounted when nothing is) and their key field located there. Returns 0, or
+ * -EINVAL/-ENOENT/-ENOTSUP with one sentence naming the file and the key (or the span and the
+ * probe). */
 int spans__parse_file(const char *path, struct span_spec *out, int max, int *n, char *err,
 		      size_t errlen);
 
-/* Load and attach every span; NULL + errno with one sentence in err (-ENOENT: a missing file or
- * symbol, the user's to fix). */
+/* Load and attach every span; NULL + errno with one sentence in err. errno ENOENT means the
+ * user's to fix (exit status 2): a missing file, symbol or kernel function, an argument the
+ * function lacks, or a kernel that cannot load fentry/fexit programs for the span that asks. */
 struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n, char *err,
 			 size_t errlen);
 /* Detach and free (NULL is a no-op). */
