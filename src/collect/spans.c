@@ -92,21 +92,17 @@ static const char *instead_of_fentry(void)
 		       : "use tracepoints or uprobes (this kernel has no kprobes either)";
 }
 
-/* Load and attach the fentry/fexit copy for probe idx (p, of span sp at index span). */
-static int attach_fn(struct spans *s, struct btf **vmlinux, const struct span_spec *sp,
-		     int span, const struct span_probe_spec *p, int idx, char *err, size_t errlen)
+/* Check a fentry/fexit probe p of span sp against the function's BTF: it exists, has the
+ * argument the key asks for, returns a value when the key is ret. Done for every probe before
+ * anything loads, so a mistake in the spans is named before what the kernel cannot do. */
+static int check_fn(struct btf **vmlinux, const struct span_spec *sp,
+		    const struct span_probe_spec *p, char *err, size_t errlen)
 {
 	const char *kind = p->kind == SPK_FEXIT ? "fexit" : "fentry";
 	const char *which = p == &sp->start ? "start" : "end";
-	struct spanfn_bpf *fn;
-	struct bpf_program *prog;
 	struct kfunc_proto proto;
-	struct bpf_link *l;
-	int e;
 
-	/* The function and the key it asks for, from BTF: the sentences a user can act on. */
-	e = kfunc_proto(vmlinux, p->func, &proto);
-	if (e) {
+	if (kfunc_proto(vmlinux, p->func, &proto)) {
 		snprintf(err, errlen,
 			 "span '%s': %s probe %s %s: no kernel function '%s' with BTF (not in "
 			 "/sys/kernel/btf/vmlinux nor a loaded module's BTF)",
@@ -125,6 +121,20 @@ static int attach_fn(struct spans *s, struct btf **vmlinux, const struct span_sp
 			 sp->name, which, kind, p->func, p->func);
 		return -ENOENT;
 	}
+	return 0;
+}
+
+/* Load and attach the fentry/fexit copy for probe idx (p, of span sp at index span). */
+static int attach_fn(struct spans *s, const struct span_spec *sp, int span,
+		     const struct span_probe_spec *p, int idx, char *err, size_t errlen)
+{
+	const char *kind = p->kind == SPK_FEXIT ? "fexit" : "fentry";
+	const char *which = p == &sp->start ? "start" : "end";
+	struct spanfn_bpf *fn;
+	struct bpf_program *prog;
+	struct bpf_link *l;
+	int e;
+
 	fn = spanfn_bpf__open();
 	if (!fn) {
 		e = errno;
@@ -317,6 +327,19 @@ struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n,
 	if (!s)
 		return NULL;
 	s->n = n;
+	for (int i = 0; i < n; i++) {
+		const struct span_probe_spec *ends[2] = { &sp[i].start, &sp[i].end };
+
+		for (int k = 0; k < 2; k++) {
+			if (ends[k]->kind != SPK_FENTRY && ends[k]->kind != SPK_FEXIT)
+				continue;
+			e = -check_fn(&vmlinux, &sp[i], ends[k], err, errlen);
+			if (e)
+				goto fail;
+		}
+	}
+	btf__free(vmlinux);
+	vmlinux = NULL;
 	s->skel = spans_bpf__open();
 	if (!s->skel) {
 		e = errno;
@@ -374,7 +397,7 @@ struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n,
 			else if (ends[k]->kind == SPK_TRACEPOINT)
 				e = attach_once(s, &sp[i], ends[k], np, err, errlen);
 			else if (ends[k]->kind == SPK_FENTRY || ends[k]->kind == SPK_FEXIT)
-				e = -attach_fn(s, &vmlinux, &sp[i], i, ends[k], np, err, errlen);
+				e = -attach_fn(s, &sp[i], i, ends[k], np, err, errlen);
 			else
 				e = -attach_uprobe(s, &sp[i], ends[k], np, err, errlen);
 			if (e)
@@ -395,7 +418,6 @@ struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n,
 		}
 		s->links[s->nlinks++] = l;
 	}
-	btf__free(vmlinux);
 	return s;
 fail:
 	btf__free(vmlinux);

@@ -11,15 +11,26 @@
  *   async N       N requests: spanfix_submit(id) for id 1..N, 10 us apart, then
  *                 spanfix_complete(id) for id N..1 (last in, first out), 10 us apart, all on
  *                 one thread: request id lasts ~(2 (N - id) + 1) x 10 us; prints "async N"
+ *   sleeps N      N clock_nanosleep calls (the syscall glibc's nanosleep and sleep make):
+ *                 every 10th sleeps 5 ms, the others 1 ms; prints "slept N p50 A p99 B" as
+ *                 mix does (the caller's times, ns)
+ *   pidreq N      requests keyed by a number the syscall tracepoints show: getpgid(BASE + i)
+ *                 for i 1..N, 10 us apart, then getsid(BASE + i) for i N..1, 10 us apart
+ *                 (BASE = 2000000000, beyond any pid: both just fail with ESRCH); request i
+ *                 lasts ~(2 (N - i) + 1) x 10 us; prints "pidreq N"
  *   quit (or EOF) exit
  * The functions spin on CLOCK_MONOTONIC (no sleeping: a sleep's wake-up latency would blur
- * the durations the test checks).
+ * the durations the test checks), but for sleeps, whose syscall is what is timed.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+/* pidreq's request numbers: above any pid_max (2^22), so no process has them. */
+#define PIDREQ_BASE 2000000000L
 
 /* CLOCK_MONOTONIC in ns. */
 static unsigned long long mono_ns(void)
@@ -125,6 +136,28 @@ int main(void)
 				spin_us(10);
 			}
 			printf("async %d\n", n);
+		} else if (sscanf(line, "sleeps %d", &n) == 1 && n > 0 && n <= 1000) {
+			static unsigned long long d[1000];
+
+			for (int i = 0; i < n; i++) {
+				struct timespec ts = { 0, i % 10 == 9 ? 5000000 : 1000000 };
+				unsigned long long t0 = mono_ns();
+
+				clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
+				d[i] = mono_ns() - t0;
+			}
+			qsort(d, (size_t)n, sizeof(d[0]), cmp_u64);
+			printf("slept %d p50 %llu p99 %llu\n", n, pct(d, n, 0.5), pct(d, n, 0.99));
+		} else if (sscanf(line, "pidreq %d", &n) == 1) {
+			for (long i = 1; i <= n; i++) {
+				syscall(SYS_getpgid, PIDREQ_BASE + i);
+				spin_us(10);
+			}
+			for (long i = n; i >= 1; i--) {
+				syscall(SYS_getsid, PIDREQ_BASE + i);
+				spin_us(10);
+			}
+			printf("pidreq %d\n", n);
 		} else if (!strncmp(line, "quit", 4)) {
 			break;
 		}
