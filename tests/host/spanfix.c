@@ -18,6 +18,9 @@
  *                 for i 1..N, 10 us apart, then getsid(BASE + i) for i N..1, 10 us apart
  *                 (BASE = 2000000000, beyond any pid: both just fail with ESRCH); request i
  *                 lasts ~(2 (N - i) + 1) x 10 us; prints "pidreq N"
+ *   udp N         N 16-byte UDP datagrams to a socket of its own on 127.0.0.1, each received
+ *                 before the next is sent (loopback: net_dev_queue then netif_receive_skb
+ *                 of the same skb); prints "udp N" (or "udp -1 why")
  *   quit (or EOF) exit
  * The functions spin on CLOCK_MONOTONIC (no sleeping: a sleep's wake-up latency would blur
  * the durations the test checks), but for sleeps, whose syscall is what is timed.
@@ -25,6 +28,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -100,6 +106,31 @@ void spanfix_complete(unsigned long id)
 	__asm__ volatile("" : : "r"(id) : "memory");
 }
 
+/* Send n datagrams to ourselves over loopback, receiving each; n, or -1. */
+static int udp_echo(int n)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t alen = sizeof(a);
+	int tx = socket(AF_INET, SOCK_DGRAM, 0), rx = socket(AF_INET, SOCK_DGRAM, 0), done = -1;
+	char buf[16] = "spanfix";
+
+	if (tx < 0 || rx < 0 || bind(rx, (struct sockaddr *)&a, sizeof(a)) ||
+	    getsockname(rx, (struct sockaddr *)&a, &alen))
+		goto out;
+	for (done = 0; done < n; done++)
+		if (sendto(tx, buf, sizeof(buf), 0, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+		    recv(rx, buf, sizeof(buf), 0) < 0) {
+			done = -1;
+			break;
+		}
+out:
+	if (tx >= 0)
+		close(tx);
+	if (rx >= 0)
+		close(rx);
+	return done;
+}
+
 int main(void)
 {
 	char line[128];
@@ -158,6 +189,8 @@ int main(void)
 				spin_us(10);
 			}
 			printf("pidreq %d\n", n);
+		} else if (sscanf(line, "udp %d", &n) == 1) {
+			printf("udp %d\n", udp_echo(n));
 		} else if (!strncmp(line, "quit", 4)) {
 			break;
 		}

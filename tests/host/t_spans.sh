@@ -125,7 +125,10 @@ cat >"$TMP/tp.json" <<JSON
     "end": { "kind": "tracepoint", "probe": "syscalls:sys_enter_getsid", "field": "pid" } },
   { "name": "pid_req_by_tid", "filter": { "comm": "spanfix" },
     "start": { "kind": "tracepoint", "probe": "syscalls:sys_enter_getpgid" },
-    "end": { "kind": "tracepoint", "probe": "syscalls:sys_enter_getsid" } } ] }
+    "end": { "kind": "tracepoint", "probe": "syscalls:sys_enter_getsid" } },
+  { "name": "skb_loopback", "filter": { "comm": "spanfix" },
+    "start": { "kind": "tracepoint", "probe": "net:net_dev_queue", "field": "skbaddr" },
+    "end": { "kind": "tracepoint", "probe": "net:netif_receive_skb", "field": "skbaddr" } } ] }
 JSON
 wait_gone
 $LATTOP -b -o json -c -d 0.5 -D 3 --spans "$TMP/tp.json" --spans spans/syscalls.json \
@@ -134,6 +137,7 @@ lat=$!
 for _ in $(seq 100); do [ -s "$TMP/tp.out" ] && break; sleep 0.05; done
 echo "sleeps 100" >&"${SF[1]}"; read -r _ slept _ sp50 _ sp99 <&"${SF[0]}"
 echo "pidreq 100" >&"${SF[1]}"; read -r _ <&"${SF[0]}"
+echo "udp 50" >&"${SF[1]}"; read -r _ udps <&"${SF[0]}"
 wait $lat
 expect_eq tp-exit $? 0
 trow() { json "[r for r in L[-1]['rows'] if r['span']=='$1'][0]['$2']" "$TMP/tp.out"; }
@@ -154,6 +158,10 @@ echo "measured: pid_req max $(trow pid_req max_ns) ns, p50 $(trow pid_req p50_ns
 check tp-field-durations python3 -c "import sys; sys.exit(not ($(trow pid_req max_ns) >= 1990000*0.99 and $(trow pid_req p50_ns) >= 1000000*0.99))"
 expect_eq tp-tid-collided "$(trow pid_req_by_tid collided)" 99
 expect_eq tp-tid-count "$(trow pid_req_by_tid count)" 1
+# A pointer key: each of the fixture's 50 loopback datagrams from its queueing on lo to its
+# receipt, paired by the skb's address.
+expect_eq tp-pointer-key-count "$(trow skb_loopback count)/$udps" 50/50
+expect_eq tp-pointer-key-collided "$(trow skb_loopback collided)" 0
 check tp-example-sleeps python3 -c "import sys; sys.exit(not ($(trow clock_nanosleep count) >= 100))"
 
 echo quit >&"${SF[1]}"
