@@ -2,7 +2,7 @@
 /*
  * spanfile.c - span specifications from -u arguments and from a spans file (JSON).
  *
- * A spans file:
+ * A spans file (each span may also give "timeout": seconds a start waits for its end, 10):
  *   { "spans": [ { "name": "wakeup_to_run",
  *                  "start": { "kind": "tp_btf", "probe": "sched:sched_wakeup", "field": "pid" },
  *                  "end":   { "kind": "tp_btf", "probe": "sched:sched_switch",
@@ -139,6 +139,7 @@ int spans__parse_func(struct span_spec *sp, const char *arg, char *err, size_t e
 	sp->end = sp->start;
 	sp->end.kind = SPK_URETPROBE;
 	sp->nest = 1;
+	sp->timeout_ns = SPAN_TIMEOUT_NS;
 	snprintf(sp->name, sizeof(sp->name), "%.63s", sp->start.func);
 	snprintf(sp->kind, sizeof(sp->kind), "uprobe");
 	return 0;
@@ -400,8 +401,8 @@ static int parse_filter(const cJSON *o, struct span_spec *sp, const char *file, 
 static int parse_span(const cJSON *o, int idx, struct span_spec *sp, const char *file, char *err,
 		      size_t errlen)
 {
-	static const char *const keys[] = { "name", "start", "end", "filter", NULL };
-	const cJSON *filter;
+	static const char *const keys[] = { "name", "start", "end", "filter", "timeout", NULL };
+	const cJSON *filter, *timeout;
 	const char *name;
 	char where[64];
 	int e;
@@ -428,6 +429,17 @@ static int parse_span(const cJSON *o, int idx, struct span_spec *sp, const char 
 	filter = cJSON_GetObjectItemCaseSensitive(o, "filter");
 	if (filter && (e = parse_filter(filter, sp, file, err, errlen)))
 		return e;
+	/* Seconds a start may wait for its end before it is dropped (counted as evicted). */
+	timeout = cJSON_GetObjectItemCaseSensitive(o, "timeout");
+	sp->timeout_ns = SPAN_TIMEOUT_NS;
+	if (timeout && (!cJSON_IsNumber(timeout) || !(timeout->valuedouble >= 0.1) ||
+			timeout->valuedouble > 86400)) {
+		snprintf(err, errlen, "%s: 'timeout' in span '%s' must be seconds from 0.1 to 86400",
+			 file, sp->name);
+		return -EINVAL;
+	}
+	if (timeout)
+		sp->timeout_ns = (uint64_t)(timeout->valuedouble * 1e9);
 	/* A function's entry and return on one thread nest (recursion): a stack of starts. */
 	{
 		bool entry_return =

@@ -16,6 +16,7 @@
 #include <bpf/libbpf.h>
 
 #include "collect/collector.h"
+#include "collect/spanage.h"
 #include "collect/spans.h"
 #include "spanfn.skel.h"
 #include "spans.skel.h"
@@ -26,6 +27,7 @@ struct spans {
 	int nlinks;
 	struct spanfn_bpf *fn[LAT_SPAN_PROBES]; /* one copy per fentry/fexit probe */
 	int nfn;
+	struct spanage *age; /* drops starts older than their span's timeout */
 	int n;
 };
 
@@ -418,6 +420,20 @@ struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n,
 		}
 		s->links[s->nlinks++] = l;
 	}
+	/* Aging last: the table it sweeps exists now. */
+	{
+		uint64_t timeout[LAT_SPAN_MAX] = {};
+
+		for (int i = 0; i < n && i < LAT_SPAN_MAX; i++)
+			timeout[i] = sp[i].timeout_ns;
+		s->age = spanage__start(bpf_map__fd(s->skel->maps.pending), timeout, n);
+		if (!s->age) {
+			e = errno;
+			snprintf(err, errlen, "cannot start the pending-table sweeper: %s",
+				 strerror(e));
+			goto fail;
+		}
+	}
 	return s;
 fail:
 	btf__free(vmlinux);
@@ -431,6 +447,7 @@ void spans__free(struct spans *s)
 {
 	if (!s)
 		return;
+	spanage__stop(s->age);
 	for (int i = s->nlinks - 1; i >= 0; i--)
 		bpf_link__destroy(s->links[i]);
 	for (int i = s->nfn - 1; i >= 0; i--)
@@ -439,11 +456,13 @@ void spans__free(struct spans *s)
 	free(s);
 }
 
-/* Loss counters of span i (one lookup in the shared span_loss array). */
+/* Loss counters of span i (one lookup in the shared span_loss array), the starts the timeout
+ * dropped counted as evicted. */
 void spans__loss(const struct spans *s, int i, struct lat_span_loss *out)
 {
 	__u32 k = (__u32)i & (LAT_SPAN_MAX - 1);
 
 	memset(out, 0, sizeof(*out));
 	bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.span_loss), &k, out);
+	out->evicted += spanage__dropped(s->age, (int)k);
 }

@@ -52,6 +52,7 @@ struct span_spec {
 	char kind[16]; /* shown in the KIND column: "uprobe", "tp_btf", "tracepoint", ... */
 	struct span_probe_spec start, end;
 	uint32_t nest;       /* a stack of starts per key (function entry/return) */
+	uint64_t timeout_ns; /* a start pending longer is dropped, counted as evicted */
 	uint32_t filter_pid; /* 0 = any */
 	char filter_comm[16];
 };
@@ -73,7 +74,11 @@ struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n,
 			 size_t errlen);
 /* Detach and free (NULL is a no-op). */
 void spans__free(struct spans *s);
-/* Loss counters of span i since start. */
+/* Default span timeout: a start whose end has not come in 10 s is dropped from the pending
+ * table (counted as evicted) rather than holding its key for ever. */
+#define SPAN_TIMEOUT_NS 10000000000ull
+
+/* Loss counters of span i since start (evicted includes starts dropped by the timeout). */
 void spans__loss(const struct spans *s, int i, struct lat_span_loss *out);
 
 #endif /* LAT_SPANS_H */

@@ -21,6 +21,9 @@
  *   udp N         N 16-byte UDP datagrams to a socket of its own on 127.0.0.1, each received
  *                 before the next is sent (loopback: net_dev_queue then netif_receive_skb
  *                 of the same skb); prints "udp N" (or "udp -1 why")
+ *   orphan N      spanfix_submit(ORPHAN_BASE + i) for i 1..N, completing none; prints
+ *                 "orphan N"
+ *   finish N      spanfix_complete(ORPHAN_BASE + i) for i 1..N; prints "finish N"
  *   quit (or EOF) exit
  * The functions spin on CLOCK_MONOTONIC (no sleeping: a sleep's wake-up latency would blur
  * the durations the test checks), but for sleeps, whose syscall is what is timed.
@@ -37,6 +40,8 @@
 
 /* pidreq's request numbers: above any pid_max (2^22), so no process has them. */
 #define PIDREQ_BASE 2000000000L
+/* orphan's request ids: apart from async's 1..N. */
+#define ORPHAN_BASE 3000000UL
 
 /* CLOCK_MONOTONIC in ns. */
 static unsigned long long mono_ns(void)
@@ -189,6 +194,14 @@ int main(void)
 				spin_us(10);
 			}
 			printf("pidreq %d\n", n);
+		} else if (sscanf(line, "orphan %d", &n) == 1) {
+			for (int i = 1; i <= n; i++)
+				spanfix_submit(ORPHAN_BASE + (unsigned long)i);
+			printf("orphan %d\n", n);
+		} else if (sscanf(line, "finish %d", &n) == 1) {
+			for (int i = 1; i <= n; i++)
+				spanfix_complete(ORPHAN_BASE + (unsigned long)i);
+			printf("finish %d\n", n);
 		} else if (sscanf(line, "udp %d", &n) == 1) {
 			printf("udp %d\n", udp_echo(n));
 		} else if (!strncmp(line, "quit", 4)) {

@@ -164,6 +164,33 @@ expect_eq tp-pointer-key-count "$(trow skb_loopback count)/$udps" 50/50
 expect_eq tp-pointer-key-collided "$(trow skb_loopback collided)" 0
 check tp-example-sleeps python3 -c "import sys; sys.exit(not ($(trow clock_nanosleep count) >= 100))"
 
+# Pending-table aging: 20 requests submitted and completed 1.5 s later. With a 0.3 s timeout
+# their starts are dropped (evicted 20) and their completions find nothing (unmatched 20);
+# with the default 10 s all 20 pair.
+cat >"$TMP/age.json" <<JSON
+{ "spans": [
+  { "name": "aged", "timeout": 0.3,
+    "start": { "kind": "uprobe", "probe": "$FIXABS:spanfix_submit", "field": "arg0" },
+    "end": { "kind": "uprobe", "probe": "$FIXABS:spanfix_complete", "field": "arg0" } },
+  { "name": "kept",
+    "start": { "kind": "uprobe", "probe": "$FIXABS:spanfix_submit", "field": "arg0" },
+    "end": { "kind": "uprobe", "probe": "$FIXABS:spanfix_complete", "field": "arg0" } } ] }
+JSON
+wait_gone
+$LATTOP -b -o json -c -d 0.5 -D 3 --spans "$TMP/age.json" >"$TMP/age.out" 2>"$TMP/age.err" &
+lat=$!
+for _ in $(seq 100); do [ -s "$TMP/age.out" ] && break; sleep 0.05; done
+echo "orphan 20" >&"${SF[1]}"; read -r _ <&"${SF[0]}"
+sleep 1.5
+echo "finish 20" >&"${SF[1]}"; read -r _ <&"${SF[0]}"
+wait $lat
+expect_eq age-exit $? 0
+arow() { json "[r for r in L[-1]['rows'] if r['span']=='$1'][0]['$2']" "$TMP/age.out"; }
+expect_eq age-evicted "$(arow aged evicted)" 20
+expect_eq age-unmatched "$(arow aged unmatched)" 20
+expect_eq age-count "$(arow aged count)" 0
+expect_eq age-default-kept "$(arow kept count)/$(arow kept evicted)/$(arow kept unmatched)" 20/0/0
+echo '{"spans":[{"name":"t","timeout":0,"start":{"kind":"tracepoint","probe":"sched:sched_switch"},"end":{"kind":"tracepoint","probe":"sched:sched_switch"}}]}' >"$TMP/age-bad.json"
 echo quit >&"${SF[1]}"
 
 # The block example: 200 direct 4 KiB writes are at least 200 requests, paired by the request
@@ -238,6 +265,7 @@ tpf sched_switch pid
 err_case tp-needs-category "tracepoint 'sched_switch' in span 't' start needs CATEGORY:NAME" --spans "$TMP/tp-bad.json"
 echo '{"spans":[{"name":"rd","start":{"kind":"tracepoint","probe":"sched:sched_switch"},"end":{"kind":"kretprobe","probe":"vfs_read"}}]}' >"$TMP/kret.json"
 err_case unavailable-kretprobe "span 'rd': end probe kretprobe vfs_read is unavailable" --spans "$TMP/kret.json"
+err_case age-bad-timeout "$TMP/age-bad.json: 'timeout' in span 't' must be seconds from 0.1 to 86400" --spans "$TMP/age-bad.json"
 err_case segments-needs-spans "segments mode needs spans: give -u or --spans" -m segments
 # A missing symbol leaves nothing attached behind: the next session starts.
 wait_gone
