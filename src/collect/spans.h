@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * spans.h - segments you define: span specifications (from -u and --spans FILE) and the BPF
- * object that times them (bpf/spans.bpf.c).
+ * objects that time them (bpf/spans.bpf.c, and bpf/spanfn.bpf.c per fentry/fexit probe).
  *
- * A span has a start probe and an end probe paired by a key (thread, process, or a tracepoint
- * field). Parsing has no side effects beyond reading the spans file; spans__new loads one BPF
- * object for all spans, sharing the collector's ring buffer, and attaches every probe.
+ * A span has a start probe and an end probe paired by a key (thread, process, a tracepoint
+ * field or a function argument). Parsing reads the spans file and, for generic tracepoints,
+ * their tracefs format files (mounting tracefs if nothing has); spans__new loads one BPF
+ * object for all spans plus one copy per fentry/fexit probe, all sharing the collector's ring
+ * buffer and one pending table, attaches every probe, and starts the pending-table sweeper
+ * (spanage.h).
  *
- * Thread use: UI/main thread only.
+ * Thread use: UI/main thread only (the sweeper is spanage's own thread).
  */
 #ifndef LAT_SPANS_H
 #define LAT_SPANS_H
