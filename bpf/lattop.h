@@ -104,22 +104,22 @@ _Static_assert(sizeof(struct lat_prog_ref) == 16, "lat_prog_ref layout changed")
 enum lat_span_keysel {
 	LAT_KEY_TID = 0,   /* the current thread */
 	LAT_KEY_PID = 1,   /* the current process (tgid) */
-	LAT_KEY_FIELD = 2, /* a tracepoint field, or a uprobe's argument (lat_span_probe.field) */
+	LAT_KEY_FIELD = 2, /* a tracepoint field, or a function's argument (lat_span_probe.field) */
 };
 
 /* Tracepoints the spans object carries a BTF (tp_btf) program for. */
 enum lat_span_tp {
-	LAT_TP_NONE = 0,          /* a uprobe or uretprobe: the link cookie names the probe */
+	LAT_TP_NONE = 0,          /* any other probe: the link cookie (or rodata) names the probe */
 	LAT_TP_SCHED_WAKEUP,      /* fields: 0 = pid (p->pid) */
 	LAT_TP_SCHED_WAKEUP_NEW,  /* fields: 0 = pid (p->pid) */
 	LAT_TP_SCHED_SWITCH,      /* fields: 0 = next_pid, 1 = prev_pid */
 	LAT_TP_BLOCK_RQ_ISSUE,    /* fields: 0 = rq (request pointer), 1 = sector ^ dev << 40 */
 	LAT_TP_BLOCK_RQ_COMPLETE, /* fields: 0 = rq, 1 = sector ^ dev << 40 */
-	LAT_TP__COUNT,
+	LAT_TP__COUNT,            /* this and up: the session's generic tracepoints, numbered */
 };
 
-/* uprobe key fields: 0..4 = the function's first five arguments, LAT_FIELD_RET = a uretprobe's return
- * value. */
+/* Function key fields (uprobes, kprobes, fentry/fexit): 0..4 = the function's first five
+ * arguments, LAT_FIELD_RET = the return value (uretprobe, kretprobe, fexit). */
 #define LAT_FIELD_RET 6
 
 /* One probe of a span (rodata, indexed by attachment). */
@@ -127,9 +127,13 @@ struct lat_span_probe {
 	__u32 span;   /* span index */
 	__u32 end;    /* 0 = start probe, 1 = end probe */
 	__u32 keysel; /* enum lat_span_keysel */
-	__u32 field;  /* LAT_KEY_FIELD: tracepoint field (enum lat_span_tp) or uprobe argument */
+	__u32 field;  /* LAT_KEY_FIELD: tp_btf field number (enum lat_span_tp) or argument */
 	__u32 tp;     /* enum lat_span_tp */
-	__u32 pad;
+	/* LAT_KEY_FIELD on a generic tracepoint: where the key lies in the tracepoint's record,
+	 * as its tracefs format file says (fld_size 0 for every other probe). */
+	__u16 fld_off;
+	__u8 fld_size;   /* 1, 2, 4 or 8 bytes */
+	__u8 fld_signed; /* 1: sign-extend */
 };
 
 _Static_assert(sizeof(struct lat_span_probe) == 24, "lat_span_probe layout changed");
@@ -143,7 +147,8 @@ struct lat_span_conf {
 
 _Static_assert(sizeof(struct lat_span_conf) == 24, "lat_span_conf layout changed");
 
-/* One span's loss counters (.bss, atomic adds, read by user space). */
+/* One span's loss counters (an entry of the span_loss array map, shared by every spans
+ * object; atomic adds, read by user space). */
 struct lat_span_loss {
 	__u64 unmatched; /* ends with no pending start */
 	__u64 evicted;   /* starts not stored: the pending table was full */

@@ -2,14 +2,16 @@
 /*
  * spanfile.c - span specifications from -u arguments and from a spans file (JSON).
  *
- * A spans file:
+ * A spans file (each span may also give "timeout": seconds a start waits for its end, 10):
  *   { "spans": [ { "name": "wakeup_to_run",
  *                  "start": { "kind": "tp_btf", "probe": "sched:sched_wakeup", "field": "pid" },
  *                  "end":   { "kind": "tp_btf", "probe": "sched:sched_switch",
  *                             "field": "next_pid" },
  *                  "filter": { "pid": 0, "comm": "" } } ] }
- * A probe's key is "key": "tid" (default) or "pid", or "field": a field of its tracepoint, or
- * a uprobe's argument ("arg0".."arg4") or a uretprobe's return value ("ret").
+ * A probe's key is "key": "tid" (default) or "pid", or "field": a field of its tracepoint (a
+ * tp_btf field lattop names, or any integer field of a generic tracepoint's format file), or a
+ * function's argument ("arg0".."arg4": uprobe, kprobe, fentry, fexit) or return value ("ret":
+ * uretprobe, kretprobe, fexit).
  * Every error is one sentence naming the file and the key, or the span and the probe.
  */
 #include <ctype.h>
@@ -23,6 +25,7 @@
 #include <cjson/cJSON.h>
 
 #include "collect/spans.h"
+#include "collect/tpformat.h"
 
 /* Largest spans file read (a few hundred spans' worth of JSON). */
 #define SPANFILE_MAX_BYTES (1 << 20)
@@ -38,7 +41,7 @@ static const char *const kind_names[] = {
 	[SPK_KRETPROBE] = "kretprobe",
 };
 
-/* Tracepoints lattop carries a BTF program for, and the fields each offers as keys. */
+/* Tracepoints lattop carries a BTF (tp_btf) program for, and the fields each offers as keys. */
 static const struct {
 	const char *name;
 	uint32_t tp;
@@ -136,6 +139,7 @@ int spans__parse_func(struct span_spec *sp, const char *arg, char *err, size_t e
 	sp->end = sp->start;
 	sp->end.kind = SPK_URETPROBE;
 	sp->nest = 1;
+	sp->timeout_ns = SPAN_TIMEOUT_NS;
 	snprintf(sp->name, sizeof(sp->name), "%.63s", sp->start.func);
 	snprintf(sp->kind, sizeof(sp->kind), "uprobe");
 	return 0;
@@ -179,6 +183,99 @@ static int get_str(const cJSON *o, const char *key, const char **out, bool requi
 	return 0;
 }
 
+/* A function probe's target and key field: uprobes take FILE:FUNC, kprobes and fentry/fexit a
+ * kernel function; "arg0".."arg4" where the probe sees the arguments (not in a uretprobe or
+ * kretprobe: the argument registers are gone by then), "ret" where it sees the return. */
+static int parse_function(struct span_probe_spec *p, const char *probe, const char *field,
+			  const char *file, const char *where, char *err, size_t errlen)
+{
+	bool ret = p->kind == SPK_URETPROBE || p->kind == SPK_KRETPROBE || p->kind == SPK_FEXIT;
+	bool args = p->kind != SPK_URETPROBE && p->kind != SPK_KRETPROBE;
+	char what[160];
+
+	if (field) {
+		bool arg = !strncmp(field, "arg", 3) && field[3] >= '0' && field[3] <= '4' &&
+			   !field[4];
+
+		if (arg && args) {
+			p->field = (uint32_t)(field[3] - '0');
+		} else if (!strcmp(field, "ret") && ret) {
+			p->field = LAT_FIELD_RET;
+		} else {
+			snprintf(err, errlen, "%s: bad field '%s' in %s: use %s", file, field, where,
+				 args && ret ? "arg0..arg4 (the function's arguments) or ret"
+				 : args	     ? "arg0..arg4 (the function's arguments)"
+					     : "ret (the return value)");
+			return -EINVAL;
+		}
+		p->keysel = LAT_KEY_FIELD;
+	}
+	snprintf(what, sizeof(what), "%s: probe in %s", file, where);
+	if (p->kind == SPK_UPROBE || p->kind == SPK_URETPROBE)
+		return parse_target(p, probe, what, err, errlen);
+	return parse_kfunc(p, probe, what, err, errlen);
+}
+
+/* A generic tracepoint "category:name", checked against tracefs, and its key field's place in
+ * the record. */
+static int parse_tracepoint(struct span_probe_spec *p, const char *probe, const char *field,
+			    const char *file, const char *where, char *err, size_t errlen)
+{
+	const char *colon = strchr(probe, ':'), *tracefs;
+	char cat[64], name[64], avail[512];
+	struct tp_field f;
+	int e;
+
+	if (!colon || colon == probe || !colon[1] || (size_t)(colon - probe) >= sizeof(cat) ||
+	    strlen(colon + 1) >= sizeof(name)) {
+		snprintf(err, errlen,
+			 "%s: tracepoint '%.80s' in %s needs CATEGORY:NAME, e.g. "
+			 "syscalls:sys_enter_nanosleep",
+			 file, probe, where);
+		return -EINVAL;
+	}
+	snprintf(cat, sizeof(cat), "%.*s", (int)(colon - probe), probe);
+	snprintf(name, sizeof(name), "%s", colon + 1);
+	snprintf(p->func, sizeof(p->func), "%s", probe);
+	p->tp = LAT_TP_NONE;
+	tracefs = tpformat__tracefs();
+	if (!tracefs) {
+		snprintf(err, errlen,
+			 "%s: tracepoint '%s' in %s: tracefs is not mounted and cannot be (%s); "
+			 "mount it with `mount -t tracefs tracefs /sys/kernel/tracing`",
+			 file, probe, where, strerror(errno));
+		return -ENOTSUP;
+	}
+	if (!tpformat__exists(tracefs, cat, name)) {
+		snprintf(err, errlen, "%s: no tracepoint '%s' in %s (see %s/available_events)", file,
+			 probe, where, tracefs);
+		return -ENOENT;
+	}
+	if (!field)
+		return 0;
+	e = tpformat__field(tracefs, cat, name, field, &f, avail, sizeof(avail));
+	if (e == -ENOENT || e == -EINVAL) {
+		snprintf(err, errlen, "%s: %s field '%s' of %s in %s: use one of %s", file,
+			 e == -ENOENT ? "no" : "non-integer", field, probe, where, avail);
+		return -EINVAL;
+	}
+	if (e) {
+		snprintf(err, errlen, "%s: cannot read the format of tracepoint '%s' in %s: %s", file,
+			 probe, where, strerror(-e));
+		return e;
+	}
+	if (f.off > 0xfff) {
+		snprintf(err, errlen, "%s: field '%s' of %s in %s lies beyond 4 KiB in the record",
+			 file, field, probe, where);
+		return -EINVAL;
+	}
+	p->keysel = LAT_KEY_FIELD;
+	p->fld_off = (uint16_t)f.off;
+	p->fld_size = (uint8_t)f.size;
+	p->fld_signed = f.is_signed;
+	return 0;
+}
+
 /* Parse one probe object ("start" or "end") of span sp. */
 static int parse_probe(const cJSON *o, struct span_spec *sp, struct span_probe_spec *p,
 		       const char *which, const char *file, char *err, size_t errlen)
@@ -205,21 +302,20 @@ static int parse_probe(const cJSON *o, struct span_spec *sp, struct span_probe_s
 			k = (int)i;
 	if (k < 0) {
 		snprintf(err, errlen,
-			 "%s: unknown kind '%s' in %s: use uprobe, uretprobe, tracepoint or tp_btf",
+			 "%s: unknown kind '%s' in %s: use uprobe, uretprobe, tracepoint, tp_btf, "
+			 "fentry, fexit, kprobe or kretprobe",
 			 file, kind, where);
 		return -EINVAL;
 	}
 	p->kind = (enum span_probe_kind)k;
-	/* The kprobe PMU is there exactly when the kernel has kprobes. */
-	if (k >= SPK_FENTRY &&
-	    (k <= SPK_FEXIT || access("/sys/bus/event_source/devices/kprobe/type", R_OK))) {
+	/* The kprobe PMU is there exactly when the kernel has kprobes. (Whether fentry loads is
+	 * known only by trying: spans__new.) */
+	if ((k == SPK_KPROBE || k == SPK_KRETPROBE) &&
+	    access("/sys/bus/event_source/devices/kprobe/type", R_OK)) {
 		snprintf(err, errlen,
-			 "span '%s': %s probe %s %s is unavailable: %s; use uprobe, uretprobe, "
-			 "tracepoint or tp_btf%s",
-			 sp->name, which, kind, probe,
-			 k <= SPK_FEXIT ? "lattop does not offer fentry/fexit spans"
-					: "this kernel has no kprobes (CONFIG_KPROBES is not set)",
-			 k <= SPK_FEXIT ? " (kprobe and kretprobe where the kernel has kprobes)" : "");
+			 "span '%s': %s probe %s %s is unavailable: this kernel has no kprobes "
+			 "(CONFIG_KPROBES is not set); use uprobe, uretprobe, tracepoint or tp_btf",
+			 sp->name, which, kind, probe);
 		return -ENOTSUP;
 	}
 	if (key && field) {
@@ -234,35 +330,11 @@ static int parse_probe(const cJSON *o, struct span_spec *sp, struct span_probe_s
 			 key, where);
 		return -EINVAL;
 	}
-	if (k == SPK_UPROBE || k == SPK_URETPROBE || k == SPK_KPROBE || k == SPK_KRETPROBE) {
-		bool ret = k == SPK_URETPROBE || k == SPK_KRETPROBE;
-		char what[160];
-
-		/* An argument (arg0..arg4) or, for a return probe, the return value (ret). */
-		if (field) {
-			bool arg = field[0] == 'a' && !strncmp(field, "arg", 3) && field[3] >= '0' &&
-				   field[3] <= '4' && !field[4];
-
-			if (arg && !ret) {
-				p->field = (uint32_t)(field[3] - '0');
-			} else if (!strcmp(field, "ret") && ret) {
-				p->field = LAT_FIELD_RET;
-			} else {
-				/* A return probe's argument registers no longer hold the arguments. */
-				snprintf(err, errlen, "%s: bad field '%s' in %s: use %s", file, field,
-					 where,
-					 !ret ? "arg0..arg4 (the function's arguments)"
-					      : "ret (the return value)");
-				return -EINVAL;
-			}
-			p->keysel = LAT_KEY_FIELD;
-		}
-		snprintf(what, sizeof(what), "%s: probe in %s", file, where);
-		if (k == SPK_KPROBE || k == SPK_KRETPROBE)
-			return parse_kfunc(p, probe, what, err, errlen);
-		return parse_target(p, probe, what, err, errlen);
-	}
-	/* tracepoint and tp_btf: one of the tracepoints lattop has a BTF program for. */
+	if (k == SPK_TRACEPOINT)
+		return parse_tracepoint(p, probe, field, file, where, err, errlen);
+	if (k != SPK_TP_BTF)
+		return parse_function(p, probe, field, file, where, err, errlen);
+	/* tp_btf: one of the tracepoints lattop has a BTF program for. */
 	for (size_t i = 0; i < sizeof(tps) / sizeof(tps[0]); i++) {
 		const char *bare = strchr(tps[i].name, ':') + 1;
 
@@ -284,9 +356,10 @@ static int parse_probe(const cJSON *o, struct span_spec *sp, struct span_probe_s
 		return -EINVAL;
 	}
 	snprintf(err, errlen,
-		 "%s: tracepoint '%s' in %s is not one lattop can probe: use sched:sched_wakeup, "
-		 "sched:sched_wakeup_new, sched:sched_switch, block:block_rq_issue or "
-		 "block:block_rq_complete",
+		 "%s: tp_btf '%s' in %s is not one lattop has a program for: use "
+		 "sched:sched_wakeup, sched:sched_wakeup_new, sched:sched_switch, "
+		 "block:block_rq_issue or block:block_rq_complete (or kind 'tracepoint' for any "
+		 "other)",
 		 file, probe, where);
 	return -EINVAL;
 }
@@ -328,8 +401,8 @@ static int parse_filter(const cJSON *o, struct span_spec *sp, const char *file, 
 static int parse_span(const cJSON *o, int idx, struct span_spec *sp, const char *file, char *err,
 		      size_t errlen)
 {
-	static const char *const keys[] = { "name", "start", "end", "filter", NULL };
-	const cJSON *filter;
+	static const char *const keys[] = { "name", "start", "end", "filter", "timeout", NULL };
+	const cJSON *filter, *timeout;
 	const char *name;
 	char where[64];
 	int e;
@@ -356,11 +429,23 @@ static int parse_span(const cJSON *o, int idx, struct span_spec *sp, const char 
 	filter = cJSON_GetObjectItemCaseSensitive(o, "filter");
 	if (filter && (e = parse_filter(filter, sp, file, err, errlen)))
 		return e;
+	/* Seconds a start may wait for its end before it is dropped (counted as evicted). */
+	timeout = cJSON_GetObjectItemCaseSensitive(o, "timeout");
+	sp->timeout_ns = SPAN_TIMEOUT_NS;
+	if (timeout && (!cJSON_IsNumber(timeout) || !(timeout->valuedouble >= 0.1) ||
+			timeout->valuedouble > 86400)) {
+		snprintf(err, errlen, "%s: 'timeout' in span '%s' must be seconds from 0.1 to 86400",
+			 file, sp->name);
+		return -EINVAL;
+	}
+	if (timeout)
+		sp->timeout_ns = (uint64_t)(timeout->valuedouble * 1e9);
 	/* A function's entry and return on one thread nest (recursion): a stack of starts. */
 	{
 		bool entry_return =
 			(sp->start.kind == SPK_UPROBE && sp->end.kind == SPK_URETPROBE) ||
-			(sp->start.kind == SPK_KPROBE && sp->end.kind == SPK_KRETPROBE);
+			(sp->start.kind == SPK_KPROBE && sp->end.kind == SPK_KRETPROBE) ||
+			(sp->start.kind == SPK_FENTRY && sp->end.kind == SPK_FEXIT);
 
 		sp->nest = entry_return && sp->start.keysel == LAT_KEY_TID &&
 			   sp->end.keysel == LAT_KEY_TID;

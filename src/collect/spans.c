@@ -1,25 +1,222 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * spans.c - load bpf/spans.bpf.c with the spans' probe table and attach every probe.
+ * spans.c - load bpf/spans.bpf.c with the spans' probe table and attach every probe; load one
+ * bpf/spanfn.bpf.c copy per fentry/fexit probe, sharing the spans object's maps.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "collect/collector.h"
+#include "collect/spanage.h"
 #include "collect/spans.h"
+#include "spanfn.skel.h"
 #include "spans.skel.h"
 
 struct spans {
 	struct spans_bpf *skel;
 	struct bpf_link *links[LAT_SPAN_PROBES];
 	int nlinks;
+	struct spanfn_bpf *fn[LAT_SPAN_PROBES]; /* one copy per fentry/fexit probe */
+	int nfn;
+	struct spanage *age; /* drops starts older than their span's timeout */
 	int n;
 };
+
+/* A kernel function's prototype, from the BTF of vmlinux or of a loaded module. */
+struct kfunc_proto {
+	int nargs;
+	bool returns; /* not void */
+};
+
+/* Find func in btf; 0 with its prototype, or -ENOENT. */
+static int btf_proto(const struct btf *btf, const char *func, struct kfunc_proto *out)
+{
+	const struct btf_type *t;
+	int id = btf__find_by_name_kind(btf, func, BTF_KIND_FUNC);
+
+	if (id < 0)
+		return -ENOENT;
+	t = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);
+	if (!t || !btf_is_func_proto(t))
+		return -ENOENT;
+	out->nargs = btf_vlen(t);
+	out->returns = t->type != 0;
+	return 0;
+}
+
+/* Look func up in vmlinux's BTF, then in each loaded module's (/sys/kernel/btf/<module>). */
+static int kfunc_proto(struct btf **vmlinux, const char *func, struct kfunc_proto *out)
+{
+	struct dirent *d;
+	int e = -ENOENT;
+	DIR *dir;
+
+	if (!*vmlinux) {
+		*vmlinux = btf__load_vmlinux_btf();
+		if (!*vmlinux)
+			return -errno;
+	}
+	if (!btf_proto(*vmlinux, func, out))
+		return 0;
+	dir = opendir("/sys/kernel/btf");
+	while (dir && e && (d = readdir(dir))) {
+		char path[300];
+		struct btf *mod;
+
+		if (d->d_name[0] == '.' || !strcmp(d->d_name, "vmlinux"))
+			continue;
+		snprintf(path, sizeof(path), "/sys/kernel/btf/%s", d->d_name);
+		mod = btf__parse_split(path, *vmlinux);
+		if (!mod)
+			continue;
+		e = btf_proto(mod, func, out);
+		btf__free(mod);
+	}
+	if (dir)
+		closedir(dir);
+	return e;
+}
+
+/* A short suggestion of what to use instead of fentry/fexit on this kernel. */
+static const char *instead_of_fentry(void)
+{
+	return access("/sys/bus/event_source/devices/kprobe/type", R_OK) == 0
+		       ? "use kprobe/kretprobe or uprobes"
+		       : "use tracepoints or uprobes (this kernel has no kprobes either)";
+}
+
+/* Check a fentry/fexit probe p of span sp against the function's BTF: it exists, has the
+ * argument the key asks for, returns a value when the key is ret. Done for every probe before
+ * anything loads, so a mistake in the spans is named before what the kernel cannot do. */
+static int check_fn(struct btf **vmlinux, const struct span_spec *sp,
+		    const struct span_probe_spec *p, char *err, size_t errlen)
+{
+	const char *kind = p->kind == SPK_FEXIT ? "fexit" : "fentry";
+	const char *which = p == &sp->start ? "start" : "end";
+	struct kfunc_proto proto;
+
+	if (kfunc_proto(vmlinux, p->func, &proto)) {
+		snprintf(err, errlen,
+			 "span '%s': %s probe %s %s: no kernel function '%s' with BTF (not in "
+			 "/sys/kernel/btf/vmlinux nor a loaded module's BTF)",
+			 sp->name, which, kind, p->func, p->func);
+		return -ENOENT;
+	}
+	if (p->keysel == LAT_KEY_FIELD && p->field < LAT_FIELD_RET &&
+	    (int)p->field >= proto.nargs) {
+		snprintf(err, errlen, "span '%s': %s probe %s %s: %s has %d argument%s, no arg%u",
+			 sp->name, which, kind, p->func, p->func, proto.nargs,
+			 proto.nargs == 1 ? "" : "s", p->field);
+		return -ENOENT;
+	}
+	if (p->keysel == LAT_KEY_FIELD && p->field == LAT_FIELD_RET && !proto.returns) {
+		snprintf(err, errlen, "span '%s': %s probe %s %s: %s returns void, no ret to key on",
+			 sp->name, which, kind, p->func, p->func);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* Load and attach the fentry/fexit copy for probe idx (p, of span sp at index span). */
+static int attach_fn(struct spans *s, const struct span_spec *sp, int span,
+		     const struct span_probe_spec *p, int idx, char *err, size_t errlen)
+{
+	const char *kind = p->kind == SPK_FEXIT ? "fexit" : "fentry";
+	const char *which = p == &sp->start ? "start" : "end";
+	struct spanfn_bpf *fn;
+	struct bpf_program *prog;
+	struct bpf_link *l;
+	int e;
+
+	fn = spanfn_bpf__open();
+	if (!fn) {
+		e = errno;
+		snprintf(err, errlen, "cannot open the fentry/fexit BPF object: %s", strerror(e));
+		return -e;
+	}
+	s->fn[s->nfn++] = fn;
+	*(struct lat_span_probe *)&fn->rodata->probe =
+		*(const struct lat_span_probe *)&s->skel->rodata->probes[idx];
+	*(struct lat_span_conf *)&fn->rodata->conf =
+		*(const struct lat_span_conf *)&s->skel->rodata->confs[span];
+	prog = p->kind == SPK_FEXIT ? fn->progs.lat_span_fexit : fn->progs.lat_span_fentry;
+	bpf_program__set_autoload(p->kind == SPK_FEXIT ? fn->progs.lat_span_fentry
+						       : fn->progs.lat_span_fexit,
+				  false);
+	e = bpf_program__set_attach_target(prog, 0, p->func);
+	if (e) {
+		snprintf(err, errlen, "span '%s': %s probe %s %s: cannot target '%s': %s", sp->name,
+			 which, kind, p->func, p->func, strerror(-e));
+		return -ENOENT;
+	}
+	e = bpf_map__reuse_fd(fn->maps.pending, bpf_map__fd(s->skel->maps.pending));
+	if (!e)
+		e = bpf_map__reuse_fd(fn->maps.span_loss, bpf_map__fd(s->skel->maps.span_loss));
+	if (!e)
+		e = bpf_map__reuse_fd(fn->maps.events, bpf_map__fd(s->skel->maps.events));
+	if (!e)
+		e = bpf_map__reuse_fd(fn->maps.lat_drops, bpf_map__fd(s->skel->maps.lat_drops));
+	if (e) {
+		snprintf(err, errlen, "cannot share the spans maps: %s", strerror(-e));
+		return e;
+	}
+	e = spanfn_bpf__load(fn);
+	if (e == -EPERM || e == -ENOTSUP || e == -EOPNOTSUPP) {
+		snprintf(err, errlen,
+			 "span '%s': this kernel cannot load fentry/fexit programs (BPF_PROG_LOAD: "
+			 "%s); %s",
+			 sp->name, strerror(-e), instead_of_fentry());
+		return -ENOENT;
+	}
+	if (e) {
+		snprintf(err, errlen, "span '%s': cannot load the %s program for %s: %s", sp->name,
+			 kind, p->func, strerror(-e));
+		return e;
+	}
+	l = bpf_program__attach_trace(prog);
+	if (!l) {
+		e = errno;
+		snprintf(err, errlen, "span '%s': cannot attach %s to %s: %s", sp->name, kind,
+			 p->func, strerror(e));
+		return -e;
+	}
+	s->links[s->nlinks++] = l;
+	return 0;
+}
+
+/* Attach the generic tracepoint program to tracepoint p->func ("category:name") once; the
+ * cookie is the tracepoint's number (p->tp as spans__new assigned it). */
+static int attach_tracepoint(struct spans *s, const struct span_spec *sp,
+			     const struct span_probe_spec *p, uint32_t tp, char *err, size_t errlen)
+{
+	LIBBPF_OPTS(bpf_tracepoint_opts, to, .bpf_cookie = tp);
+	const char *colon = strchr(p->func, ':');
+	char cat[64];
+	struct bpf_link *l;
+
+	snprintf(cat, sizeof(cat), "%.*s", colon ? (int)(colon - p->func) : 0, p->func);
+	l = bpf_program__attach_tracepoint_opts(s->skel->progs.lat_span_tp, cat,
+						colon ? colon + 1 : p->func, &to);
+	if (!l) {
+		int e = errno;
+
+		snprintf(err, errlen, "span '%s': cannot attach to tracepoint %s: %s", sp->name,
+			 p->func, strerror(e));
+		errno = e;
+		return -e;
+	}
+	s->links[s->nlinks++] = l;
+	return 0;
+}
 
 /* The tp_btf program of a tracepoint. */
 static struct bpf_program *tp_prog(struct spans_bpf *k, uint32_t tp)
@@ -97,17 +294,54 @@ static int attach_kprobe(struct spans *s, const struct span_spec *sp,
 	return 0;
 }
 
+/* The number of generic tracepoint name among the ones seen (names[*n]), added if new. */
+static uint32_t generic_tp(const char *names[], int *n, const char *name)
+{
+	for (int i = 0; i < *n; i++)
+		if (!strcmp(names[i], name))
+			return LAT_TP__COUNT + (uint32_t)i;
+	names[*n] = name;
+	return LAT_TP__COUNT + (uint32_t)(*n)++;
+}
+
+/* Attach a generic tracepoint probe's tracepoint unless an earlier probe did. */
+static int attach_once(struct spans *s, const struct span_spec *sp,
+		       const struct span_probe_spec *p, int idx, char *err, size_t errlen)
+{
+	uint32_t tp = s->skel->rodata->probes[idx].tp;
+
+	for (int i = 0; i < idx; i++)
+		if (s->skel->rodata->probes[i].tp == tp)
+			return 0;
+	return -attach_tracepoint(s, sp, p, tp, err, errlen);
+}
+
 /* Load and attach every span. */
 struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n, char *err,
 			 size_t errlen)
 {
 	struct spans *s = calloc(1, sizeof(*s));
 	bool used_tp[LAT_TP__COUNT] = {};
-	int np = 0, e;
+	const char *generic[LAT_SPAN_PROBES];
+	struct btf *vmlinux = NULL;
+	int np = 0, ngeneric = 0, e;
 
 	if (!s)
 		return NULL;
 	s->n = n;
+	for (int i = 0; i < n; i++) {
+		const struct span_probe_spec *ends[2] = { &sp[i].start, &sp[i].end };
+
+		for (int k = 0; k < 2; k++) {
+			if (ends[k]->kind != SPK_FENTRY && ends[k]->kind != SPK_FEXIT)
+				continue;
+			e = -check_fn(&vmlinux, &sp[i], ends[k], err, errlen);
+			if (e)
+				goto fail;
+		}
+	}
+	btf__free(vmlinux);
+	vmlinux = NULL;
 	s->skel = spans_bpf__open();
 	if (!s->skel) {
 		e = errno;
@@ -130,13 +364,20 @@ struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n,
 			pr->end = k;
 			pr->keysel = ends[k]->keysel;
 			pr->field = ends[k]->field;
-			pr->tp = ends[k]->tp;
-			used_tp[ends[k]->tp] = true;
+			pr->tp = ends[k]->kind == SPK_TRACEPOINT
+					 ? generic_tp(generic, &ngeneric, ends[k]->func)
+					 : ends[k]->tp;
+			pr->fld_off = ends[k]->fld_off;
+			pr->fld_size = ends[k]->fld_size;
+			pr->fld_signed = ends[k]->fld_signed;
+			if (pr->tp < LAT_TP__COUNT)
+				used_tp[pr->tp] = true;
 		}
 	}
 	s->skel->rodata->nprobes = np;
 	for (uint32_t tp = LAT_TP_NONE + 1; tp < LAT_TP__COUNT; tp++)
 		bpf_program__set_autoload(tp_prog(s->skel, tp), used_tp[tp]);
+	bpf_program__set_autoload(s->skel->progs.lat_span_tp, ngeneric > 0);
 	e = -collector__share(c, s->skel->obj);
 	if (!e)
 		e = -spans_bpf__load(s->skel);
@@ -144,8 +385,8 @@ struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n,
 		snprintf(err, errlen, "cannot load the spans BPF object: %s", strerror(e));
 		goto fail;
 	}
-	/* uprobes and kprobes one by one (each has its own cookie), then each used tracepoint
-	 * once. */
+	/* uprobes, kprobes and generic tracepoints one by one (each has its own cookie), fentry
+	 * and fexit one copy each, then each used tp_btf tracepoint once. */
 	np = 0;
 	for (int i = 0; i < n; i++) {
 		const struct span_probe_spec *ends[2] = { &sp[i].start, &sp[i].end };
@@ -155,6 +396,10 @@ struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n,
 				continue;
 			if (ends[k]->kind == SPK_KPROBE || ends[k]->kind == SPK_KRETPROBE)
 				e = -attach_kprobe(s, &sp[i], ends[k], np, err, errlen);
+			else if (ends[k]->kind == SPK_TRACEPOINT)
+				e = attach_once(s, &sp[i], ends[k], np, err, errlen);
+			else if (ends[k]->kind == SPK_FENTRY || ends[k]->kind == SPK_FEXIT)
+				e = -attach_fn(s, &sp[i], i, ends[k], np, err, errlen);
 			else
 				e = -attach_uprobe(s, &sp[i], ends[k], np, err, errlen);
 			if (e)
@@ -175,8 +420,23 @@ struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n,
 		}
 		s->links[s->nlinks++] = l;
 	}
+	/* Aging last: the table it sweeps exists now. */
+	{
+		uint64_t timeout[LAT_SPAN_MAX] = {};
+
+		for (int i = 0; i < n && i < LAT_SPAN_MAX; i++)
+			timeout[i] = sp[i].timeout_ns;
+		s->age = spanage__start(bpf_map__fd(s->skel->maps.pending), timeout, n);
+		if (!s->age) {
+			e = errno;
+			snprintf(err, errlen, "cannot start the pending-table sweeper: %s",
+				 strerror(e));
+			goto fail;
+		}
+	}
 	return s;
 fail:
+	btf__free(vmlinux);
 	spans__free(s);
 	errno = e;
 	return NULL;
@@ -187,19 +447,22 @@ void spans__free(struct spans *s)
 {
 	if (!s)
 		return;
+	spanage__stop(s->age);
 	for (int i = s->nlinks - 1; i >= 0; i--)
 		bpf_link__destroy(s->links[i]);
+	for (int i = s->nfn - 1; i >= 0; i--)
+		spanfn_bpf__destroy(s->fn[i]);
 	spans_bpf__destroy(s->skel);
 	free(s);
 }
 
-/* Loss counters of span i (read from the object's mmapped .bss). */
+/* Loss counters of span i (one lookup in the shared span_loss array), the starts the timeout
+ * dropped counted as evicted. */
 void spans__loss(const struct spans *s, int i, struct lat_span_loss *out)
 {
-	const volatile struct lat_span_loss *l = &s->skel->bss->span_loss[i & (LAT_SPAN_MAX - 1)];
+	__u32 k = (__u32)i & (LAT_SPAN_MAX - 1);
 
-	out->unmatched = l->unmatched;
-	out->evicted = l->evicted;
-	out->collided = l->collided;
-	out->overflow = l->overflow;
+	memset(out, 0, sizeof(*out));
+	bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.span_loss), &k, out);
+	out->evicted += spanage__dropped(s->age, (int)k);
 }

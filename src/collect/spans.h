@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * spans.h - segments you define: span specifications (from -u and --spans FILE) and the BPF
- * object that times them (bpf/spans.bpf.c).
+ * objects that time them (bpf/spans.bpf.c, and bpf/spanfn.bpf.c per fentry/fexit probe).
  *
- * A span has a start probe and an end probe paired by a key (thread, process, or a tracepoint
- * field). Parsing has no side effects beyond reading the spans file; spans__new loads one BPF
- * object for all spans, sharing the collector's ring buffer, and attaches every probe.
+ * A span has a start probe and an end probe paired by a key (thread, process, a tracepoint
+ * field or a function argument). Parsing reads the spans file and, for generic tracepoints,
+ * their tracefs format files (mounting tracefs if nothing has); spans__new loads one BPF
+ * object for all spans plus one copy per fentry/fexit probe, all sharing the collector's ring
+ * buffer and one pending table, attaches every probe, and starts the pending-table sweeper
+ * (spanage.h).
  *
- * Thread use: UI/main thread only.
+ * Thread use: UI/main thread only (the sweeper is spanage's own thread).
  */
 #ifndef LAT_SPANS_H
 #define LAT_SPANS_H
@@ -20,7 +23,7 @@
 struct collector;
 struct spans;
 
-/* Probe kinds a spans file may name (only some are offered; see spans__parse_file). */
+/* Probe kinds a spans file may name (kprobes only where the kernel has them). */
 enum span_probe_kind {
 	SPK_UPROBE = 0,
 	SPK_URETPROBE,
@@ -36,11 +39,14 @@ enum span_probe_kind {
 struct span_probe_spec {
 	enum span_probe_kind kind;
 	char path[256];  /* uprobes: the binary or library (as given) */
-	char func[128];  /* uprobes: the function; tracepoints: "category:name" */
+	char func[128];  /* functions: the function; tracepoints: "category:name" */
 	int pid;         /* uprobes: only this process (-u PID:func), -1 = any */
 	uint32_t keysel; /* enum lat_span_keysel */
-	uint32_t field;  /* LAT_KEY_FIELD: field number of tp */
-	uint32_t tp;     /* enum lat_span_tp (LAT_TP_NONE for uprobes) */
+	uint32_t field;  /* LAT_KEY_FIELD: field number of tp, or argument (LAT_FIELD_RET) */
+	uint32_t tp;     /* enum lat_span_tp (LAT_TP_NONE but for tp_btf) */
+	/* LAT_KEY_FIELD on a generic tracepoint: the key field, from its format file. */
+	uint16_t fld_off;
+	uint8_t fld_size, fld_signed;
 };
 
 /* One span. */
@@ -49,6 +55,7 @@ struct span_spec {
 	char kind[16]; /* shown in the KIND column: "uprobe", "tp_btf", "tracepoint", ... */
 	struct span_probe_spec start, end;
 	uint32_t nest;       /* a stack of starts per key (function entry/return) */
+	uint64_t timeout_ns; /* a start pending longer is dropped, counted as evicted */
 	uint32_t filter_pid; /* 0 = any */
 	char filter_comm[16];
 };
@@ -56,18 +63,25 @@ struct span_spec {
 /* Parse a -u argument ("/path/bin:func", "lib.so:func" or "PID:func") into sp. Checks the file
  * exists; the symbol is checked at attach. Returns 0 or -EINVAL/-ENOENT with one sentence. */
 int spans__parse_func(struct span_spec *sp, const char *arg, char *err, size_t errlen);
-/* Parse a spans file into out[*n...max). Returns 0, or -EINVAL/-ENOENT with one sentence naming
- * the file and the key (or the span and the probe). */
+/* Parse a spans file into out[*n...max). Generic tracepoints are checked against tracefs
+ * (mounted when nothing is) and their key field located there. Returns 0, or
+ * -EINVAL/-ENOENT/-ENOTSUP with one sentence naming the file and the key (or the span and the
+ * probe). */
 int spans__parse_file(const char *path, struct span_spec *out, int max, int *n, char *err,
 		      size_t errlen);
 
-/* Load and attach every span; NULL + errno with one sentence in err (-ENOENT: a missing file or
- * symbol, the user's to fix). */
+/* Load and attach every span; NULL + errno with one sentence in err. errno ENOENT means the
+ * user's to fix (exit status 2): a missing file, symbol or kernel function, an argument the
+ * function lacks, or a kernel that cannot load fentry/fexit programs for the span that asks. */
 struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n, char *err,
 			 size_t errlen);
 /* Detach and free (NULL is a no-op). */
 void spans__free(struct spans *s);
-/* Loss counters of span i since start. */
+/* Default span timeout: a start whose end has not come in 10 s is dropped from the pending
+ * table (counted as evicted) rather than holding its key for ever. */
+#define SPAN_TIMEOUT_NS 10000000000ull
+
+/* Loss counters of span i since start (evicted includes starts dropped by the timeout). */
 void spans__loss(const struct spans *s, int i, struct lat_span_loss *out);
 
 #endif /* LAT_SPANS_H */

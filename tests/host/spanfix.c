@@ -11,15 +11,37 @@
  *   async N       N requests: spanfix_submit(id) for id 1..N, 10 us apart, then
  *                 spanfix_complete(id) for id N..1 (last in, first out), 10 us apart, all on
  *                 one thread: request id lasts ~(2 (N - id) + 1) x 10 us; prints "async N"
+ *   sleeps N      N clock_nanosleep calls (the syscall glibc's nanosleep and sleep make):
+ *                 every 10th sleeps 5 ms, the others 1 ms; prints "slept N p50 A p99 B" as
+ *                 mix does (the caller's times, ns)
+ *   pidreq N      requests keyed by a number the syscall tracepoints show: getpgid(BASE + i)
+ *                 for i 1..N, 10 us apart, then getsid(BASE + i) for i N..1, 10 us apart
+ *                 (BASE = 2000000000, beyond any pid: both just fail with ESRCH); request i
+ *                 lasts ~(2 (N - i) + 1) x 10 us; prints "pidreq N"
+ *   udp N         N 16-byte UDP datagrams to a socket of its own on 127.0.0.1, each received
+ *                 before the next is sent (loopback: net_dev_queue then netif_receive_skb
+ *                 of the same skb); prints "udp N" (or "udp -1 why")
+ *   orphan N      spanfix_submit(ORPHAN_BASE + i) for i 1..N, completing none; prints
+ *                 "orphan N"
+ *   finish N      spanfix_complete(ORPHAN_BASE + i) for i 1..N; prints "finish N"
  *   quit (or EOF) exit
  * The functions spin on CLOCK_MONOTONIC (no sleeping: a sleep's wake-up latency would blur
- * the durations the test checks).
+ * the durations the test checks), but for sleeps, whose syscall is what is timed.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+/* pidreq's request numbers: above any pid_max (2^22), so no process has them. */
+#define PIDREQ_BASE 2000000000L
+/* orphan's request ids: apart from async's 1..N. */
+#define ORPHAN_BASE 3000000UL
 
 /* CLOCK_MONOTONIC in ns. */
 static unsigned long long mono_ns(void)
@@ -89,6 +111,31 @@ void spanfix_complete(unsigned long id)
 	__asm__ volatile("" : : "r"(id) : "memory");
 }
 
+/* Send n datagrams to ourselves over loopback, receiving each; n, or -1. */
+static int udp_echo(int n)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t alen = sizeof(a);
+	int tx = socket(AF_INET, SOCK_DGRAM, 0), rx = socket(AF_INET, SOCK_DGRAM, 0), done = -1;
+	char buf[16] = "spanfix";
+
+	if (tx < 0 || rx < 0 || bind(rx, (struct sockaddr *)&a, sizeof(a)) ||
+	    getsockname(rx, (struct sockaddr *)&a, &alen))
+		goto out;
+	for (done = 0; done < n; done++)
+		if (sendto(tx, buf, sizeof(buf), 0, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+		    recv(rx, buf, sizeof(buf), 0) < 0) {
+			done = -1;
+			break;
+		}
+out:
+	if (tx >= 0)
+		close(tx);
+	if (rx >= 0)
+		close(rx);
+	return done;
+}
+
 int main(void)
 {
 	char line[128];
@@ -125,6 +172,38 @@ int main(void)
 				spin_us(10);
 			}
 			printf("async %d\n", n);
+		} else if (sscanf(line, "sleeps %d", &n) == 1 && n > 0 && n <= 1000) {
+			static unsigned long long d[1000];
+
+			for (int i = 0; i < n; i++) {
+				struct timespec ts = { 0, i % 10 == 9 ? 5000000 : 1000000 };
+				unsigned long long t0 = mono_ns();
+
+				clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
+				d[i] = mono_ns() - t0;
+			}
+			qsort(d, (size_t)n, sizeof(d[0]), cmp_u64);
+			printf("slept %d p50 %llu p99 %llu\n", n, pct(d, n, 0.5), pct(d, n, 0.99));
+		} else if (sscanf(line, "pidreq %d", &n) == 1) {
+			for (long i = 1; i <= n; i++) {
+				syscall(SYS_getpgid, PIDREQ_BASE + i);
+				spin_us(10);
+			}
+			for (long i = n; i >= 1; i--) {
+				syscall(SYS_getsid, PIDREQ_BASE + i);
+				spin_us(10);
+			}
+			printf("pidreq %d\n", n);
+		} else if (sscanf(line, "orphan %d", &n) == 1) {
+			for (int i = 1; i <= n; i++)
+				spanfix_submit(ORPHAN_BASE + (unsigned long)i);
+			printf("orphan %d\n", n);
+		} else if (sscanf(line, "finish %d", &n) == 1) {
+			for (int i = 1; i <= n; i++)
+				spanfix_complete(ORPHAN_BASE + (unsigned long)i);
+			printf("finish %d\n", n);
+		} else if (sscanf(line, "udp %d", &n) == 1) {
+			printf("udp %d\n", udp_echo(n));
 		} else if (!strncmp(line, "quit", 4)) {
 			break;
 		}

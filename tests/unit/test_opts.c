@@ -220,6 +220,52 @@ static void test_span_errors(void)
 			  "\"probe\":\"sched:sched_switch\",\"field\":\"rq\"}}]}");
 	expect_error(a, "no field 'rq' of sched:sched_switch");
 	unlink(a[1]);
+	a[1] = spans_file("{\"spans\":[{\"name\":\"x\",\"start\":{\"kind\":\"fentry\","
+			  "\"probe\":\"vfs_read\",\"field\":\"ret\"}}]}");
+	expect_error(a, "bad field 'ret' in span 'x' start: use arg0..arg4 (the function's "
+			"arguments)");
+	unlink(a[1]);
+	a[1] = spans_file("{\"spans\":[{\"name\":\"x\",\"start\":{\"kind\":\"fexit\","
+			  "\"probe\":\"vfs_read\",\"field\":\"arg5\"}}]}");
+	expect_error(a, "bad field 'arg5' in span 'x' start: use arg0..arg4 (the function's "
+			"arguments) or ret");
+	unlink(a[1]);
+	a[1] = spans_file("{\"spans\":[{\"name\":\"x\",\"start\":{\"kind\":\"fentry\","
+			  "\"probe\":\"vfs/read\"}}]}");
+	expect_error(a, "is not a kernel function name");
+	unlink(a[1]);
+	a[1] = spans_file("{\"spans\":[{\"name\":\"x\",\"timeout\":-1,\"start\":{\"kind\":"
+			  "\"fentry\",\"probe\":\"vfs_read\"},\"end\":{\"kind\":\"fexit\","
+			  "\"probe\":\"vfs_read\"}}]}");
+	expect_error(a, "'timeout' in span 'x' must be seconds from 0.1 to 86400");
+	unlink(a[1]);
+}
+
+/* fentry/fexit probes parse without touching the kernel (BTF is checked at load). */
+static void test_fentry_spans(void)
+{
+	const char *a[] = { "--spans", NULL, NULL };
+
+	a[1] = spans_file("{\"spans\":[{\"name\":\"rd\",\"timeout\":2.5,"
+			  "\"start\":{\"kind\":\"fentry\",\"probe\":\"vfs_read\"},"
+			  "\"end\":{\"kind\":\"fexit\",\"probe\":\"vfs_read\"}},"
+			  "{\"name\":\"by_file\",\"start\":{\"kind\":\"fentry\","
+			  "\"probe\":\"vfs_read\",\"field\":\"arg0\"},\"end\":{\"kind\":"
+			  "\"fexit\",\"probe\":\"vfs_write\",\"field\":\"ret\"}}]}");
+	ASSERT_EQ(parse(a), OPTS_RUN, err);
+	ASSERT_EQ(o.nspans, 2, "two fentry spans");
+	ASSERT_STREQ(o.spans[0].kind, "fentry", "kind column");
+	ASSERT_EQ(o.spans[0].start.kind, SPK_FENTRY, "start fentry");
+	ASSERT_EQ(o.spans[0].end.kind, SPK_FEXIT, "end fexit");
+	ASSERT_STREQ(o.spans[0].end.func, "vfs_read", "function");
+	ASSERT_EQ(o.spans[0].nest, 1, "fentry to fexit by tid nests");
+	ASSERT_EQ(o.spans[0].timeout_ns, 2500000000ull, "timeout in ns");
+	ASSERT_EQ(o.spans[1].timeout_ns, SPAN_TIMEOUT_NS, "default timeout");
+	ASSERT_EQ(o.spans[1].nest, 0, "field keys do not nest");
+	ASSERT_EQ(o.spans[1].start.keysel, LAT_KEY_FIELD, "arg key");
+	ASSERT_EQ(o.spans[1].start.field, 0, "arg0");
+	ASSERT_EQ(o.spans[1].end.field, LAT_FIELD_RET, "ret key");
+	unlink(a[1]);
 }
 
 static void test_help_version(void)
@@ -242,6 +288,7 @@ int main(void)
 	RUN_TEST(test_theme);
 	RUN_TEST(test_spans);
 	RUN_TEST(test_span_errors);
+	RUN_TEST(test_fentry_spans);
 	RUN_TEST(test_help_version);
 	printf("opts: %d passed, %d failed\n", test__passed, test__failed);
 	return TEST_EXIT();
