@@ -23,3 +23,15 @@ json() {
 L=[json.loads(l) for l in open(sys.argv[2]) if l.strip()]
 print(eval(sys.argv[1]))' "$1" "$2"
 }
+# wait_gone: earlier lattop sessions have exited (one live session at a time holds the lock).
+wait_gone() {
+	for _ in $(seq 100); do pgrep -x lattop >/dev/null || return 0; sleep 0.1; done
+	return 1
+}
+# tmux suites (session name in $S): screen prints the pane; wait_for PATTERN [TRIES] polls it
+# every 0.1 s until the extended regex PATTERN appears (60 tries unless told).
+screen() { tmux capture-pane -p -t "$S"; }
+wait_for() {
+	for _ in $(seq "${2:-60}"); do screen | grep -qE -- "$1" && return 0; sleep 0.1; done
+	return 1
+}

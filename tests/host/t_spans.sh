@@ -7,8 +7,6 @@ SUITE=host-spans
 FIX=$OUTPUT/tests/host/spanfix
 FIXABS=$(readlink -f "$FIX")
 
-# One live lattop at a time: wait for earlier ones to exit.
-wait_gone() { for _ in $(seq 100); do pgrep -x lattop >/dev/null || return 0; sleep 0.1; done; }
 
 coproc SF { "$FIX"; }
 read -r _ fixpid <&"${SF[0]}"

@@ -5,11 +5,6 @@ cd "$(dirname "$0")/../.." && . tests/lib.sh
 SUITE=ui-filter
 S=lattop-filter-$$
 LAT=$(readlink -f "$LATTOP")
-screen() { tmux capture-pane -p -t "$S"; }
-wait_for() {
-	for _ in $(seq "${2:-60}"); do screen | grep -qE "$1" && return 0; sleep 0.1; done
-	return 1
-}
 rows() { screen | grep -cE ' demo_[a-z_]+ '; }
 for _ in $(seq 50); do pgrep -x lattop >/dev/null || break; sleep 0.1; done
 

@@ -11,11 +11,6 @@ cp tests/data/sample.lrec "$TMP/sample.lrec"
 chmod 644 "$TMP/sample.lrec"
 tmux kill-session -t "$S" 2>/dev/null
 
-screen() { tmux capture-pane -p -t "$S"; }
-wait_for() {
-	for _ in $(seq "${2:-60}"); do screen | grep -qE "$1" && return 0; sleep 0.1; done
-	return 1
-}
 
 tmux new-session -d -s "$S" -x 170 -y 30 "TERM=screen-256color setpriv --reuid=nobody --regid=nogroup --clear-groups $LAT -r $TMP/sample.lrec; echo EXITED \$?; sleep 30"
 check starts wait_for 'demo_xdp_hash'

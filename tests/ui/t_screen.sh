@@ -8,16 +8,7 @@ LAT=$(readlink -f "$LATTOP")
 # colour = SGR 30-37/40-47/90-97/38;x/48;x (39/49 are "default colour" resets, not colour)
 COLOUR_SGR='\e\[([0-9;]*;)?(3[0-7]|4[0-7]|9[0-7]|38;|48;)'
 
-screen() { tmux capture-pane -p -t "$S"; }
 escapes() { tmux capture-pane -e -p -t "$S"; }
-wait_for() {
-	for _ in $(seq "${2:-60}"); do screen | grep -qE "$1" && return 0; sleep 0.1; done
-	return 1
-}
-wait_gone() {
-	for _ in $(seq 50); do pgrep -x lattop >/dev/null || return 0; sleep 0.1; done
-	return 1
-}
 # start ARGS...: a fresh lattop in a 150x40 tmux session (after the previous one exited).
 start() {
 	tmux kill-session -t "$S" 2>/dev/null

@@ -8,11 +8,6 @@ S=lattop-spans-$$
 LAT=$(readlink -f "$LATTOP")
 FIX=$(readlink -f "$OUTPUT/tests/host/spanfix")
 
-screen() { tmux capture-pane -p -t "$S"; }
-wait_for() {
-	for _ in $(seq "${2:-60}"); do screen | grep -qE -- "$1" && return 0; sleep 0.1; done
-	return 1
-}
 for _ in $(seq 50); do pgrep -x lattop >/dev/null || break; sleep 0.1; done
 trap 'tmux kill-session -t "$S" 2>/dev/null; rm -rf "$TMP"; jobs -p | xargs -r kill 2>/dev/null' EXIT
 

@@ -7,17 +7,6 @@ LAT=$(readlink -f "$LATTOP")
 tmux kill-session -t "$S" 2>/dev/null
 
 # screen: the pane's text now.
-screen() { tmux capture-pane -p -t "$S"; }
-# wait_gone: the previous lattop has exited (it holds the one-live-session lock until then).
-wait_gone() {
-	for _ in $(seq 50); do pgrep -x lattop >/dev/null || return 0; sleep 0.1; done
-	return 1
-}
-# wait_for PATTERN [TRIES]: poll the screen until PATTERN appears.
-wait_for() {
-	for _ in $(seq "${2:-60}"); do screen | grep -qE "$1" && return 0; sleep 0.1; done
-	return 1
-}
 
 tmux new-session -d -s "$S" -x 150 -y 40 "TERM=xterm-256color $LAT --demo -d 0.3; echo EXITED \$?; sleep 30"
 check starts wait_for 'demo_xdp_hash'
