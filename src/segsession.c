@@ -121,6 +121,15 @@ static int live_workers(const struct profile *p, char *gone, size_t len)
 	return live;
 }
 
+/* True when name is one of the chain's segment names. */
+bool segsession__named(const char *name)
+{
+	for (int k = 0; k < LAT_VSEG__COUNT; k++)
+		if (!strcmp(seg_names[k], name))
+			return true;
+	return false;
+}
+
 /* Give the chain's four series their (empty) histograms and labels. */
 static int add_series(struct session *s)
 {

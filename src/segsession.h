@@ -27,6 +27,8 @@ void segsession__free(struct session *s);
 bool segsession__ready(const struct session *s);
 /* Why the chain is not attached (one sentence), or "". */
 const char *segsession__why(const struct session *s);
+/* True when name is one of the chain's segment names (S0, S1, S2, total). */
+bool segsession__named(const char *name);
 /* Account an event of the chain (true) or leave it to the caller (false). */
 bool segsession__event(struct session *s, const struct lat_event *e);
 /* Read the chain's counters into the open interval and look for a stale profile; call just

@@ -81,13 +81,14 @@ bool session__wanted(const struct session *s, const struct series *se)
 	return false;
 }
 
-/* True when name is the name of one of the session's spans. */
+/* True when name is the name of one of the session's segments: a span, or (with --profile)
+ * one of the vhost chain's S0, S1, S2, total. */
 static bool span_named(const struct session *s, const char *name)
 {
 	for (int i = 0; i < s->o->nspans; i++)
 		if (!strcmp(s->o->spans[i].name, name))
 			return true;
-	return false;
+	return s->o->profile_path && segsession__named(name);
 }
 
 /* True when span series se passes the filter: entries naming spans select those spans; a filter
@@ -126,9 +127,9 @@ static int check_filter(struct session *s, char *err, size_t errlen)
 				snprintf(err, errlen,
 					 "no loaded BPF program has ID %u (see `bpftool prog list`)",
 					 f->id);
-			else if (s->o->nspans)
+			else if (s->o->nspans || s->o->profile_path)
 				snprintf(err, errlen,
-					 "no loaded BPF program or span is named '%s' (see `bpftool "
+					 "no loaded BPF program or segment is named '%s' (see `bpftool "
 					 "prog list`)",
 					 f->name);
 			else

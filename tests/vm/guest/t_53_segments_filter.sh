@@ -1,0 +1,25 @@
+# Segments mode with -p naming chain segments: only those rows are reported (the filter list
+# applies to segment names in segments mode); a name that is neither a program nor a segment
+# is refused in one sentence.
+. /tests/lib.sh
+. /tests/vhost.sh
+. /tests/seg.sh
+T=/tmp/t53
+mkdir -p $T
+sn=filter
+seg_fixture $sn --count 32 --burst 32 --kick write --repeat 3 || exit 1
+seg_discover $sn || exit 1
+if seg_measure $sn 2 -p S0,S2; then
+	expect filter-S0 "$(scount S0)" 32
+	expect filter-S2 "$(scount S2)" 32
+	expect filter-no-S1 "$(scount S1)" ""
+	expect filter-no-total "$(scount total)" ""
+	expect filter-matched "$(vcount pkts_matched)" 32
+fi
+# (While the fixture still waits for round 3: its device and worker exist.)
+lattop -m segments --profile $T/p.json -b -n 1 -p S9 >/dev/null 2>$T/bad.err
+expect filter-unknown-exit $? 2
+ok filter-unknown-message grep -q "no loaded BPF program or segment is named 'S9'" $T/bad.err ||
+	sed 's/^/seg: bad: /' $T/bad.err
+seg_round 3
+seg_end
