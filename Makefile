@@ -118,6 +118,8 @@ install: lattop
 	install -D -m 0644 man/lattop.8 $(DESTDIR)$(PREFIX)/share/man/man8/lattop.8
 	$(if $(wildcard themes/*.json),install -d $(DESTDIR)$(PREFIX)/share/lattop/themes)
 	$(if $(wildcard themes/*.json),install -m 0644 themes/*.json $(DESTDIR)$(PREFIX)/share/lattop/themes/)
+	$(if $(wildcard spans/*.json),install -d $(DESTDIR)$(PREFIX)/share/lattop/spans)
+	$(if $(wildcard spans/*.json),install -m 0644 spans/*.json $(DESTDIR)$(PREFIX)/share/lattop/spans/)
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/sbin/lattop $(DESTDIR)$(PREFIX)/share/man/man8/lattop.8

@@ -18,3 +18,4 @@ check readme-demo-cmd grep -qE '^    apt-get update .*\./lattop --demo$' README.
 make -s install DESTDIR="$TMP/stage" PREFIX=/usr >"$TMP/inst.log" 2>&1
 check install-binary test -x "$TMP/stage/usr/sbin/lattop"
 check install-man test -f "$TMP/stage/usr/share/man/man8/lattop.8"
+check install-spans test -f "$TMP/stage/usr/share/lattop/spans/sched-wakeup.json"
