@@ -5,7 +5,8 @@
 # with "vm: N passed, M failed". See tests/vm/README.md.
 #
 # Environment: OUTPUT (build dir, .output), VM_REQUIRED=1 (a missing tool fails instead of
-# skipping), VM_TIMEOUT (whole boot, 300 s), VM_TEST_TIMEOUT (each guest test, 120 s),
+# skipping), VM_TIMEOUT (whole boot, 900 s: a guard against a hung guest, not a speed target;
+# a whole run takes ~210 s on an idle 2-CPU host), VM_TEST_TIMEOUT (each guest test, 120 s),
 # VM_TESTS (globs of guest test names to run, e.g. 't_01*'), VM_KERNEL_PKG (a kernel package
 # instead of the one linux-image-amd64 depends on), VM_VERBOSE=1 (print the whole console).
 set -euo pipefail
@@ -16,7 +17,7 @@ CACHE=$VM/.cache
 KROOT=$CACHE/kroot
 ROOT=$CACHE/initrd-root
 CONSOLE=$CACHE/console.log
-VM_TIMEOUT=${VM_TIMEOUT:-300}
+VM_TIMEOUT=${VM_TIMEOUT:-900}
 VM_TEST_TIMEOUT=${VM_TEST_TIMEOUT:-120}
 
 # Stop here without failing (or failing, with VM_REQUIRED=1) when the host cannot run the VM.
