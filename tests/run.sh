@@ -16,17 +16,16 @@ failures=()
 # Run one suite command, echo its PASS/FAIL lines, tally them.
 suite() {
 	local name=$1; shift
-	local log="$LOG/$name.log" rc
-	echo "== $name"
+	local log="$LOG/$name.log" rc t0=$SECONDS
 	"$@" >"$log" 2>&1
 	rc=$?
+	echo "== $name ($((SECONDS - t0)) s)"
 	grep -E '^(PASS|FAIL|SKIP) ' "$log" || true
 	local p f
 	p=$(grep -c '^PASS ' "$log")
 	f=$(grep -c '^FAIL ' "$log")
 	passed=$((passed + p))
 	failed=$((failed + f))
-	grep '^FAIL ' "$log" | while read -r l; do echo "$l"; done >/dev/null
 	while read -r l; do failures+=("$l"); done < <(grep '^FAIL ' "$log")
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "FAIL $name: exited $rc without a FAIL line (log: $log)"
