@@ -67,16 +67,32 @@ static void cell_raw(const struct cell *c, char *buf, size_t len)
 	}
 }
 
+/* An exact JSON integer: cJSON numbers are doubles, which round integers above 2^53 (wall-clock
+ * ns, run_time_ns), so the digits go in as a raw literal. */
+static cJSON *json_u64(uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	return cJSON_CreateRaw(buf);
+}
+
+/* Add key: v to the JSON object obj as an exact integer. */
+void batch__json_u64(void *obj, const char *key, uint64_t v)
+{
+	cJSON_AddItemToObject(obj, key, json_u64(v));
+}
+
 /* JSON form of a cell. */
 static cJSON *cell_json(const struct cell *c)
 {
 	switch (c->t) {
 	case CELL_U64:
-		return cJSON_CreateNumber((double)c->u);
+		return json_u64(c->u);
 	case CELL_STR:
 		return cJSON_CreateString(c->s);
 	case CELL_NS:
-		return cJSON_CreateNumber(c->d < 0 ? 0 : (double)(uint64_t)(c->d + 0.5));
+		return json_u64(c->d < 0 ? 0 : (uint64_t)(c->d + 0.5));
 	case CELL_DBL:
 	case CELL_PCT:
 		return cJSON_CreateNumber(c->d);
@@ -234,7 +250,7 @@ void batch__json_named(void *rootp, const struct model *m, bool cumulative)
 			continue;
 		if (!o)
 			o = cJSON_AddObjectToObject(rootp, "counters");
-		cJSON_AddNumberToObject(o, c->name, (double)(cumulative ? c->cum : c->last));
+		batch__json_u64(o, c->name, cumulative ? c->cum : c->last);
 	}
 }
 
@@ -243,11 +259,11 @@ void batch__json_counters(void *rootp, const struct model_counters *mc)
 {
 	cJSON *root = rootp, *drops = cJSON_AddObjectToObject(root, "drops");
 
-	cJSON_AddNumberToObject(drops, "ringbuf", (double)mc->rb_drops);
-	cJSON_AddNumberToObject(drops, "queue", (double)mc->queue_drops);
-	cJSON_AddNumberToObject(drops, "recursion", (double)mc->recursion);
-	cJSON_AddNumberToObject(drops, "nest", (double)mc->nest);
-	cJSON_AddNumberToObject(root, "events", (double)mc->events);
+	batch__json_u64(drops, "ringbuf", mc->rb_drops);
+	batch__json_u64(drops, "queue", mc->queue_drops);
+	batch__json_u64(drops, "recursion", mc->recursion);
+	batch__json_u64(drops, "nest", mc->nest);
+	batch__json_u64(root, "events", mc->events);
 }
 
 /* JSON Lines report: one object per interval. */
@@ -262,8 +278,8 @@ static void report_json(struct session *s, FILE *f, const struct row *rows, size
 	char src[64];
 	char *txt;
 
-	cJSON_AddNumberToObject(root, "ts_ns", (double)wall_ns(s));
-	cJSON_AddNumberToObject(root, "interval_ns", (double)(m->last_end_ns - m->last_start_ns));
+	batch__json_u64(root, "ts_ns", wall_ns(s));
+	batch__json_u64(root, "interval_ns", m->last_end_ns - m->last_start_ns);
 	cJSON_AddStringToObject(root, "mode", opts__mode_name(m->mode));
 	cJSON_AddStringToObject(root, "source", model__source(m, src, sizeof(src)));
 	cJSON_AddBoolToObject(root, "cumulative", s->o->cumulative);
@@ -275,7 +291,7 @@ static void report_json(struct session *s, FILE *f, const struct row *rows, size
 		cJSON *pr = cJSON_AddObjectToObject(root, "probes");
 
 		cJSON_AddNumberToObject(pr, "programs", m->probed);
-		cJSON_AddNumberToObject(pr, "floor_ns", (double)m->floor_ns);
+		batch__json_u64(pr, "floor_ns", m->floor_ns);
 		cJSON_AddNumberToObject(pr, "cost_pct", model__probe_cost_pct(m, s->o->cumulative));
 	}
 	arr = cJSON_AddArrayToObject(root, "rows");

@@ -16,6 +16,9 @@ extern volatile sig_atomic_t ui_stop;
 /* Print the report of the last closed interval (or cumulative figures with -c) in o->out
  * format to f. first says whether this is the first report (CSV header). */
 void batch__report(struct session *s, FILE *f, bool first);
+/* Add key: v to the cJSON object obj as an exact integer (cJSON numbers are doubles and lose
+ * digits above 2^53). */
+void batch__json_u64(void *obj, const char *key, uint64_t v);
 /* Add the loss counters ("drops" object) and "events" of mc to the cJSON object root. */
 void batch__json_counters(void *root, const struct model_counters *mc);
 /* The session-wide named counters (the vhost chain's): into a JSON root as "counters",

@@ -7,6 +7,11 @@ SUITE=host-demo
 $LATTOP --demo -b -n 3 -d 0.5 -o json >"$TMP/d.json" 2>"$TMP/d.err"
 expect_eq exit-status $? 0
 expect_eq three-intervals "$(json 'len(L)' "$TMP/d.json")" 3
+# Nanosecond wall-clock stamps exceed 2^53: they must be exact integer literals, not doubles
+# like 1.7954566020637778e+18, and so must every other count or duration.
+expect_eq ts-ns-integer "$(grep -cE '^\{"ts_ns":[0-9]{19},"interval_ns":[0-9]+,' "$TMP/d.json")" 3
+expect_eq no-float-exponents "$(grep -c '[0-9]e+[0-9]' "$TMP/d.json")" 0
+expect_eq ts-ns-exact "$(json 'all(type(l["ts_ns"]) is int and type(l["events"]) is int for l in L)' "$TMP/d.json")" True
 names=$(json 'sorted({r["prog_name"] for l in L for r in l["rows"] if r["prog_name"].startswith("demo_")})' "$TMP/d.json")
 expect_eq demo-programs-listed "$names" "['demo_sk_queue', 'demo_xdp_array', 'demo_xdp_hash', 'demo_xdp_lru']"
 # Each demo program ran in every interval, and its absolute run count grew.
