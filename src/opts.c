@@ -186,6 +186,31 @@ int opts__parse_filter(struct opts *o, const char *list, char *err, size_t errle
 	return 0;
 }
 
+/* Format the filter as a -p list, whole entries only. */
+int opts__filter_str(const struct opts *o, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	if (!len)
+		return -ENOSPC;
+	buf[0] = '\0';
+	for (int i = 0; i < o->nfilter; i++) {
+		const struct filter_ent *f = &o->filter[i];
+		char ent[sizeof(f->name) + 12];
+		int n;
+
+		if (f->id)
+			n = snprintf(ent, sizeof(ent), "%s%u", at ? "," : "", f->id);
+		else
+			n = snprintf(ent, sizeof(ent), "%s%s", at ? "," : "", f->name);
+		if ((size_t)n >= len - at)
+			return -ENOSPC; /* never half an entry */
+		memcpy(buf + at, ent, (size_t)n + 1);
+		at += (size_t)n;
+	}
+	return 0;
+}
+
 /* Parse argv into o. */
 int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 {

@@ -30,6 +30,11 @@ struct filter_ent {
 	char name[64];  /* "" when an ID */
 };
 
+/* Room for the longest -p list as text: FILTER_MAX entries of the longest name (63 chars, or
+ * 10 digits) each followed by a comma (the last by the NUL). */
+#define FILTER_STR_MAX (FILTER_MAX * 64)
+_Static_assert(sizeof(((struct filter_ent *)0)->name) == 64, "FILTER_STR_MAX assumes name[64]");
+
 struct opts {
 	enum lat_mode mode;
 	struct filter_ent filter[FILTER_MAX];
@@ -74,6 +79,9 @@ enum opts_action {
 int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen);
 /* Parse a -p list ("12,57,xdp_fw") into o->filter. Returns 0 or -EINVAL with err set. */
 int opts__parse_filter(struct opts *o, const char *list, char *err, size_t errlen);
+/* Format o's filter as a -p list into buf. Returns 0, or -ENOSPC (buf then holds the whole
+ * entries that fit) when len < FILTER_STR_MAX and the list is longer. */
+int opts__filter_str(const struct opts *o, char *buf, size_t len);
 /* Parse a duration in seconds ("1", "0.25"); returns 0 or -EINVAL. */
 int opts__parse_secs(const char *s, uint64_t *ns);
 /* Name of a mode ("programs", ...). */

@@ -611,19 +611,9 @@ void session__sync_watch(struct session *s)
 }
 
 /* Format the current filter as a -p list. */
-void session__filter_str(const struct session *s, char *buf, size_t len)
+int session__filter_str(const struct session *s, char *buf, size_t len)
 {
-	size_t l = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; i < s->o->nfilter && l < len; i++) {
-		const struct filter_ent *f = &s->o->filter[i];
-
-		if (f->id)
-			l += snprintf(buf + l, len - l, "%s%u", i ? "," : "", f->id);
-		else
-			l += snprintf(buf + l, len - l, "%s%s", i ? "," : "", f->name);
-	}
+	return opts__filter_str(s->o, buf, len);
 }
 
 /* Replace the filter with a new list (validated against loaded programs first). */

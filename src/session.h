@@ -73,8 +73,9 @@ int session__set_mode(struct session *s, enum lat_mode mode, char *err, size_t e
 /* Replace the filter with a new -p style list. Returns 0, or -EINVAL/-ENOENT with one
  * sentence in err (the old filter stays). */
 int session__set_filter(struct session *s, const char *list, char *err, size_t errlen);
-/* Format the current filter as a -p list into buf. */
-void session__filter_str(const struct session *s, char *buf, size_t len);
+/* Format the current filter as a -p list into buf (FILTER_STR_MAX always holds it). Returns
+ * 0, or -ENOSPC when buf is shorter and held only the whole entries that fit. */
+int session__filter_str(const struct session *s, char *buf, size_t len);
 /* Stop the collector after a last pass over the ring buffer, so a final report holds every
  * event produced before it (end of a batch run). */
 void session__flush(struct session *s);

@@ -481,32 +481,6 @@ static const struct key keys[] = {
 };
 #define NKEYS ((int)(sizeof(keys) / sizeof(keys[0])))
 
-/* Header: host, kernel, mode, source, interval, state, filter. */
-static void draw_header(struct tui *t, int y)
-{
-	const struct session *s = t->s;
-	char filt[64] = "all", state[320], src[64];
-
-	if (s->rp)
-		replay__status(s, state, sizeof(state));
-	else
-		snprintf(state, sizeof(state), "%s%s", t->paused ? "PAUSED" : "LIVE",
-			 !s->rec ? "" : recorder__lost(s->rec) ? "  REC (frames lost)" : "  REC");
-	if (s->o->nfilter) {
-		session__filter_str(s, filt, sizeof(filt));
-		if (strlen(filt) > 30)
-			snprintf(filt + 26, sizeof(filt) - 26, "...(%d)", s->o->nfilter);
-	}
-	attron(tui_attr(t, TH_HEADER));
-	mvprintw(y, 0, "lattop %s", LATTOP_VERSION);
-	attroff(tui_attr(t, TH_HEADER));
-	printw("  %s  %s  mode %s  source %s  interval %.2fs  %s%s  filter %s", t->host, t->kernel,
-	       opts__mode_name(s->m->mode), model__source(s->m, src, sizeof(src)),
-	       s->o->interval_ns / 1e9,
-	       state, t->cumulative ? " cumulative" : "", filt);
-	clrtoeol();
-}
-
 /* Counters line: warning colour when anything was lost in the last interval. */
 static void draw_counters(struct tui *t, int y)
 {
@@ -671,19 +645,11 @@ void tui__draw(struct tui *t)
 	t->nrows = session__rows(t->s, t->cumulative, t->sortcol, t->reverse, t->rows,
 				 TUI_MAX_ROWS);
 	follow_selection(t);
-	draw_header(t, y++);
-	if (model__notice(t->s->m)[0]) {
-		attron(tui_attr(t, TH_NOTE));
-		mvaddnstr(y++, 0, model__notice(t->s->m), COLS);
-		attroff(tui_attr(t, TH_NOTE));
-		clrtoeol();
-	}
-	if (t->s->warn[0]) {
-		attron(tui_attr(t, TH_NOTE));
-		mvaddnstr(y++, 0, t->s->warn, COLS);
-		attroff(tui_attr(t, TH_NOTE));
-		clrtoeol();
-	}
+	tui__draw_header(t, y++);
+	/* A notice wraps at spaces: two lines on a screen with room for them, else one. */
+	y += tui__draw_wrapped(t, y, model__notice(t->s->m), LINES >= 20 ? 2 : 1,
+			       tui_attr(t, TH_NOTE));
+	y += tui__draw_wrapped(t, y, t->s->warn, LINES >= 20 ? 2 : 1, tui_attr(t, TH_NOTE));
 	draw_counters(t, y++);
 	if (t->s->m->mode == MODE_SEGMENTS && has_named(t->s->m))
 		draw_named(t, y++);

@@ -113,6 +113,68 @@ check resized-rows wait_for 'demo_xdp_hash' 30
 tmux send-keys -t "$S" q
 check quits wait_for '^EXITED 0' 30
 
+# 80 columns: the header keeps mode, state and filter whole (host and kernel give way first),
+# nothing is cut mid-word, and the kernel's notice wraps at spaces instead of being cut.
+notice=$(json 'L[0].get("notice", "")' <($LAT --demo -b -n 1 -d 0.1 -o json 2>/dev/null))
+# head80 NAME ERE: the header line fits 80 columns and matches ERE.
+head80() {
+	local h
+	h=$(screen | head -n 1 | sed 's/ *$//')
+	check "$1-fits" test "${#h}" -le 80
+	check "$1" grep -qE -- "$2" <<<"$h"
+}
+start --demo -d 0.3 -w "$TMP/h80.lrec"
+tmux resize-window -t "$S" -x 80 -y 24
+check w80-starts wait_for 'demo_xdp_hash'
+sleep 0.5
+head80 header-80-live '^lattop( [0-9.]+)?  (mode )?programs  .*LIVE  REC  filter all$'
+check header-80-no-kernel test -z "$(screen | head -n 1 | grep -F "$(uname -r)")"
+if [ -n "$notice" ]; then
+	expect_eq notice-80-wrapped "$(screen | sed -n 2,3p | sed 's/ *$//' | paste -sd' ')" "$notice"
+	check notice-80-lines-fit test "$(screen | sed -n 2,3p | awk 'length($0) > 80' | wc -l)" = 0
+else
+	pass notice-80-wrapped # this kernel has nothing to say
+fi
+tmux resize-window -t "$S" -x 40 -y 12
+sleep 0.6
+h40=$(screen | head -n 1 | sed 's/ *$//')
+check header-40-keeps grep -qE '(mode )?programs  LIVE  REC  filter all$' <<<"$h40"
+if [ -n "$notice" ]; then # one line, ending with an ellipsis after a whole word
+	n40=$(screen | sed -n 2p | sed 's/ *$//')
+	check notice-40-elided grep -qE "[a-z():;]…$" <<<"$n40"
+	# the shown words are the notice's own, cut at a space
+	check notice-40-whole-words [ "${notice#"${n40%…} "}" != "$notice" ]
+fi
+tmux send-keys -t "$S" q
+wait_for '^EXITED 0' 30 >/dev/null
+check header-rec-file test -s "$TMP/h80.lrec"
+
+# A filter longer than its share of 80 columns: whole entries, then "…+N" for the rest.
+start --demo -d 0.3 -p demo_xdp_hash,demo_xdp_lru,demo_xdp_array,demo_sk_queue
+tmux resize-window -t "$S" -x 80 -y 24
+check f80-starts wait_for 'demo_xdp_hash'
+sleep 0.5
+head80 header-80-filter '  LIVE  filter demo_xdp_hash(,demo_[a-z_]+)*…\+[1-3]$'
+tmux resize-window -t "$S" -x 150 -y 40
+sleep 0.6
+check header-150-filter-whole grep -qE 'LIVE  filter demo_xdp_hash,demo_xdp_lru,demo_xdp_array,demo_sk_queue$' <(screen | head -n 1 | sed 's/ *$//')
+tmux send-keys -t "$S" q
+wait_for '^EXITED 0' 30 >/dev/null
+
+# A replay at 140 and 80 columns: the speed and END stay whole, the filter too.
+start -r tests/data/sample.lrec
+tmux resize-window -t "$S" -x 140 -y 30
+check r140-starts wait_for 'demo_xdp_hash'
+sleep 0.3
+tmux send-keys -t "$S" End
+check r140-end wait_for 'x1 END  filter all *$' 40
+check header-140-replay grep -qE '^lattop .*REPLAY sample\.lrec [0-9:]+ \(0:00:02\.5/0:00:02\.5\) x1 END  filter all *$' <(screen | head -n 1)
+tmux resize-window -t "$S" -x 80 -y 24
+sleep 0.6
+head80 header-80-replay '  REPLAY (\([0-9:./]+\) )?x1 END  filter all$'
+tmux send-keys -t "$S" q
+wait_for '^EXITED 0' 30 >/dev/null
+
 # An invalid theme file: one message naming the file and the key; the screen still works.
 printf '{\n  "name": "broken",\n  "colors": {\n    "header": {"fg": cyan}\n  }\n}\n' >"$TMP/broken.json"
 start --demo -d 0.3 --theme "$TMP/broken.json"
