@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "opts.h"
 #include "segsession.h"
@@ -20,6 +21,18 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	ui_stop = 1;
+}
+
+/* Raise the soft open-files limit to the hard one: each watched program holds about ten fds
+ * (program, links, probe programs), so 256 of them exceed the usual soft limit of 1024. */
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl); /* best effort: too few fds is reported later */
+	}
 }
 
 int main(int argc, char **argv)
@@ -56,6 +69,9 @@ int main(int argc, char **argv)
 	/* Replay: no privileges, no lock, no BPF; frames come from the file. */
 	if (o.replay)
 		return replay_ui__run(&o);
+
+	/* Limits: enough fds for FILTER_MAX watched programs. */
+	raise_nofile();
 
 	/* Session: privileges, stats, demo, filter check, collector. */
 	ret = session__open(&s, &o, err, sizeof(err));

@@ -170,7 +170,8 @@ static char *meta_json(const struct session *s, bool raw)
 	cJSON *o = cJSON_CreateObject();
 	struct utsname u;
 	struct timespec rt;
-	char filt[2048], *txt;
+	static char filt[FILTER_STR_MAX]; /* UI thread only; too big for the stack */
+	char *txt;
 
 	clock_gettime(CLOCK_REALTIME, &rt);
 	if (uname(&u)) {
@@ -287,7 +288,7 @@ void recorder__interval(struct session *s)
 {
 	struct recorder *r = s->rec;
 	struct frame *f;
-	char filt[2048];
+	static char filt[FILTER_STR_MAX]; /* UI thread only */
 	int e;
 
 	if (!r)

@@ -201,13 +201,14 @@ static int open_prompt(struct tui *t, enum prompt_kind k, const char *init)
 	return KH_REDRAW;
 }
 
-/* Open the filter editor on the current list. */
+/* Open the filter editor on the current list (t->edit holds the longest list). */
 static int k_filter(struct tui *t)
 {
-	char list[sizeof(t->edit)];
-
-	session__filter_str(t->s, list, sizeof(list));
-	return open_prompt(t, PROMPT_FILTER, list);
+	session__filter_str(t->s, t->edit, sizeof(t->edit));
+	t->edit_len = strlen(t->edit);
+	t->prompt = PROMPT_FILTER;
+	curs_set(1);
+	return KH_REDRAW;
 }
 
 /* Open the interval prompt on the current interval. */
@@ -291,7 +292,7 @@ static void apply_interval(struct tui *t, const char *text)
 /* Add the selected program to the filter. */
 static int k_filter_add(struct tui *t)
 {
-	char list[1100];
+	static char list[FILTER_STR_MAX + 16]; /* UI thread only; too big for the stack */
 	size_t l;
 
 	if (!t->nrows) {
@@ -304,6 +305,7 @@ static int k_filter_add(struct tui *t)
 	}
 	session__filter_str(t->s, list, sizeof(list));
 	l = strlen(list);
+	/* A 257th entry still fits here: the parser then says "at most 256". */
 	snprintf(list + l, sizeof(list) - l, "%s%u", l ? "," : "", t->rows[t->sel].s->id);
 	apply_filter(t, list);
 	return KH_REDRAW;
@@ -312,11 +314,10 @@ static int k_filter_add(struct tui *t)
 /* Remove the selected program (its ID or its name entry) from the filter. */
 static int k_filter_remove(struct tui *t)
 {
+	static char list[FILTER_STR_MAX]; /* UI thread only; too big for the stack */
+	static struct opts rest;
 	const struct series *se;
 	struct opts *o = t->s->o;
-	char list[1100];
-	size_t l = 0;
-	bool found = false;
 
 	if (t->s->m->mode == MODE_SEGMENTS) {
 		tui__say(t, "+ and - pick programs: name spans with f (the filter)", 2000);
@@ -328,23 +329,19 @@ static int k_filter_remove(struct tui *t)
 		return KH_REDRAW;
 	}
 	se = t->rows[t->sel].s;
-	list[0] = '\0';
+	/* Every entry naming the program goes: its ID and its name may both be listed. */
+	rest.nfilter = 0;
 	for (int i = 0; i < o->nfilter; i++) {
 		const struct filter_ent *f = &o->filter[i];
 
-		if (f->id ? f->id == se->id : !strcmp(f->name, se->name)) {
-			found = true;
-			continue;
-		}
-		if (f->id)
-			l += snprintf(list + l, sizeof(list) - l, "%s%u", l ? "," : "", f->id);
-		else
-			l += snprintf(list + l, sizeof(list) - l, "%s%s", l ? "," : "", f->name);
+		if (!(f->id ? f->id == se->id : !strcmp(f->name, se->name)))
+			rest.filter[rest.nfilter++] = *f;
 	}
-	if (!found) {
+	if (rest.nfilter == o->nfilter) {
 		tui__say(t, "the selected program is not in the filter", 2000);
 		return KH_REDRAW;
 	}
+	opts__filter_str(&rest, list, sizeof(list));
 	apply_filter(t, list);
 	t->sel = 0;
 	return KH_REDRAW;

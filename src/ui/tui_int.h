@@ -42,7 +42,7 @@ struct tui {
 	char flash[320];  /* a message in the footer for a moment */
 	uint64_t flash_until_ns;
 	enum prompt_kind prompt; /* PROMPT_NONE, or the prompt that owns the keyboard */
-	char edit[1024];  /* the text being edited */
+	char edit[FILTER_STR_MAX]; /* the text being edited (the longest -p list fits) */
 	size_t edit_len;
 	char search[64];  /* the last / search ("" = none) */
 	struct theme theme;

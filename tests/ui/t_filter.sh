@@ -58,3 +58,38 @@ expect_eq name-row "$(screen | grep -cE ' demo_sk_queue ')" 1
 tmux send-keys -t "$S" q
 sleep 0.5
 tmux kill-session -t "$S" 2>/dev/null
+
+# 256 watched programs (the most a filter holds): the editor opens on the whole list and
+# applies it unchanged, - drops one of them, and a typed list of 256 IDs comes through whole.
+MANY=$OUTPUT/tests/host/many
+coproc M { "$MANY" 256; }
+ids=() names=()
+for _ in $(seq 256); do
+	read -r id name <&"${M[0]}" || break
+	ids+=("$id") names+=("$name")
+done
+read -r _ <&"${M[0]}"
+byname=$(IFS=,; echo "${names[*]}")
+byid=$(IFS=,; echo "${ids[*]}")
+S=lattop-filter256-$$
+tmux new-session -d -s "$S" -x 160 -y 40 "LC_ALL=C.UTF-8 TERM=xterm-256color $LAT -d 0.3 -p $byname; echo EXITED \$?; sleep 30"
+check many-starts wait_for 'programs 256' 50
+check many-header wait_for 'filter many_000,many_001,.*…\+[0-9]+ *$' 20
+tmux send-keys -t "$S" f
+check many-editor wait_for 'filter \(IDs or names; Enter apply, Esc cancel\): .*many_254,many_255 *$' 20
+tmux send-keys -t "$S" Enter
+check many-applied wait_for 'filter applied' 20
+check many-still-256 wait_for 'programs 256' 20
+tmux send-keys -t "$S" End -
+check many-removed wait_for 'filter applied' 20
+check many-255 wait_for 'programs 255' 20
+tmux send-keys -t "$S" f C-u
+tmux send-keys -t "$S" -l "$byid"
+tmux send-keys -t "$S" Enter
+check many-ids-applied wait_for 'filter applied' 50
+check many-ids-256 wait_for 'programs 256' 20
+check many-ids-header wait_for "filter ${ids[0]},${ids[1]},.*…\+[0-9]+ *$" 20
+tmux send-keys -t "$S" q
+check many-quits wait_for '^EXITED 0' 30
+tmux kill-session -t "$S" 2>/dev/null
+echo quit >&"${M[1]}"

@@ -129,6 +129,38 @@ static void test_filter_capacity(void)
 	expect_error(a, "too many entries in -p");
 }
 
+/* The longest list (256 names of 63 characters, half of them IDs of 10 digits) survives a
+ * round trip text -> filter -> text -> filter whole; a short buffer keeps whole entries only. */
+static void test_filter_round_trip(void)
+{
+	static char list[FILTER_STR_MAX], back[FILTER_STR_MAX], small[100];
+	static struct opts again;
+	char *p = list;
+
+	for (int i = 0; i < FILTER_MAX; i++) {
+		if (i % 2)
+			p += sprintf(p, "%s%u", i ? "," : "", 4000000000u + (unsigned)i);
+		else
+			p += sprintf(p, "%sprog_%03d_%.*s", i ? "," : "", i, 54,
+				     "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz.__");
+	}
+	ASSERT_LE(strlen(list) + 1, sizeof(list), "longest list fits FILTER_STR_MAX");
+	o.nfilter = 0;
+	ASSERT_EQ(opts__parse_filter(&o, list, err, sizeof(err)), 0, err);
+	ASSERT_EQ(o.nfilter, FILTER_MAX, "parsed");
+	ASSERT_EQ(strlen(o.filter[254].name), 63, "63-char name");
+	ASSERT_EQ(opts__filter_str(&o, back, sizeof(back)), 0, "formatted");
+	ASSERT_STREQ(back, list, "text round trip");
+	again.nfilter = 0;
+	ASSERT_EQ(opts__parse_filter(&again, back, err, sizeof(err)), 0, err);
+	ASSERT_EQ(again.nfilter, FILTER_MAX, "reparsed");
+	ASSERT_EQ(memcmp(again.filter, o.filter, sizeof(o.filter)), 0, "entries round trip");
+	/* Too small: -ENOSPC, and what is there is whole entries (it parses, as a prefix). */
+	ASSERT_EQ(opts__filter_str(&o, small, sizeof(small)), -ENOSPC, "ENOSPC");
+	ASSERT_EQ(strncmp(small, list, strlen(small)), 0, "prefix");
+	ASSERT_EQ(list[strlen(small)], ',', "cut at a comma");
+}
+
 static void test_theme(void)
 {
 	const char *by_name[] = { "--theme", "light", NULL };
@@ -285,6 +317,7 @@ int main(void)
 	RUN_TEST(test_no_color_env);
 	RUN_TEST(test_errors);
 	RUN_TEST(test_filter_capacity);
+	RUN_TEST(test_filter_round_trip);
 	RUN_TEST(test_theme);
 	RUN_TEST(test_spans);
 	RUN_TEST(test_span_errors);
