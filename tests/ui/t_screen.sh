@@ -9,11 +9,12 @@ LAT=$(readlink -f "$LATTOP")
 COLOUR_SGR='\e\[([0-9;]*;)?(3[0-7]|4[0-7]|9[0-7]|38;|48;)'
 
 escapes() { tmux capture-pane -e -p -t "$S"; }
-# start ARGS...: a fresh lattop in a 150x40 tmux session (after the previous one exited).
+# start ARGS...: a fresh lattop in a 150x40 tmux session (after the previous one exited), in a
+# UTF-8 locale (the header and notices elide with "…").
 start() {
 	tmux kill-session -t "$S" 2>/dev/null
 	wait_gone
-	tmux new-session -d -s "$S" -x 150 -y 40 "TERM=xterm-256color $LAT $*; echo EXITED \$?; sleep 30"
+	tmux new-session -d -s "$S" -x 150 -y 40 "LC_ALL=C.UTF-8 TERM=xterm-256color $LAT $*; echo EXITED \$?; sleep 30"
 }
 no_colour() { ! escapes | grep -qP "$COLOUR_SGR"; }
 
@@ -120,7 +121,7 @@ notice=$(json 'L[0].get("notice", "")' <($LAT --demo -b -n 1 -d 0.1 -o json 2>/d
 head80() {
 	local h
 	h=$(screen | head -n 1 | sed 's/ *$//')
-	check "$1-fits" test "${#h}" -le 80
+	check "$1-fits" test "$(python3 -c 'import sys; print(len(sys.argv[1]))' "$h")" -le 80
 	check "$1" grep -qE -- "$2" <<<"$h"
 }
 start --demo -d 0.3 -w "$TMP/h80.lrec"
