@@ -37,24 +37,23 @@ uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
-/* True when this process may trace (reads the effective capability set). */
+/* True when this process may list programs and enable bpf_stats: both need CAP_SYS_ADMIN
+ * (BPF_PROG_GET_NEXT_ID, BPF_PROG_GET_FD_BY_ID, BPF_ENABLE_STATS), which also covers what
+ * CAP_BPF and CAP_PERFMON grant; uid 0 without it (a dropped capability) is not enough. */
 bool session__privileged(void)
 {
 	unsigned long long eff = 0;
 	char line[256];
+	bool found = false;
 	FILE *f;
 
-	if (geteuid() == 0)
-		return true;
 	f = fopen("/proc/self/status", "r");
 	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "CapEff: %llx", &eff) == 1)
-			break;
+		return geteuid() == 0; /* no /proc: trust uid 0, the kernel has the last word */
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "CapEff: %llx", &eff) == 1;
 	fclose(f);
-	/* CAP_SYS_ADMIN = 21, CAP_PERFMON = 38, CAP_BPF = 39. */
-	return (eff & (1ull << 21)) || ((eff & (1ull << 38)) && (eff & (1ull << 39)));
+	return eff & (1ull << 21); /* CAP_SYS_ADMIN */
 }
 
 /* libbpf's messages go nowhere while curses owns the screen; warnings are kept for errors. */
@@ -247,8 +246,8 @@ int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 	s->lock_fd = -1;
 	if (!session__privileged()) {
 		snprintf(err, errlen,
-			 "lattop needs root (or CAP_BPF and CAP_PERFMON) to read BPF programs: "
-			 "run it with sudo");
+			 "lattop needs root (CAP_SYS_ADMIN) to list BPF programs and enable their "
+			 "run-time stats: run it with sudo");
 		return EXIT_RUNTIME;
 	}
 	if (take_lock(s, err, errlen))

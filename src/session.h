@@ -53,7 +53,8 @@ enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
 /* CLOCK_MONOTONIC in ns. */
 uint64_t now_ns(void);
 
-/* True when this process may trace: root, or CAP_BPF + CAP_PERFMON (or CAP_SYS_ADMIN). */
+/* True when this process may list programs and enable bpf_stats: CAP_SYS_ADMIN is effective
+ * (uid 0 alone is not enough). */
 bool session__privileged(void);
 
 /* Start a session: load the demo if asked, enable stats, validate the filter against loaded

@@ -36,13 +36,25 @@ usage unknown-id 2 "no loaded BPF program has ID 4000000000" -b -n 1 -p 40000000
 usage unknown-name 2 "no loaded BPF program is named 'no_such_prog_x'" -b -n 1 -p no_such_prog_x
 
 # Not root: one sentence, status 1, nothing started.
+NEEDS="lattop: lattop needs root (CAP_SYS_ADMIN) to list BPF programs and enable their run-time stats: run it with sudo"
 if id nobody >/dev/null 2>&1; then
 	cp "$LATTOP" "$TMP/lattop" && chmod 755 "$TMP" "$TMP/lattop"
 	setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all "$TMP/lattop" -b -n 1 >"$TMP/out" 2>"$TMP/err"
 	rc=$?
 	expect_eq not-root-status "$rc" 1
-	check not-root-message grep -q "needs root (or CAP_BPF and CAP_PERFMON)" "$TMP/err"
+	expect_eq not-root-message "$(cat "$TMP/err")" "$NEEDS"
+	# CAP_BPF and CAP_PERFMON without CAP_SYS_ADMIN cannot list programs or enable stats.
+	setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=+bpf,+perfmon \
+		--ambient-caps=+bpf,+perfmon "$TMP/lattop" -b -n 1 >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	expect_eq bpf-perfmon-only-status "$rc" 1
+	expect_eq bpf-perfmon-only-message "$(cat "$TMP/err")" "$NEEDS"
 fi
+# uid 0 with CAP_SYS_ADMIN dropped: the same sentence, not a failure further on.
+setpriv --bounding-set=-sys_admin --inh-caps=-sys_admin $LATTOP -b -n 1 >"$TMP/out" 2>"$TMP/err"
+expect_eq root-no-sys-admin-status $? 1
+expect_eq root-no-sys-admin-message "$(cat "$TMP/err")" "$NEEDS"
+check root-no-sys-admin-stdout test ! -s "$TMP/out"
 
 # --help and --version succeed and say what they should.
 $LATTOP --help >"$TMP/h" 2>&1; expect_eq help-status $? 0
