@@ -4,7 +4,7 @@ OUTPUT=${OUTPUT:-.output}
 LATTOP=${LATTOP:-./lattop}
 SUITE=${SUITE:-host}
 TMP=$(mktemp -d /tmp/lattop-test.XXXXXX)
-trap 'rm -rf "$TMP"; jobs -p | xargs -r kill 2>/dev/null' EXIT
+trap '[ -n "${TMUX_TMPDIR:-}" ] && tmux kill-server 2>/dev/null; rm -rf "$TMP"; jobs -p | xargs -r kill 2>/dev/null' EXIT
 
 pass() { echo "PASS $SUITE/$1"; }
 fail() { echo "FAIL $SUITE/$1: $2"; }
@@ -27,6 +27,13 @@ print(eval(sys.argv[1]))' "$1" "$2"
 wait_gone() {
 	for _ in $(seq 100); do pgrep -x lattop >/dev/null || return 0; sleep 0.1; done
 	return 1
+}
+# tmux_private: this suite's own tmux server (socket under $TMP), kept up by an idle session,
+# so other suites' sessions (and their servers exiting when their last session closes) cannot
+# interfere; the EXIT trap stops it.
+tmux_private() {
+	export TMUX_TMPDIR=$TMP
+	tmux new-session -d -s keep 'sleep 86400'
 }
 # tmux suites (session name in $S): screen prints the pane; wait_for PATTERN [TRIES] polls it
 # every 0.1 s until the extended regex PATTERN appears (60 tries unless told).

@@ -2,6 +2,7 @@
 # The filter editor in the real TUI: f edits the list (rows follow at once), an unknown ID is an
 # inline message that changes nothing, - removes the selected program, + adds it back.
 cd "$(dirname "$0")/../.." && . tests/lib.sh
+tmux_private
 SUITE=ui-filter
 S=lattop-filter-$$
 LAT=$(readlink -f "$LATTOP")

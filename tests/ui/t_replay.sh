@@ -3,6 +3,7 @@
 # programs under a REPLAY header; the replay keys step, jump, change speed and pause. In a live
 # session, w starts and stops a recording that then replays.
 cd "$(dirname "$0")/../.." && . tests/lib.sh
+tmux_private
 SUITE=ui-replay
 S=lattop-replay-$$
 LAT=$(readlink -f "$LATTOP")

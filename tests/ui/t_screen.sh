@@ -2,6 +2,7 @@
 # The screen in a real terminal (tmux): themes and their errors, the histogram pane and its
 # sparkline, the mode keys, the interval prompt, search, narrow terminals and resize.
 cd "$(dirname "$0")/../.." && . tests/lib.sh
+tmux_private
 SUITE=ui-screen
 S=lattop-screen-$$
 LAT=$(readlink -f "$LATTOP")

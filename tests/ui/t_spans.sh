@@ -3,6 +3,7 @@
 # spans table (SPAN, KIND, COUNT ... loss columns) and the span's calls are counted; `p` goes
 # back to programs.
 cd "$(dirname "$0")/../.." && . tests/lib.sh
+tmux_private
 SUITE=ui-spans
 S=lattop-spans-$$
 LAT=$(readlink -f "$LATTOP")
