@@ -120,10 +120,8 @@ static void report_text(struct session *s, FILE *f, const struct row *rows, size
 		(m->last_end_ns - m->last_start_ns) / 1e9, opts__mode_name(m->mode),
 		model__source(m, src, sizeof(src)),
 		s->o->cumulative ? "  cumulative" : "");
-	fprintf(f,
-		"drops: ringbuf %" PRIu64 "  queue %" PRIu64 "  recursion %" PRIu64 "  nest %" PRIu64
-		"  events %" PRIu64 "\n",
-		mc->rb_drops, mc->queue_drops, mc->recursion, mc->nest, mc->events);
+	fmt_drops(mc, line, sizeof(line));
+	fprintf(f, "%s\n", line);
 	if (model__notice(m)[0])
 		fprintf(f, "note: %s\n", model__notice(m));
 	batch__text_counters(f, m, s->o->cumulative);
@@ -198,34 +196,39 @@ static void report_csv(struct session *s, FILE *f, const struct row *rows, size_
 	}
 }
 
-/* The session-wide named counters as "name value  name value" (sep " ") or "name=value;..."
- * into buf ("" when there are none). */
+/* The session-wide named counters as "name value  name value" (sep " ", human: with
+ * thousands separators) or "name=value;..." (plain) into buf ("" when there are none). */
 static void named_fmt(const struct model *m, bool cumulative, const char *eq, const char *sep,
-		      char *buf, size_t len)
+		      bool human, char *buf, size_t len)
 {
 	size_t at = 0;
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < m->nctr && at < len; i++) {
 		const struct model_counter *c = &m->ctr[i];
+		uint64_t v = cumulative ? c->cum : c->last;
+		char num[32];
 
 		if (c->series >= 0)
 			continue;
-		at += snprintf(buf + at, len - at, "%s%s%s%" PRIu64, at ? sep : "", c->name, eq,
-			       cumulative ? c->cum : c->last);
+		if (human)
+			fmt_count(v, num, sizeof(num));
+		else
+			snprintf(num, sizeof(num), "%" PRIu64, v);
+		at += snprintf(buf + at, len - at, "%s%s%s%s", at ? sep : "", c->name, eq, num);
 	}
 }
 
 /* CSV form of the session-wide named counters. */
 void batch__named_str(const struct model *m, bool cumulative, char *buf, size_t len)
 {
-	named_fmt(m, cumulative, "=", ";", buf, len);
+	named_fmt(m, cumulative, "=", ";", false, buf, len);
 }
 
 /* One-line form for the TUI: "name value  name value". */
 void batch__named_line(const struct model *m, bool cumulative, char *buf, size_t len)
 {
-	named_fmt(m, cumulative, " ", "  ", buf, len);
+	named_fmt(m, cumulative, " ", "  ", true, buf, len);
 }
 
 /* Text form: a "counters:" line when there are session-wide named counters. */
@@ -233,7 +236,7 @@ void batch__text_counters(FILE *f, const struct model *m, bool cumulative)
 {
 	char buf[512];
 
-	named_fmt(m, cumulative, " ", "  ", buf, sizeof(buf));
+	named_fmt(m, cumulative, " ", "  ", true, buf, sizeof(buf));
 	if (buf[0])
 		fprintf(f, "counters: %s\n", buf);
 }

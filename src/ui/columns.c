@@ -272,15 +272,29 @@ void fmt_count(uint64_t v, char *buf, size_t len)
 	buf[o] = '\0';
 }
 
-/* Format a rate with k/M suffixes. */
+/* Format a rate with thousands separators below 10,000, k/M suffixes above. */
 void fmt_rate(double v, char *buf, size_t len)
 {
 	if (v < 10000)
-		snprintf(buf, len, "%.0f", v);
+		fmt_count(v > 0 ? (uint64_t)(v + 0.5) : 0, buf, len);
 	else if (v < 1e7)
 		snprintf(buf, len, "%.1fk", v / 1e3);
 	else
 		snprintf(buf, len, "%.1fM", v / 1e6);
+}
+
+/* The human loss line: "drops: ringbuf 0  queue 0  recursion 0  nest 0  events 48,820". */
+void fmt_drops(const struct model_counters *mc, char *buf, size_t len)
+{
+	char rb[32], q[32], rec[32], nest[32], ev[32];
+
+	fmt_count(mc->rb_drops, rb, sizeof(rb));
+	fmt_count(mc->queue_drops, q, sizeof(q));
+	fmt_count(mc->recursion, rec, sizeof(rec));
+	fmt_count(mc->nest, nest, sizeof(nest));
+	fmt_count(mc->events, ev, sizeof(ev));
+	snprintf(buf, len, "drops: ringbuf %s  queue %s  recursion %s  nest %s  events %s", rb, q,
+		 rec, nest, ev);
 }
 
 /* Format a cell for humans. */

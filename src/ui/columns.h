@@ -58,8 +58,12 @@ void cell__text(const struct cell *c, char *buf, size_t len);
 void fmt_ns(double ns, char *buf, size_t len);
 /* Format an integer with thousands separators. */
 void fmt_count(uint64_t v, char *buf, size_t len);
-/* Format a rate (per second) with k/M suffixes when large. */
+/* Format a rate (per second): thousands separators below 10,000 ("9,999"), then k/M
+ * suffixes ("12.3k", "4.5M"). */
 void fmt_rate(double v, char *buf, size_t len);
+/* The loss counters of mc as the human "drops: ringbuf N  queue N  recursion N  nest N
+ * events N" line, with thousands separators (text reports and the TUI's counters line). */
+void fmt_drops(const struct model_counters *mc, char *buf, size_t len);
 
 /* Fit columns into cols screen columns (one space between columns). need[c] is the width
  * column c needs to show every value; fills width[c]: text columns that are never dropped

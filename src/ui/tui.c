@@ -485,14 +485,12 @@ static void draw_counters(struct tui *t, int y)
 	const struct model_counters *c = t->cumulative ? &m->c_cum : &m->c_last;
 	bool lost = m->c_last.rb_drops || m->c_last.queue_drops || m->c_last.recursion ||
 		    m->c_last.nest;
-	char ev[32];
+	char line[256], rows[32];
 
-	fmt_count(c->events, ev, sizeof(ev));
+	fmt_drops(c, line, sizeof(line));
+	fmt_count(t->nrows, rows, sizeof(rows));
 	attron(lost ? tui_attr(t, TH_WARN) : A_NORMAL);
-	mvprintw(y, 0,
-		 "drops: ringbuf %" PRIu64 "  queue %" PRIu64 "  recursion %" PRIu64
-		 "  nest %" PRIu64 "   events %s   programs %zu",
-		 c->rb_drops, c->queue_drops, c->recursion, c->nest, ev, t->nrows);
+	mvprintw(y, 0, "%s   programs %s", line, rows);
 	attroff(lost ? tui_attr(t, TH_WARN) : A_NORMAL);
 	if (m->floor_ns)
 		printw("   probes on %d (floor %" PRIu64 "ns, ~%.2f%% CPU)", m->probed, m->floor_ns,

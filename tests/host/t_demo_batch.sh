@@ -35,6 +35,13 @@ expect_eq csv-fields "$(awk -F, '{print NF}' "$TMP/d.csv" | sort -u | wc -l)" 1
 $LATTOP --demo -b -n 1 -d 0.3 >"$TMP/d.txt"
 check text-header grep -q '^lattop .* mode programs  source stats+self' "$TMP/d.txt"
 check text-drops grep -q '^drops: ringbuf 0  queue 0  recursion 0  nest 0' "$TMP/d.txt"
+# Human numbers carry thousands separators (the events total, COUNT and RATE/S alike); CSV and
+# JSON keep plain numbers.
+check text-events-separators grep -qE '  events ([0-9]{1,3})(,[0-9]{3})*$' "$TMP/d.txt"
+bad=$(awk '/ demo_/{ print $4; print $5 }' "$TMP/d.txt" | grep -vE '^([0-9]{1,3}(,[0-9]{3})*|[0-9.]+[kM])$')
+expect_eq text-count-rate-separators "$bad" ""
+check text-rate-has-separator grep -qE ' demo_[a-z_]+ +[0-9,]+ +[0-9]{1,3},[0-9]{3} ' "$TMP/d.txt"
+check csv-rate-plain test -z "$(cut -d, -f9 "$TMP/d.csv" | tail -n +2 | grep -v '^[0-9.]*$')"
 check text-columns grep -qE '^ +ID TYPE +NAME +COUNT +RATE/S +AVG +P50 +P95 +P99 +P99.9 +MAX' "$TMP/d.txt"
 expect_eq text-demo-rows "$(grep -c ' demo_' "$TMP/d.txt")" 4
 

@@ -131,6 +131,30 @@ static void test_segments_columns(void)
 	model__free(m);
 }
 
+/* Human numbers: counts and rates below 10,000 both carry thousands separators; larger rates
+ * use k/M; the loss line too. */
+static void test_separators(void)
+{
+	struct model_counters mc = { .rb_drops = 1234, .events = 48820 };
+	char buf[128];
+
+	fmt_rate(999.4, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "999", "rate 999");
+	fmt_rate(1234.4, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "1,234", "rate 1,234");
+	fmt_rate(9999.4, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "9,999", "rate 9,999");
+	fmt_rate(12345, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "12.3k", "rate 12.3k");
+	fmt_rate(0, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "0", "rate 0");
+	fmt_count(1234567, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "1,234,567", "count");
+	fmt_drops(&mc, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "drops: ringbuf 1,234  queue 0  recursion 0  nest 0  events 48,820",
+		     "drops line");
+}
+
 int main(void)
 {
 	test__suite = "columns";
@@ -139,6 +163,7 @@ int main(void)
 	RUN_TEST(test_drop_order);
 	RUN_TEST(test_wide_numbers_not_cut);
 	RUN_TEST(test_segments_columns);
+	RUN_TEST(test_separators);
 	printf("columns: %d passed, %d failed\n", test__passed, test__failed);
 	return TEST_EXIT();
 }
