@@ -58,7 +58,7 @@ HOST_BINS := $(patsubst tests/host/%.c,$(OUTPUT)/tests/host/%,$(HOST_SRCS))
 
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all test unit install uninstall clean format bench fuzz vmtest deps check-deps
+.PHONY: all test unit install uninstall clean format bench fuzz vmtest deps
 
 all: lattop
 

@@ -77,10 +77,11 @@ void opts__usage(void *fp)
 		"  -h, --help             show this help and exit\n"
 		"  -V, --version          show the version and exit\n"
 		"\n"
-		"Keys: q quit, space pause, c cumulative/interval, z reset, < > sort, r reverse,\n"
-		"f edit the filter, + - add/remove the selected program, Up/Down/PgUp/PgDn/Home/End\n"
-		"select, Enter/H histogram pane, d interval, / n search, t theme, p h s Tab modes,\n"
-		"? help.\n"
+		"Keys: q/F10 quit, ?/F1 help, space/Z pause, c cumulative/interval, z reset,\n"
+		"< >/F6 sort, r reverse, f edit the filter, + - add/remove the selected program,\n"
+		"Up/Down (k/j)/PgUp/PgDn/Home/End select, Enter/H histogram pane, d interval,\n"
+		"/ n search,"
+		" w record on/off, t theme, p h s Tab modes.\n"
 		"Exit status: 0 ok, 1 runtime error or missing privileges, 2 bad usage.\n"
 		"See lattop(8).\n",
 		FILTER_MAX);

@@ -19,3 +19,39 @@ make -s install DESTDIR="$TMP/stage" PREFIX=/usr >"$TMP/inst.log" 2>&1
 check install-binary test -x "$TMP/stage/usr/sbin/lattop"
 check install-man test -f "$TMP/stage/usr/share/man/man8/lattop.8"
 check install-spans test -f "$TMP/stage/usr/share/lattop/spans/sched-wakeup.json"
+
+# Every key of the TUI's key table (the labels `?` shows, aliases included) is in --help's key
+# summary and in the man page's KEYS section.
+python3 - "$($LATTOP --help)" <<'PY' >"$TMP/keys.txt"
+import re, sys
+src = open("src/ui/tui.c").read()
+table = src[src.index("static const struct key keys[] = {"):]
+table = table[:table.index("\n};")]
+labels = re.findall(r'^\t\{[^"]*"([^"]+)", "', table, re.M)
+helptext = sys.argv[1]
+para = helptext[helptext.index("Keys:") + 5:helptext.index("Exit status")]
+help_tokens = set()
+for w in re.split(r"[\s,.]+", para):
+    help_tokens.update([w] if w == "/" else [t for t in re.split(r"[/()]", w) if t])
+man = open("man/lattop.8").read()
+keys = man[man.index(".SH KEYS"):man.index(".SH THEMES")]
+man_tokens = set()
+for line in keys.splitlines():
+    if line.startswith((".B ", ".BR ")):
+        man_tokens.update(t.replace("\\-", "-") for t in re.split(r'[\s",]+', line.split(" ", 1)[1]) if t)
+for label in labels:
+    for tok in label.split():
+        print(tok, tok in help_tokens, tok in man_tokens)
+PY
+check key-table-read test "$(wc -l <"$TMP/keys.txt")" -ge 30
+while read -r tok inhelp inman; do
+	if [ "$inhelp" = True ]; then pass "help-key-$tok"; else fail "help-key-$tok" "--help's key summary lacks $tok"; fi
+	if [ "$inman" = True ]; then pass "man-key-$tok"; else fail "man-key-$tok" "man KEYS lacks $tok"; fi
+done <"$TMP/keys.txt"
+
+# FILES names the profiles --discover writes and --profile reads.
+check man-files-profile bash -c "sed -n '/^\.SH FILES/,/^\.SH EXAMPLES/p' man/lattop.8 | grep -q 'profile\\\\-out'"
+# Every .PHONY target has a rule.
+for t in $(sed -n 's/^\.PHONY: *//p' Makefile); do
+	check "make-rule-$t" grep -qE "^$t:" Makefile bench/bench.mk tests/vm/vm.mk tests/fuzz/fuzz.mk
+done
