@@ -20,6 +20,8 @@
 #include "model/rec.h"
 #include "session.h"
 
+_Static_assert(REC_FILTER_MAX >= FILTER_STR_MAX, "a filter record must hold the longest -p list");
+
 /* Frames the writer may fall behind by: 64 intervals (a minute at the default interval). */
 #define RECQ_FRAMES 64
 /* Events per REC_EVENTS record: 1024 x 48 bytes = 48 KiB, framing 20 bytes per batch. */

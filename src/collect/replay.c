@@ -149,8 +149,8 @@ static int new_model(struct session *s)
 /* Apply records until k intervals are applied (all records when all is set). */
 static int apply_until(struct session *s, size_t k, bool all)
 {
+	static char filt[REC_FILTER_MAX]; /* UI thread only; too big for the stack */
 	struct replay *r = s->rp;
-	char filt[2048];
 
 	while (r->next_rec < r->f.nrecs && (all || r->pos < k)) {
 		int t = rec__apply(&r->f, r->next_rec, s->m, filt, sizeof(filt));

@@ -288,7 +288,7 @@ struct rec_enc {
 	size_t nsh;
 	bool filter_written;
 	uint32_t mode;
-	char filter[2048];
+	char filter[REC_FILTER_MAX]; /* the list last written, whole */
 	size_t nctr; /* named counters written at least once (a counter's name travels once) */
 };
 

@@ -35,6 +35,10 @@ enum rec_type {
 	REC_COUNTERS = 5, /* named counters' deltas of the interval that follows (format 1.1) */
 };
 
+/* Longest -p list a filter record carries with its NUL: FILTER_MAX entries of 63-character
+ * names and commas (opts.h's FILTER_STR_MAX; recorder.c asserts they agree). */
+#define REC_FILTER_MAX 16384
+
 /* Fixed sizes of the payload parts (see rec.c's field tables). */
 #define REC_SERIES_FIXED 28
 #define REC_INTERVAL_FIXED 72

@@ -40,5 +40,13 @@ read -r soft hard < <(awk '/Max open files/{print $4, $5}' /proc/$lat/limits)
 check nofile-raised test -n "$soft" -a "$soft" = "$hard" -a "$soft" != 64
 kill -INT $lat 2>/dev/null
 wait $lat
+
+# A recording of the 256-entry session replays with all 256 rows (its filter record holds the
+# whole list, not the first 2 KiB of it).
+$LATTOP -p "$byname" -b -n 2 -d 0.2 -o json -w "$TMP/many.lrec" >"$TMP/live.json" 2>"$TMP/live.err"
+expect_eq record-exit $? 0
+$LATTOP -r "$TMP/many.lrec" -b -n 2 -o json >"$TMP/replay.json" 2>"$TMP/replay.err"
+expect_eq replay-exit $? 0
+expect_eq replay-rows "$(json '[len(l["rows"]) for l in L]' "$TMP/replay.json")" "[256, 256]"
 echo quit >&"${M[1]}"
 wait "$M_PID" 2>/dev/null
