@@ -642,9 +642,9 @@ void tui__draw(struct tui *t)
 	follow_selection(t);
 	tui__draw_header(t, y++);
 	/* A notice wraps at spaces: two lines on a screen with room for them, else one. */
-	y += tui__draw_wrapped(t, y, model__notice(t->s->m), LINES >= 20 ? 2 : 1,
+	y += tui__draw_wrapped(y, model__notice(t->s->m), LINES >= 20 ? 2 : 1,
 			       tui_attr(t, TH_NOTE));
-	y += tui__draw_wrapped(t, y, t->s->warn, LINES >= 20 ? 2 : 1, tui_attr(t, TH_NOTE));
+	y += tui__draw_wrapped(y, t->s->warn, LINES >= 20 ? 2 : 1, tui_attr(t, TH_NOTE));
 	draw_counters(t, y++);
 	if (t->s->m->mode == MODE_SEGMENTS && has_named(t->s->m))
 		draw_named(t, y++);

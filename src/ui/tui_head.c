@@ -266,12 +266,11 @@ static size_t wrap_line(const char *text, int cols, const char **next)
 /* Draw text from line y in attribute a, wrapped at spaces over at most max_lines lines; when
  * it needs more, the last line ends with an ellipsis after a whole word. Returns the lines
  * used. */
-int tui__draw_wrapped(struct tui *t, int y, const char *text, int max_lines, attr_t a)
+int tui__draw_wrapped(int y, const char *text, int max_lines, attr_t a)
 {
 	int ecols, used = 0;
 	const char *ell = ellipsis(&ecols);
 
-	(void)t;
 	while (*text && used < max_lines) {
 		const char *next;
 		size_t n = wrap_line(text, COLS, &next);

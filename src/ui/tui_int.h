@@ -65,7 +65,7 @@ void tui__say(struct tui *t, const char *msg, unsigned ms);
 void tui__draw_header(struct tui *t, int y);
 /* text from line y in attribute a, wrapped at spaces over at most max_lines lines, ending
  * with an ellipsis when cut; returns the lines used (0 for ""). */
-int tui__draw_wrapped(struct tui *t, int y, const char *text, int max_lines, attr_t a);
+int tui__draw_wrapped(int y, const char *text, int max_lines, attr_t a);
 /* The table (heading + rows, scrolled to the selection) in lines y0 .. y0 + height - 1. */
 void tui__draw_table(struct tui *t, int y0, int height);
 /* Lines the detail pane wants for the selected row (0 when closed or nothing selected). */
