@@ -23,9 +23,12 @@ json() {
 L=[json.loads(l) for l in open(sys.argv[2]) if l.strip()]
 print(eval(sys.argv[1]))' "$1" "$2"
 }
-# wait_gone: earlier lattop sessions have exited (one live session at a time holds the lock).
+# wait_gone: the previous live session of this suite has exited: nothing holds the session
+# lock lattop takes ($LATTOP_LOCK), so the next one will not be refused. (Not "no lattop
+# process at all": other people's sessions on a shared machine use other locks.)
 wait_gone() {
-	for _ in $(seq 100); do pgrep -x lattop >/dev/null || return 0; sleep 0.1; done
+	local lock=${LATTOP_LOCK:-/run/lattop.lock}
+	for _ in $(seq 100); do flock -n "$lock" true 2>/dev/null && return 0; sleep 0.1; done
 	return 1
 }
 # tmux_private: this suite's own tmux server (socket under $TMP), kept up by an idle session,

@@ -7,7 +7,7 @@ SUITE=ui-filter
 S=lattop-filter-$$
 LAT=$(readlink -f "$LATTOP")
 rows() { screen | grep -cE ' demo_[a-z_]+ '; }
-for _ in $(seq 50); do pgrep -x lattop >/dev/null || break; sleep 0.1; done
+wait_gone
 
 tmux new-session -d -s "$S" -x 160 -y 40 "TERM=xterm-256color $LAT --demo -d 0.3; sleep 30"
 check starts wait_for 'demo_xdp_lru'

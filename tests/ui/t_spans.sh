@@ -9,7 +9,7 @@ S=lattop-spans-$$
 LAT=$(readlink -f "$LATTOP")
 FIX=$(readlink -f "$OUTPUT/tests/host/spanfix")
 
-for _ in $(seq 50); do pgrep -x lattop >/dev/null || break; sleep 0.1; done
+wait_gone
 trap 'tmux kill-session -t "$S" 2>/dev/null; rm -rf "$TMP"; jobs -p | xargs -r kill 2>/dev/null' EXIT
 
 coproc SF { "$FIX"; }
