@@ -83,7 +83,8 @@ tmux kill-session -t "$S"
 wait_gone
 
 # Scrolling: a 12-line pane shows 7 of the rows (the demo's 4, 20 of the test's own and any
-# the host has), sorted by name; End, Home and PgDn move the selection and the visible rows follow it.
+# the host has), sorted by name; End, Home and PgDn move the selection and the visible rows
+# follow it.
 coproc M { "$OUTPUT/tests/host/many" 20; }
 for _ in $(seq 21); do read -r _ <&"${M[0]}"; done
 # names: the NAME cell of each table row on stdin (escapes stripped); visible: the rows shown;
