@@ -55,3 +55,5 @@ check man-files-profile bash -c "sed -n '/^\.SH FILES/,/^\.SH EXAMPLES/p' man/la
 for t in $(sed -n 's/^\.PHONY: *//p' Makefile); do
 	check "make-rule-$t" grep -qE "^$t:" Makefile bench/bench.mk tests/vm/vm.mk tests/fuzz/fuzz.mk
 done
+# --help fits an 80-column terminal.
+expect_eq help-80-columns "$($LATTOP --help | awk 'length($0) > 80' | head -n 3)" ""
