@@ -7,5 +7,7 @@ $(OUTPUT)/bench/%: $(OUTPUT)/bench/%.o $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-bench: $(BENCH_BINS)
+# The live TUI in tmux against the same session in batch mode (root; 100 loaded programs).
+bench: $(BENCH_BINS) $(OUTPUT)/bench/progs_fixture lattop
 	$(Q)for b in $(BENCH_BINS); do $$b || exit 1; done
+	$(Q)OUTPUT=$(OUTPUT) bash bench/tui_live.sh

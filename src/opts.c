@@ -67,6 +67,8 @@ void opts__usage(void *fp)
 		"  -D, --duration SECS    stop after SECS seconds\n"
 		"  -o, --output FMT       batch format: text (default), csv, json (JSON Lines)\n"
 		"  -c, --cumulative       batch figures since start instead of per interval\n"
+		"      --hist             batch: each row's log2 histogram too (text: lines under\n"
+		"                         the row; csv: a hist column; json: a hist array)\n"
 		"      --demo             load the bundled demo programs and drive them\n"
 		"      --no-color         no colours (also when NO_COLOR is set and non-empty)\n"
 		"  -w, --write FILE       record the session to FILE (TUI or -b; w toggles\n"
@@ -221,7 +223,7 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 {
 	enum { OPT_DEMO = 256, OPT_NO_COLOR, OPT_THEME, OPT_RAW, OPT_EVENTS, OPT_SPANS,
 	       OPT_DISCOVER, OPT_DEVICE, OPT_FLOW, OPT_PROFILE_OUT, OPT_PROFILE, OPT_DETAILS,
-	       OPT_FIFO_SLOTS };
+	       OPT_FIFO_SLOTS, OPT_HIST };
 	static const struct option longopts[] = {
 		{ "mode", required_argument, NULL, 'm' },
 		{ "programs", required_argument, NULL, 'p' },
@@ -247,6 +249,7 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 		{ "profile", required_argument, NULL, OPT_PROFILE },
 		{ "details", no_argument, NULL, OPT_DETAILS },
 		{ "fifo-slots", required_argument, NULL, OPT_FIFO_SLOTS },
+		{ "hist", no_argument, NULL, OPT_HIST },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -375,6 +378,9 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 		case OPT_DETAILS:
 			o->details = true;
 			break;
+		case OPT_HIST:
+			o->hist = true;
+			break;
 		case OPT_FIFO_SLOTS: {
 			long v;
 
@@ -441,8 +447,8 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 	}
 	if ((o->nspans || o->profile_path) && !o->mode_set)
 		o->mode = MODE_SEGMENTS;
-	if ((o->out != OUT_TEXT || o->cumulative) && !o->batch) {
-		snprintf(err, errlen, "-o and -c apply to batch output: add -b");
+	if ((o->out != OUT_TEXT || o->cumulative || o->hist) && !o->batch) {
+		snprintf(err, errlen, "-o, -c and --hist apply to batch output: add -b");
 		return err_ret;
 	}
 	return OPTS_RUN;

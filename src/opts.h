@@ -65,6 +65,7 @@ struct opts {
 	const char *profile_path; /* --profile FILE (measure) */
 	struct profile profile;   /* loaded from profile_path */
 	bool details;            /* --details: one line per packet (batch) */
+	bool hist;               /* --hist: each row's log2 histogram in batch output */
 	uint32_t fifo_slots;     /* --fifo-slots N (debug), 0 = the design's sizes */
 };
 

@@ -469,7 +469,15 @@ void model__reset(struct model *m, uint64_t now_ns)
 	m->cum_start_ns = now_ns;
 }
 
-/* Compute a row for series s. */
+/* The histogram behind a row's distribution, or NULL. */
+const struct hist *model__row_hist(const struct row *r)
+{
+	if (!r->has_dist || !r->s->has_hist)
+		return NULL;
+	return r->cumulative ? &r->s->h_cum : &r->s->h_last;
+}
+
+/* Compute a row for series s from the last interval or the cumulative figures. */
 void model__row(const struct model *m, const struct series *s, bool cumulative, struct row *r)
 {
 	const struct series_counts *sc = cumulative ? &s->st_cum : &s->st_last;

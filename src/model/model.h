@@ -210,5 +210,8 @@ struct row {
 double model__probe_cost_pct(const struct model *m, bool cumulative);
 /* Compute a row for series s from the last interval or the cumulative figures. */
 void model__row(const struct model *m, const struct series *s, bool cumulative, struct row *r);
+/* The histogram behind a row's distribution (interval or cumulative, as the row was
+ * computed), or NULL when the row has none. */
+const struct hist *model__row_hist(const struct row *r);
 
 #endif /* LAT_MODEL_H */

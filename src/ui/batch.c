@@ -102,6 +102,67 @@ static cJSON *cell_json(const struct cell *c)
 	}
 }
 
+/* Widest bar of a --hist text histogram, in characters. */
+#define HIST_BAR 40
+
+/* --hist in text: the row's log2 histogram as "[lo, hi] count ####" lines under it. */
+static void text_hist(FILE *f, const struct row *r)
+{
+	struct hist_log2_row lr[64];
+	const struct hist *h = model__row_hist(r);
+	uint64_t widest = 0;
+	int n;
+
+	if (!h || !h->count)
+		return;
+	n = hist__log2(h, lr, 64);
+	for (int i = 0; i < n; i++)
+		widest = lr[i].count > widest ? lr[i].count : widest;
+	for (int i = 0; i < n; i++) {
+		char lo[16], hi[16], cnt[32];
+		int bar = (int)((double)lr[i].count / (double)widest * HIST_BAR + 0.5);
+
+		if (lr[i].count && !bar)
+			bar = 1; /* a non-empty range always shows */
+		fmt_ns((double)lr[i].lo, lo, sizeof(lo));
+		fmt_ns((double)lr[i].hi, hi, sizeof(hi));
+		fmt_count(lr[i].count, cnt, sizeof(cnt));
+		fprintf(f, "    [%8s, %8s] %13s %.*s\n", lo, hi, cnt, bar,
+			"########################################");
+	}
+}
+
+/* --hist in CSV: "lo:hi:count" per log2 range, ';'-separated ("" without samples). */
+static void csv_hist(FILE *f, const struct row *r)
+{
+	struct hist_log2_row lr[64];
+	const struct hist *h = model__row_hist(r);
+	int n = h && h->count ? hist__log2(h, lr, 64) : 0;
+
+	for (int i = 0; i < n; i++)
+		fprintf(f, "%s%" PRIu64 ":%" PRIu64 ":%" PRIu64, i ? ";" : "", lr[i].lo, lr[i].hi,
+			lr[i].count);
+}
+
+/* --hist in JSON: "hist": [[lo_ns, hi_ns, count], ...] ([] without samples). */
+static void json_hist(cJSON *o, const struct row *r)
+{
+	struct hist_log2_row lr[64];
+	const struct hist *h = model__row_hist(r);
+	int n = h && h->count ? hist__log2(h, lr, 64) : 0;
+	cJSON *arr = cJSON_AddArrayToObject(o, "hist");
+
+	for (int i = 0; i < n; i++) {
+		cJSON *e = cJSON_CreateArray();
+
+		/* Range bounds stay below 2^53: exact as JSON numbers. */
+		cJSON_AddItemToArray(e, cJSON_CreateNumber((double)lr[i].lo));
+		cJSON_AddItemToArray(e, cJSON_CreateNumber((double)lr[i].hi));
+		cJSON_AddItemToArray(e, cJSON_CreateNumber((double)lr[i].count));
+		cJSON_AddItemToArray(arr, e);
+	}
+}
+
 /* Text report: a header line, the drops line and the table. */
 static void report_text(struct session *s, FILE *f, const struct row *rows, size_t n)
 {
@@ -153,6 +214,8 @@ static void report_text(struct session *s, FILE *f, const struct row *rows, size
 		fprintf(f, "%s%s%s%s%s\n", line, rows[i].s->gone ? " (gone)" : "",
 			rows[i].s->note[0] ? " [" : "", rows[i].s->note,
 			rows[i].s->note[0] ? "]" : "");
+		if (s->o->hist)
+			text_hist(f, &rows[i]);
 	}
 	fputc('\n', f);
 }
@@ -172,7 +235,8 @@ static void report_csv(struct session *s, FILE *f, const struct row *rows, size_
 		fputs("ts_ns,interval_ns,mode,source", f);
 		for (int c = 0; c < ncols; c++)
 			fprintf(f, ",%s", cols[c].key);
-		fputs(",gone,rb_drops,queue_drops,counters,note\n", f);
+		fputs(",gone,rb_drops,queue_drops,counters,note", f);
+		fputs(s->o->hist ? ",hist\n" : "\n", f);
 	}
 	batch__named_str(m, s->o->cumulative, named, sizeof(named));
 	for (size_t i = 0; i < n; i++) {
@@ -192,6 +256,10 @@ static void report_csv(struct session *s, FILE *f, const struct row *rows, size_
 		csv_field(f, named);
 		fputc(',', f);
 		csv_field(f, rows[i].s->note);
+		if (s->o->hist) {
+			fputc(',', f);
+			csv_hist(f, &rows[i]);
+		}
 		fputc('\n', f);
 	}
 }
@@ -310,6 +378,8 @@ static void report_json(struct session *s, FILE *f, const struct row *rows, size
 		cJSON_AddBoolToObject(o, "gone", rows[i].s->gone);
 		if (rows[i].s->note[0])
 			cJSON_AddStringToObject(o, "note", rows[i].s->note);
+		if (s->o->hist)
+			json_hist(o, &rows[i]);
 		cJSON_AddItemToArray(arr, o);
 	}
 	txt = cJSON_PrintUnformatted(root);

@@ -126,14 +126,6 @@ void tui__draw_table(struct tui *t, int y0, int height)
 	}
 }
 
-/* The histogram the pane shows for a row (interval or cumulative), or NULL. */
-static const struct hist *pane_hist(const struct tui *t, const struct row *r)
-{
-	if (!r->has_dist || !r->s->has_hist)
-		return NULL;
-	return t->cumulative ? &r->s->h_cum : &r->s->h_last;
-}
-
 /* Lines the detail pane wants. */
 int tui__pane_height(const struct tui *t, int avail)
 {
@@ -143,7 +135,7 @@ int tui__pane_height(const struct tui *t, int avail)
 
 	if (!t->pane || !t->nrows)
 		return 0;
-	h = pane_hist(t, &t->rows[t->sel]);
+	h = model__row_hist(&t->rows[t->sel]);
 	/* Title, the log2 rows (at least one line for "no samples"), the sparkline. */
 	want = h ? 2 + (h->count ? hist__log2(h, rows, PANE_MAX_LOG2) : 1) : 2;
 	if (want > avail - PANE_MIN_TABLE)
@@ -260,7 +252,7 @@ static void draw_spark(struct tui *t, const struct series *s, int y)
 void tui__draw_pane(struct tui *t, int y0, int height)
 {
 	const struct row *r = &t->rows[t->sel];
-	const struct hist *h = pane_hist(t, r);
+	const struct hist *h = model__row_hist(r);
 	char title[256], cnt[32];
 
 	fmt_count(h ? h->count : r->count, cnt, sizeof(cnt));
