@@ -11,25 +11,30 @@ FIXABS=$(readlink -f "$FIX")
 coproc SF { "$FIX"; }
 read -r _ fixpid <&"${SF[0]}"
 
-# -u FILE:FUNC (twice) in batch JSON, cumulative: the last report holds every call.
+# -u FILE:FUNC (three times) in batch JSON, cumulative: the last report holds every call. The
+# session is also recorded with every event (--raw), so the recursion's and the re-entry's
+# samples can be read one by one.
 wait_gone
 $LATTOP -b -o json -c -d 0.5 -D 4 -u "$FIXABS:spanfix_work" -u "$fixpid:spanfix_recurse" \
-	>"$TMP/u.json" 2>"$TMP/u.err" &
+	-u "$FIXABS:spanfix_reenter" -w "$TMP/u.lat" --raw >"$TMP/u.json" 2>"$TMP/u.err" &
 lat=$!
 for _ in $(seq 100); do [ -s "$TMP/u.json" ] && break; sleep 0.05; done
 echo mix >&"${SF[1]}"; read -r _ mixed _ cp50 _ cp99 <&"${SF[0]}"
 echo "recurse 200" >&"${SF[1]}"; read -r _ recursed <&"${SF[0]}"
+echo "reenter 200" >&"${SF[1]}"; read -r _ reentered <&"${SF[0]}"
 wait $lat
 expect_eq u-exit $? 0
-expect_eq fixture-calls "$mixed/$recursed" "1100/1000"
+expect_eq fixture-calls "$mixed/$recursed/$reentered" "1100/1000/400"
 row() { json "[r for r in L[-1]['rows'] if r['span']=='$1'][0]['$2']" "$TMP/u.json"; }
 expect_eq u-mode "$(json "L[-1]['mode']" "$TMP/u.json")" segments
 expect_eq u-kind "$(row spanfix_work kind)" uprobe
 expect_eq work-count-exact "$(row spanfix_work count)" 1100
 expect_eq recurse-count-exact "$(row spanfix_recurse count)" 1000
+expect_eq reenter-count-exact "$(row spanfix_reenter count)" 400
 for k in unmatched evicted collided overflow; do
 	expect_eq "work-$k-zero" "$(row spanfix_work $k)" 0
 	expect_eq "recurse-$k-zero" "$(row spanfix_recurse $k)" 0
+	expect_eq "reenter-$k-zero" "$(row spanfix_reenter $k)" 0
 done
 # Bounds: every call spins at least its nominal time between our entry and return probes, and
 # lasts at most what the caller measured around it (which includes both probes), so each
@@ -39,15 +44,59 @@ p50=$(row spanfix_work p50_ns); p99=$(row spanfix_work p99_ns)
 echo "measured: work p50 ${p50} ns (caller ${cp50}), p99 ${p99} ns (caller ${cp99})"
 check work-p50-bounds python3 -c "import sys; sys.exit(not (50000*0.99 <= $p50 <= $cp50*1.01))"
 check work-p99-bounds python3 -c "import sys; sys.exit(not (500000*0.99 <= $p99 <= $cp99*1.01))"
-# Recursion: 200 x 5 nested calls lasting ~100, 80, 60, 40, 20 us (each level spins 20 us and
-# includes its inner calls). The 500th of 1000 is a 60 us call: p50 in [60 us, 90 us] (the
-# upper tolerance covers the probe cost of up to 2 inner calls and scheduling); p99 is an
-# outermost (100 us) call; the max at least that.
-rp50=$(row spanfix_recurse p50_ns); rp99=$(row spanfix_recurse p99_ns); rmax=$(row spanfix_recurse max_ns)
-echo "measured: recurse p50 ${rp50} ns, p99 ${rp99} ns, max ${rmax} ns"
-check recurse-p50-nested python3 -c "import sys; sys.exit(not (60000*0.99 <= $rp50 <= 90000))"
-check recurse-p99-outermost python3 -c "import sys; sys.exit(not ($rp99 >= 100000*0.99))"
-check recurse-max-outermost python3 -c "import sys; sys.exit(not ($rmax >= 100000))"
+# Recursion: 200 calls 5 deep. Level k (1 innermost) spins 20 us before and 30k us after its
+# inner call, so paired innermost first the levels last 50, 130, 240, 380 and 550 us; paired
+# outermost first they would last 130, 170, 240, 340 and 470 us (see spanfix.c). Histogram:
+# p50 (the 500th of 1000) is a level-3 call, 240 us either way, so it only bounds; p95 (the
+# 950th) is a level-5 call: at least 550 us less 1%, where outermost-first pairing gives 470 us
+# plus probe costs; the max likewise. Tolerance above nominal: 10% plus 20 us per inner call
+# (uprobe + uretprobe cost ~5 us each here) for scheduling.
+rp50=$(row spanfix_recurse p50_ns); rp95=$(row spanfix_recurse p95_ns); rmax=$(row spanfix_recurse max_ns)
+echo "measured: recurse p50 ${rp50} ns, p95 ${rp95} ns, max ${rmax} ns"
+check recurse-p50-level3 python3 -c "import sys; sys.exit(not (240000*0.99 <= $rp50 <= (240000*1.1+40000)*1.01))"
+check recurse-p95-level5 python3 -c "import sys; sys.exit(not ($rp95 >= 550000*0.99))"
+check recurse-max-level5 python3 -c "import sys; sys.exit(not ($rmax >= 550000))"
+# Re-entry: 200 calls each re-entered once on the same thread by a signal handler: inner
+# 100 us, outer 500 us (outermost first: 250 and 350 us). p95 (the 380th of 400) is an outer
+# call.
+ep95=$(row spanfix_reenter p95_ns)
+echo "measured: reenter p50 $(row spanfix_reenter p50_ns) ns, p95 ${ep95} ns"
+check reenter-p95-outer python3 -c "import sys; sys.exit(not ($ep95 >= 500000*0.99))"
+# The same samples one by one, from the recording (exact ns, no histogram error): in the order
+# they ended, each outer call gives one sample per level, innermost first, each started after
+# the next one out (its caller) started; per level, the median lies in [nominal, nominal x 1.1
+# + BASE + 10 us per inner call (its probes)], which excludes outermost-first pairing at every
+# level but the middle one; the smallest sample is a level-1 (or inner) call, in [nominal,
+# nominal x 1.1 + BASE]. BASE is 0 for the recursion, 50 us for the re-entry (the signal's
+# delivery and return: 12 to 30 us here).
+$LATTOP -r "$TMP/u.lat" --events -o csv >"$TMP/u-ev.csv" 2>"$TMP/u-ev.err"
+expect_eq events-exit $? 0
+levels() { # levels FUNC DEPTH BASE_US NOMINAL_US...: one word per check, "ok" or the value
+	python3 - "$TMP/u-ev.csv" "$@" <<'PY'
+import csv, statistics, sys
+path, fn, depth, base = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]) * 1000
+nominal = [int(x) for x in sys.argv[5:]]
+ev = sorted((int(r['start_ns']) + int(r['dur_ns']), int(r['start_ns']), int(r['dur_ns']))
+            for r in csv.DictReader(open(path)) if r['prog_name'] == fn)
+groups = [ev[i:i + depth] for i in range(0, len(ev) - depth + 1, depth)]
+nested = sum(all(g[j][1] > g[j + 1][1] for j in range(depth - 1)) for g in groups)
+out = ["samples=%d" % len(ev), "innermost-first=%d" % nested]
+for k in range(depth):
+    med = statistics.median(g[k][2] for g in groups)
+    hi = nominal[k] * 1100 + base + 10000 * k
+    out.append("level%d=%s" % (k + 1, "ok" if nominal[k] * 1000 <= med <= hi else "%d" % med))
+    print("measured: %s level %d median %d ns (nominal %d us)" % (fn, k + 1, med, nominal[k]),
+          file=sys.stderr)
+lo = min(e[2] for e in ev)
+out.append("min=%s" % ("ok" if nominal[0] * 1000 <= lo <= nominal[0] * 1100 + base else "%d" % lo))
+print("measured: %s min %d ns" % (fn, lo), file=sys.stderr)
+print(" ".join(out))
+PY
+}
+expect_eq recurse-levels "$(levels spanfix_recurse 5 0 50 130 240 380 550)" \
+	"samples=1000 innermost-first=200 level1=ok level2=ok level3=ok level4=ok level5=ok min=ok"
+expect_eq reenter-levels "$(levels spanfix_reenter 2 50 100 500)" \
+	"samples=400 innermost-first=200 level1=ok level2=ok min=ok"
 
 # -p naming a span keeps only that span's row in segments mode.
 wait_gone
