@@ -34,6 +34,8 @@
  *   orphan N      spanfix_submit(ORPHAN_BASE + i) for i 1..N, completing none; prints
  *                 "orphan N"
  *   finish N      spanfix_complete(ORPHAN_BASE + i) for i 1..N; prints "finish N"
+ *   libc N        N calls of the C library's l64a (a function hardly anything else calls),
+ *                 for -u on a shared library; prints "libc N"
  *   quit (or EOF) exit
  * The functions spin on CLOCK_MONOTONIC (no sleeping: a sleep's wake-up latency would blur
  * the durations the test checks), but for sleeps, whose syscall is what is timed.
@@ -252,6 +254,12 @@ int main(void)
 			for (int i = 1; i <= n; i++)
 				spanfix_complete(ORPHAN_BASE + (unsigned long)i);
 			printf("finish %d\n", n);
+		} else if (sscanf(line, "libc %d", &n) == 1) {
+			static volatile char sink __attribute__((unused));
+
+			for (int i = 0; i < n; i++)
+				sink = l64a(i + 1)[0];
+			printf("libc %d\n", n);
 		} else if (sscanf(line, "udp %d", &n) == 1) {
 			printf("udp %d\n", udp_echo(n));
 		} else if (!strncmp(line, "quit", 4)) {

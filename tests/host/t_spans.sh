@@ -98,6 +98,43 @@ expect_eq recurse-levels "$(levels spanfix_recurse 5 0 50 130 240 380 550)" \
 expect_eq reenter-levels "$(levels spanfix_reenter 2 50 100 500)" \
 	"samples=400 innermost-first=200 level1=ok level2=ok min=ok"
 
+# -u on a shared library, by name (libbpf finds it on the library path) and by path (the
+# fixture's own copy, from its maps), beside a spans-file span on the same function filtered to
+# the fixture's pid: exactly the fixture's 300 calls of l64a (a libc function hardly anything
+# else calls; the pid filter makes the file span exact regardless).
+LIBC=$(awk '/libc\.so\.6$/ { print $NF; exit }' "/proc/$fixpid/maps")
+cat >"$TMP/libc.json" <<JSON
+{ "spans": [ { "name": "l64a_of_fixture", "filter": { "pid": $fixpid },
+  "start": { "kind": "uprobe", "probe": "libc.so.6:l64a" },
+  "end": { "kind": "uretprobe", "probe": "libc.so.6:l64a" } } ] }
+JSON
+wait_gone
+$LATTOP -b -o json -c -d 0.5 -D 2.5 -u libc.so.6:l64a -u "$LIBC:a64l" --spans "$TMP/libc.json" \
+	>"$TMP/libc.out" 2>"$TMP/libc.err" &
+lat=$!
+for _ in $(seq 100); do [ -s "$TMP/libc.out" ] && break; sleep 0.05; done
+echo "libc 300" >&"${SF[1]}"; read -r _ libcalls <&"${SF[0]}"
+wait $lat
+expect_eq libc-exit $? 0
+lrow() { json "[r for r in L[-1]['rows'] if r['span']=='$1'][0]['$2']" "$TMP/libc.out"; }
+expect_eq libc-by-name-count "$(lrow l64a count)/$libcalls" 300/300
+expect_eq libc-pid-filter-count "$(lrow l64a_of_fixture count)" 300
+expect_eq libc-losses "$(lrow l64a unmatched)/$(lrow l64a collided)/$(lrow l64a overflow)" 0/0/0
+# By path: a64l is in the same file and is never called here.
+expect_eq libc-by-path-attached "$(lrow a64l kind)/$(lrow a64l count)" uprobe/0
+# The shipped user-function example (libc malloc in bash) parses, attaches and times a bash
+# that allocates in a loop.
+wait_gone
+$LATTOP -b -o json -c -d 0.5 -D 2 --spans spans/user-function.json >"$TMP/uf.out" 2>"$TMP/uf.err" &
+lat=$!
+for _ in $(seq 100); do [ -s "$TMP/uf.out" ] && break; sleep 0.05; done
+bash -c 's=; for i in $(seq 3000); do s="$s$i"; a[$i]=$s; done'
+wait $lat
+expect_eq user-function-exit $? 0
+n=$(json "[r for r in L[-1]['rows'] if r['span']=='libc_malloc'][0]['count']" "$TMP/uf.out")
+echo "measured: user-function.json libc_malloc count $n"
+check user-function-samples test "${n:-0}" -gt 0
+
 # -p naming a span keeps only that span's row in segments mode.
 wait_gone
 $LATTOP -b -o json -n 1 -d 0.2 -u "$FIXABS:spanfix_work" -u "$FIXABS:spanfix_recurse" \
