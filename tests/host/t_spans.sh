@@ -135,6 +135,33 @@ n=$(json "[r for r in L[-1]['rows'] if r['span']=='libc_malloc'][0]['count']" "$
 echo "measured: user-function.json libc_malloc count $n"
 check user-function-samples test "${n:-0}" -gt 0
 
+# The loss counters, driven. Overflow: 10 calls 20 deep; each keeps the outer 16 levels' starts
+# (LAT_SPAN_DEPTH), so the 4 innermost of each call are counted as overflow and not timed, and
+# the 16 others pair: exactly 160 samples, 40 overflows, no unmatched. Evicted: 16484 requests
+# keyed by their id submitted and none completed fill the 16384-entry pending table
+# (LAT_SPAN_PENDING; this session has no other span in flight) and the last 100 starts are
+# refused: evicted exactly 100; completing all 16484 then pairs 16384 and misses 100.
+cat >"$TMP/loss.json" <<JSON
+{ "spans": [ { "name": "orphans",
+  "start": { "kind": "uprobe", "probe": "$FIXABS:spanfix_submit", "field": "arg0" },
+  "end": { "kind": "uprobe", "probe": "$FIXABS:spanfix_complete", "field": "arg0" } } ] }
+JSON
+wait_gone
+$LATTOP -b -o json -c -d 0.5 -D 4 -u "$FIXABS:spanfix_recurse" --spans "$TMP/loss.json" \
+	>"$TMP/loss.out" 2>"$TMP/loss.err" &
+lat=$!
+for _ in $(seq 100); do [ -s "$TMP/loss.out" ] && break; sleep 0.05; done
+echo "recurse 10 20" >&"${SF[1]}"; read -r _ deep <&"${SF[0]}"
+echo "orphan 16484" >&"${SF[1]}"; read -r _ <&"${SF[0]}"
+echo "finish 16484" >&"${SF[1]}"; read -r _ <&"${SF[0]}"
+wait $lat
+expect_eq loss-exit $? 0
+orow() { json "[r for r in L[-1]['rows'] if r['span']=='$1'][0]['$2']" "$TMP/loss.out"; }
+expect_eq overflow-calls "$deep" 200
+expect_eq overflow-exact "$(orow spanfix_recurse count)/$(orow spanfix_recurse overflow)/$(orow spanfix_recurse unmatched)" 160/40/0
+expect_eq evicted-exact "$(orow orphans evicted)" 100
+expect_eq evicted-then-paired "$(orow orphans count)/$(orow orphans unmatched)/$(orow orphans collided)" 16384/100/0
+
 # -p naming a span keeps only that span's row in segments mode.
 wait_gone
 $LATTOP -b -o json -n 1 -d 0.2 -u "$FIXABS:spanfix_work" -u "$FIXABS:spanfix_recurse" \
