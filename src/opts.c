@@ -398,6 +398,8 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 	}
 	if (opts__check_record(o, err, errlen))
 		return err_ret;
+	if (spans__check_names(o->spans, o->nspans, err, errlen))
+		return err_ret;
 	if (o->nspans && o->replay) {
 		snprintf(err, errlen, "-u and --spans trace a live system: they do not apply to -r");
 		return err_ret;

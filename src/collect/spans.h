@@ -60,9 +60,13 @@ struct span_spec {
 	char filter_comm[16];
 };
 
-/* Parse a -u argument ("/path/bin:func", "lib.so:func" or "PID:func") into sp. Checks the file
+/* Parse a -u argument ("/path/bin:func", "lib.so:func" or "PID:func") into sp, named after the
+ * function (S0, S1, S2 and total, the vhost chain's rows, are refused). Checks the file
  * exists; the symbol is checked at attach. Returns 0 or -EINVAL/-ENOENT with one sentence. */
 int spans__parse_func(struct span_spec *sp, const char *arg, char *err, size_t errlen);
+/* Check that the n spans' names are unique (-u spans and every file's together). Returns 0,
+ * or -EINVAL with one sentence naming the name. */
+int spans__check_names(const struct span_spec *sp, int n, char *err, size_t errlen);
 /* Parse a spans file into out[*n...max). Generic tracepoints are checked against tracefs
  * (mounted when nothing is) and their key field located there. Returns 0, or
  * -EINVAL/-ENOENT/-ENOTSUP with one sentence naming the file and the key (or the span and the

@@ -358,6 +358,12 @@ err_case() {
 err_case missing-file "-u '/no/such/bin:f': no such file /no/such/bin" -u /no/such/bin:f
 err_case missing-symbol "span 'no_such_fn': no function 'no_such_fn' in .*spanfix" -u "$FIXABS:no_such_fn"
 err_case no-colon "-u 'spanfix' needs FILE:FUNCTION" -u spanfix
+# Span names are unique (two -u of one function name, here in two files) and never the vhost
+# chain's row names.
+err_case duplicate-name "^lattop: two spans are named 'l64a': names must be unique" \
+	-u libc.so.6:l64a -u "$FIXABS:l64a"
+err_case reserved-name "^lattop: -u '$FIXABS:total': the span name 'total' is the vhost chain's" \
+	-u "$FIXABS:total"
 printf '{"spans":[{"name":"a","start":{"kind":"uprobe","probe":"%s:spanfix_work"},"end":{"kind":"uretprobe","probe":"%s:spanfix_work"},"colour":"red"}]}\n' "$FIXABS" "$FIXABS" >"$TMP/bad.json"
 err_case bad-json-key "$TMP/bad.json: unknown key 'colour' in spans\[0\]" --spans "$TMP/bad.json"
 echo '{"spans": [' >"$TMP/trunc.json"
