@@ -301,6 +301,9 @@ expect_eq age-evicted "$(arow aged evicted)" 20
 expect_eq age-unmatched "$(arow aged unmatched)" 20
 expect_eq age-count "$(arow aged count)" 0
 expect_eq age-default-kept "$(arow kept count)/$(arow kept evicted)/$(arow kept unmatched)" 20/0/0
+# The sweeper itself against a real map: exact counts, and a start racing the removal of its
+# stale entry is kept, not dropped uncounted.
+"$OUTPUT/tests/host/spanage_test"
 echo '{"spans":[{"name":"t","timeout":0,"start":{"kind":"tracepoint","probe":"sched:sched_switch"},"end":{"kind":"tracepoint","probe":"sched:sched_switch"}}]}' >"$TMP/age-bad.json"
 echo quit >&"${SF[1]}"
 
