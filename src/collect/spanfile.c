@@ -481,8 +481,10 @@ static int parse_span(const cJSON *o, int idx, struct span_spec *sp, const char 
 			 file, sp->name);
 		return -EINVAL;
 	}
-	if (timeout)
+	if (timeout) {
 		sp->timeout_ns = (uint64_t)(timeout->valuedouble * 1e9);
+		sp->timeout_given = 1;
+	}
 	/* One function's entry and return on one thread nest (recursion): a stack of starts.
 	 * The entry of one function and the return of another do not: their pairs need not nest,
 	 * so they keep one start per thread and count a replaced one as a collision. */

@@ -34,6 +34,8 @@
  *   orphan N      spanfix_submit(ORPHAN_BASE + i) for i 1..N, completing none; prints
  *                 "orphan N"
  *   finish N      spanfix_complete(ORPHAN_BASE + i) for i 1..N; prints "finish N"
+ *   nap N MS      N calls of spanfix_nap, each sleeping MS ms (a call long enough to outlast
+ *                 a span timeout); prints "napped N"
  *   libc N        N calls of the C library's l64a (a function hardly anything else calls),
  *                 for -u on a shared library; prints "libc N"
  *   quit (or EOF) exit
@@ -119,6 +121,16 @@ static void on_usr1(int sig)
 {
 	(void)sig;
 	spanfix_reenter(1);
+}
+
+/* A call that sleeps ms milliseconds. */
+__attribute__((noinline, used)) void spanfix_nap(unsigned ms);
+void spanfix_nap(unsigned ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+	__asm__ volatile("" ::: "memory");
 }
 
 /* qsort comparison of durations. */
@@ -254,6 +266,10 @@ int main(void)
 			for (int i = 1; i <= n; i++)
 				spanfix_complete(ORPHAN_BASE + (unsigned long)i);
 			printf("finish %d\n", n);
+		} else if (sscanf(line, "nap %d %d", &n, &k) == 2 && k > 0) {
+			for (int i = 0; i < n; i++)
+				spanfix_nap((unsigned)k);
+			printf("napped %d\n", n);
 		} else if (sscanf(line, "libc %d", &n) == 1) {
 			static volatile char sink __attribute__((unused));
 

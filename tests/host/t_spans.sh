@@ -304,6 +304,26 @@ expect_eq age-default-kept "$(arow kept count)/$(arow kept evicted)/$(arow kept 
 # The sweeper itself against a real map: exact counts, and a start racing the removal of its
 # stale entry is kept, not dropped uncounted.
 "$OUTPUT/tests/host/spanage_test"
+# --span-timeout: -u spans (and file spans without a timeout of their own) take it. Three
+# 600 ms calls outlast 0.2 s: their starts are dropped (evicted 3) and their returns miss
+# (unmatched 3); two 50 ms calls pair. The same function in a file with "timeout": 10 pairs all.
+cat >"$TMP/nap.json" <<JSON
+{ "spans": [ { "name": "nap_kept", "timeout": 10,
+  "start": { "kind": "uprobe", "probe": "$FIXABS:spanfix_nap" },
+  "end": { "kind": "uretprobe", "probe": "$FIXABS:spanfix_nap" } } ] }
+JSON
+wait_gone
+$LATTOP -b -o json -c -d 0.5 -D 3 -u "$FIXABS:spanfix_nap" --span-timeout 0.2 \
+	--spans "$TMP/nap.json" >"$TMP/nap.out" 2>"$TMP/nap.err" &
+lat=$!
+for _ in $(seq 100); do [ -s "$TMP/nap.out" ] && break; sleep 0.05; done
+echo "nap 3 600" >&"${SF[1]}"; read -r _ <&"${SF[0]}"
+echo "nap 2 50" >&"${SF[1]}"; read -r _ <&"${SF[0]}"
+wait $lat
+expect_eq span-timeout-exit $? 0
+nrow() { json "[r for r in L[-1]['rows'] if r['span']=='$1'][0]['$2']" "$TMP/nap.out"; }
+expect_eq span-timeout-u "$(nrow spanfix_nap count)/$(nrow spanfix_nap evicted)/$(nrow spanfix_nap unmatched)" 2/3/3
+expect_eq span-timeout-file-own "$(nrow nap_kept count)/$(nrow nap_kept evicted)" 5/0
 echo '{"spans":[{"name":"t","timeout":0,"start":{"kind":"tracepoint","probe":"sched:sched_switch"},"end":{"kind":"tracepoint","probe":"sched:sched_switch"}}]}' >"$TMP/age-bad.json"
 echo quit >&"${SF[1]}"
 

@@ -295,9 +295,9 @@ static void test_span_names(void)
 		char txt[256], want[64];
 
 		snprintf(txt, sizeof(txt),
-			 "{\"spans\":[{\"name\":\"%s\",\"start\":{\"kind\":\"tracepoint\","
-			 "\"probe\":\"sched:sched_switch\"},\"end\":{\"kind\":\"tracepoint\","
-			 "\"probe\":\"sched:sched_switch\"}}]}",
+			 "{\"spans\":[{\"name\":\"%s\",\"start\":{\"kind\":\"uprobe\","
+			 "\"probe\":\"/proc/self/exe:main\"},\"end\":{\"kind\":\"uretprobe\","
+			 "\"probe\":\"/proc/self/exe:main\"}}]}",
 			 names[i]);
 		res_file[1] = spans_file(txt);
 		snprintf(want, sizeof(want), "the name '%s' in spans[0] is the vhost chain's",
@@ -335,6 +335,37 @@ static void test_span_nesting(void)
 	unlink(a[1]);
 }
 
+/* --span-timeout sets the timeout of -u spans and of file spans that give none, wherever it
+ * stands among them. */
+static void test_span_timeout(void)
+{
+	const char *a[] = { "-u", "/proc/self/exe:main", "--spans", NULL, "--span-timeout", "60",
+			    NULL },
+		   *dflt[] = { "-u", "/proc/self/exe:main", NULL },
+		   *bad[] = { "-u", "/proc/self/exe:main", "--span-timeout", "0.05", NULL },
+		   *big[] = { "-u", "/proc/self/exe:main", "--span-timeout", "86401", NULL },
+		   *alone[] = { "--span-timeout", "5", NULL };
+
+	a[3] = spans_file("{\"spans\":["
+			  "{\"name\":\"own\",\"timeout\":2.5,\"start\":{\"kind\":\"uprobe\","
+			  "\"probe\":\"/proc/self/exe:spans_file\"},\"end\":{\"kind\":"
+			  "\"uretprobe\",\"probe\":\"/proc/self/exe:spans_file\"}},"
+			  "{\"name\":\"none\",\"start\":{\"kind\":\"uprobe\",\"probe\":"
+			  "\"/proc/self/exe:main\"},\"end\":{\"kind\":\"uretprobe\",\"probe\":"
+			  "\"/proc/self/exe:main\"}}]}");
+	ASSERT_EQ(parse(a), OPTS_RUN, err);
+	ASSERT_EQ(o.nspans, 3, "three spans");
+	ASSERT_EQ(o.spans[0].timeout_ns, 60000000000ull, "-u span takes --span-timeout");
+	ASSERT_EQ(o.spans[1].timeout_ns, 2500000000ull, "a file's own timeout wins");
+	ASSERT_EQ(o.spans[2].timeout_ns, 60000000000ull, "file span without one takes it");
+	unlink(a[3]);
+	ASSERT_EQ(parse(dflt), OPTS_RUN, err);
+	ASSERT_EQ(o.spans[0].timeout_ns, SPAN_TIMEOUT_NS, "default 10 s");
+	expect_error(bad, "bad timeout '0.05' for --span-timeout: give seconds from 0.1 to 86400");
+	expect_error(big, "bad timeout '86401' for --span-timeout");
+	expect_error(alone, "--span-timeout applies to spans: give -u or --spans too");
+}
+
 static void test_help_version(void)
 {
 	const char *h[] = { "-h", NULL }, *v[] = { "--version", NULL };
@@ -358,6 +389,7 @@ int main(void)
 	RUN_TEST(test_fentry_spans);
 	RUN_TEST(test_span_names);
 	RUN_TEST(test_span_nesting);
+	RUN_TEST(test_span_timeout);
 	RUN_TEST(test_help_version);
 	printf("opts: %d passed, %d failed\n", test__passed, test__failed);
 	return TEST_EXIT();
