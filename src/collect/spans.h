@@ -54,10 +54,10 @@ struct span_spec {
 	char name[64];
 	char kind[16]; /* shown in the KIND column: "uprobe", "tp_btf", "tracepoint", ... */
 	struct span_probe_spec start, end;
-	uint32_t nest;       /* a stack of starts per key (function entry/return) */
-	uint64_t timeout_ns; /* a start pending longer is dropped, counted as evicted */
+	uint32_t nest;          /* a stack of starts per key (function entry/return) */
+	uint64_t timeout_ns;    /* a start pending longer is dropped, counted as evicted */
 	uint32_t timeout_given; /* the spans file set it (--span-timeout leaves it alone) */
-	uint32_t filter_pid; /* 0 = any */
+	uint32_t filter_pid;    /* 0 = any */
 	char filter_comm[16];
 };
 
