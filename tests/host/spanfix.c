@@ -36,8 +36,8 @@
  *   finish N      spanfix_complete(ORPHAN_BASE + i) for i 1..N; prints "finish N"
  *   nap N MS      N calls of spanfix_nap, each sleeping MS ms (a call long enough to outlast
  *                 a span timeout); prints "napped N"
- *   libc N        N calls of the C library's l64a (a function hardly anything else calls),
- *                 for -u on a shared library; prints "libc N"
+ *   libc N        N calls each of the C library's l64a and a64l (functions hardly anything
+ *                 else calls), for -u on a shared library; prints "libc N"
  *   quit (or EOF) exit
  * The functions spin on CLOCK_MONOTONIC (no sleeping: a sleep's wake-up latency would blur
  * the durations the test checks), but for sleeps, whose syscall is what is timed.
@@ -274,7 +274,7 @@ int main(void)
 			static volatile char sink __attribute__((unused));
 
 			for (int i = 0; i < n; i++)
-				sink = l64a(i + 1)[0];
+				sink = (char)a64l(l64a(i + 1));
 			printf("libc %d\n", n);
 		} else if (sscanf(line, "udp %d", &n) == 1) {
 			printf("udp %d\n", udp_echo(n));

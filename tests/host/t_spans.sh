@@ -100,8 +100,8 @@ expect_eq reenter-levels "$(levels spanfix_reenter 2 50 100 500)" \
 
 # -u on a shared library, by name (libbpf finds it on the library path) and by path (the
 # fixture's own copy, from its maps), beside a spans-file span on the same function filtered to
-# the fixture's pid: exactly the fixture's 300 calls of l64a (a libc function hardly anything
-# else calls; the pid filter makes the file span exact regardless).
+# the fixture's pid: exactly the fixture's 300 calls each of l64a and a64l (libc functions
+# hardly anything else calls; the pid filter makes the file span exact regardless).
 LIBC=$(awk '/libc\.so\.6$/ { print $NF; exit }' "/proc/$fixpid/maps")
 cat >"$TMP/libc.json" <<JSON
 { "spans": [ { "name": "l64a_of_fixture", "filter": { "pid": $fixpid },
@@ -120,8 +120,7 @@ lrow() { json "[r for r in L[-1]['rows'] if r['span']=='$1'][0]['$2']" "$TMP/lib
 expect_eq libc-by-name-count "$(lrow l64a count)/$libcalls" 300/300
 expect_eq libc-pid-filter-count "$(lrow l64a_of_fixture count)" 300
 expect_eq libc-losses "$(lrow l64a unmatched)/$(lrow l64a collided)/$(lrow l64a overflow)" 0/0/0
-# By path: a64l is in the same file and is never called here.
-expect_eq libc-by-path-attached "$(lrow a64l kind)/$(lrow a64l count)" uprobe/0
+expect_eq libc-by-path-count "$(lrow a64l kind)/$(lrow a64l count)/$(lrow a64l unmatched)" uprobe/300/0
 # The shipped user-function example (libc malloc in bash) parses, attaches and times a bash
 # that allocates in a loop.
 wait_gone
