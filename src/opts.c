@@ -45,6 +45,10 @@ void opts__usage(void *fp)
 		"      --spans FILE       spans defined in a JSON file: start/end probes\n"
 		"                         (uprobes, any tracepoint, tp_btf, fentry/fexit,\n"
 		"                         kprobes) and key\n"
+		"      --span-timeout SECS\n"
+		"                         drop a span's start whose end has not come in SECS\n"
+		"                         (0.1 to 86400, default 10; counted as evicted): -u\n"
+		"                         spans and file spans that set no \"timeout\"\n"
 		"      --profile FILE     segments of the KVM -> vhost-net -> TUN transmit path\n"
 		"                         (S0 kick -> handle_tx_kick, S1 -> tun_sendmsg, S2 ->\n"
 		"                         netif_receive_skb, total) for the profile's flow\n"
@@ -223,7 +227,7 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 {
 	enum { OPT_DEMO = 256, OPT_NO_COLOR, OPT_THEME, OPT_RAW, OPT_EVENTS, OPT_SPANS,
 	       OPT_DISCOVER, OPT_DEVICE, OPT_FLOW, OPT_PROFILE_OUT, OPT_PROFILE, OPT_DETAILS,
-	       OPT_FIFO_SLOTS, OPT_HIST };
+	       OPT_FIFO_SLOTS, OPT_HIST, OPT_SPAN_TIMEOUT };
 	static const struct option longopts[] = {
 		{ "mode", required_argument, NULL, 'm' },
 		{ "programs", required_argument, NULL, 'p' },
@@ -242,6 +246,7 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 		{ "events", no_argument, NULL, OPT_EVENTS },
 		{ "uprobe", required_argument, NULL, 'u' },
 		{ "spans", required_argument, NULL, OPT_SPANS },
+		{ "span-timeout", required_argument, NULL, OPT_SPAN_TIMEOUT },
 		{ "discover", no_argument, NULL, OPT_DISCOVER },
 		{ "device", required_argument, NULL, OPT_DEVICE },
 		{ "flow", required_argument, NULL, OPT_FLOW },
@@ -358,6 +363,16 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 					      errlen))
 				return err_ret;
 			break;
+		case OPT_SPAN_TIMEOUT:
+			if (opts__parse_secs(optarg, &o->span_timeout_ns) ||
+			    o->span_timeout_ns < 100000000ull || o->span_timeout_ns > 86400000000000ull) {
+				snprintf(err, errlen,
+					 "bad timeout '%s' for --span-timeout: give seconds from 0.1 "
+					 "to 86400, e.g. --span-timeout 60",
+					 optarg);
+				return err_ret;
+			}
+			break;
 		case OPT_DISCOVER:
 			o->discover = true;
 			break;
@@ -434,6 +449,16 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 	}
 	if (opts__check_record(o, err, errlen))
 		return err_ret;
+	if (spans__check_names(o->spans, o->nspans, err, errlen))
+		return err_ret;
+	if (o->span_timeout_ns && !o->nspans) {
+		snprintf(err, errlen, "--span-timeout applies to spans: give -u or --spans too");
+		return err_ret;
+	}
+	/* After every span is read, so the option's place among -u and --spans is irrelevant. */
+	for (int i = 0; o->span_timeout_ns && i < o->nspans; i++)
+		if (!o->spans[i].timeout_given)
+			o->spans[i].timeout_ns = o->span_timeout_ns;
 	if (o->nspans && o->replay) {
 		snprintf(err, errlen, "-u and --spans trace a live system: they do not apply to -r");
 		return err_ret;

@@ -55,6 +55,7 @@ struct opts {
 	bool mode_set;        /* -m given (spans imply segments mode otherwise) */
 	struct span_spec spans[LAT_SPAN_MAX]; /* -u and --spans, in the order given */
 	int nspans;
+	uint64_t span_timeout_ns; /* --span-timeout, for spans that set none (0: not given) */
 	/* Segments of the vhost-net transmit path (segsession.c). */
 	bool discover;           /* --discover: find the flow's workers, write --profile-out */
 	const char *device;      /* --device DEV (discover) */

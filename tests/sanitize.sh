@@ -14,9 +14,10 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 if [ "$san" = thread ]; then
-	tests="$out/tests/test_spsc $out/tests/host/collector_test"
+	tests="$out/tests/test_spsc $out/tests/host/collector_test $out/tests/host/spanage_test"
 else
-	tests=$(ls "$out"/tests/test_* "$out"/tests/host/collector_test 2>/dev/null)
+	tests=$(ls "$out"/tests/test_* "$out"/tests/host/collector_test \
+		"$out"/tests/host/spanage_test 2>/dev/null)
 fi
 for t in $tests; do
 	[ -x "$t" ] || continue

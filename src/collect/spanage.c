@@ -27,6 +27,9 @@ struct spanage {
 	/* Written by the sweeper thread, read by any thread: counters only, relaxed order. */
 	_Atomic uint64_t dropped[LAT_SPAN_MAX];
 	struct lat_span_key *stale; /* keys found stale in one sweep (LAT_SPAN_PENDING) */
+	/* Tests only: set before any sweep of the caller's, read by whichever thread sweeps. */
+	spanage_hook_fn before_take;
+	void *hook_arg;
 };
 
 /* CLOCK_MONOTONIC in ns. */
@@ -57,7 +60,21 @@ static bool stale(const struct spanage *a, uint32_t span, const struct lat_span_
 }
 
 /* One sweep: collect the stale keys first (deleting while walking a hash map restarts the
- * walk), then delete each one that is still stale. */
+ * walk), then take each one out and count what was taken.
+ *
+ * The BPF side may push a start into an entry while this thread ages it. A look-up and then a
+ * delete (two syscalls) would drop, uncounted, a start pushed between them; so each entry is
+ * taken out with bpf_map_lookup_and_delete_elem, which copies and deletes it in one step under
+ * the bucket lock: what is removed is exactly what is counted. The copy is then compared with
+ * the timeout again: if a start came since the walk saw the entry, it is not stale and is put
+ * back (BPF_NOEXIST); if a newer entry has meanwhile taken the key (a start after the take) or
+ * the table is full, the taken starts cannot be merged back and are counted as evicted. An end
+ * that comes between the take and the put-back finds nothing and is counted unmatched by the
+ * BPF side; the start it should have closed ages out later, counted evicted. Every start is
+ * thus counted once, paired or lost, but for one window no syscall can close: a BPF program
+ * that looked the entry up before the take and stores into it after the copy (its own run
+ * time, nanoseconds) writes into a freed element. Closing that would need a lock the BPF side
+ * cannot take in tracing programs. */
 int spanage__sweep(struct spanage *a, uint64_t now_ns)
 {
 	struct lat_span_key cur, next, *prev = NULL;
@@ -71,20 +88,28 @@ int spanage__sweep(struct spanage *a, uint64_t now_ns)
 			a->stale[n++] = cur;
 	}
 	for (int i = 0; i < n; i++) {
+		const struct lat_span_key *k = &a->stale[i];
 		uint32_t stored;
 
-		/* Re-check: a start may have come for the key since the walk saw it. */
-		if (bpf_map_lookup_elem(a->fd, &a->stale[i], &v) ||
-		    !stale(a, a->stale[i].span, &v, now_ns))
-			continue;
+		if (a->before_take)
+			a->before_take(a->hook_arg, k);
+		if (bpf_map_lookup_and_delete_elem(a->fd, k, &v))
+			continue; /* its end came: gone */
 		newest(&v, &stored);
-		if (bpf_map_delete_elem(a->fd, &a->stale[i]) == 0) {
-			atomic_fetch_add_explicit(&a->dropped[a->stale[i].span], stored,
-						  memory_order_relaxed);
-			deleted++;
-		}
+		if (!stale(a, k->span, &v, now_ns) &&
+		    bpf_map_update_elem(a->fd, k, &v, BPF_NOEXIST) == 0)
+			continue; /* a start came since the walk: put back */
+		atomic_fetch_add_explicit(&a->dropped[k->span], stored, memory_order_relaxed);
+		deleted++;
 	}
 	return deleted;
+}
+
+/* Call fn(arg, key) just before each entry is taken out (tests: a start racing the sweep). */
+void spanage__set_hook(struct spanage *a, spanage_hook_fn fn, void *arg)
+{
+	a->hook_arg = arg;
+	a->before_take = fn;
 }
 
 /* The sweeper thread: one sweep per period until stopped. */

@@ -41,6 +41,19 @@ static const char *const kind_names[] = {
 	[SPK_KRETPROBE] = "kretprobe",
 };
 
+/* Names of the vhost chain's rows (segsession.c), which -p and the filter name as they name
+ * spans: a span may not take one. */
+static const char *const reserved_names[] = { "S0", "S1", "S2", "total", NULL };
+
+/* True when name is one of the vhost chain's row names. */
+static bool name_reserved(const char *name)
+{
+	for (int i = 0; reserved_names[i]; i++)
+		if (!strcmp(name, reserved_names[i]))
+			return true;
+	return false;
+}
+
 /* Tracepoints lattop carries a BTF (tp_btf) program for, and the fields each offers as keys. */
 static const struct {
 	const char *name;
@@ -142,6 +155,29 @@ int spans__parse_func(struct span_spec *sp, const char *arg, char *err, size_t e
 	sp->timeout_ns = SPAN_TIMEOUT_NS;
 	snprintf(sp->name, sizeof(sp->name), "%.63s", sp->start.func);
 	snprintf(sp->kind, sizeof(sp->kind), "uprobe");
+	if (name_reserved(sp->name)) {
+		snprintf(err, errlen,
+			 "-u '%s': the span name '%s' is the vhost chain's (S0, S1, S2, total): time "
+			 "the function from a --spans file under another name",
+			 arg, sp->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Check that no two spans share a name. */
+int spans__check_names(const struct span_spec *sp, int n, char *err, size_t errlen)
+{
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < i; k++)
+			if (!strcmp(sp[k].name, sp[i].name)) {
+				snprintf(err, errlen,
+					 "two spans are named '%s': names must be unique (a -u span "
+					 "is named after its function; time one from a --spans file "
+					 "under another name)",
+					 sp[i].name);
+				return -EINVAL;
+			}
 	return 0;
 }
 
@@ -421,6 +457,13 @@ static int parse_span(const cJSON *o, int idx, struct span_spec *sp, const char 
 		return -EINVAL;
 	}
 	snprintf(sp->name, sizeof(sp->name), "%s", name);
+	if (name_reserved(name)) {
+		snprintf(err, errlen,
+			 "%s: the name '%s' in %s is the vhost chain's (S0, S1, S2, total): choose "
+			 "another",
+			 file, name, where);
+		return -EINVAL;
+	}
 	if ((e = parse_probe(cJSON_GetObjectItemCaseSensitive(o, "start"), sp, &sp->start, "start",
 			     file, err, errlen)) ||
 	    (e = parse_probe(cJSON_GetObjectItemCaseSensitive(o, "end"), sp, &sp->end, "end", file,
@@ -438,16 +481,22 @@ static int parse_span(const cJSON *o, int idx, struct span_spec *sp, const char 
 			 file, sp->name);
 		return -EINVAL;
 	}
-	if (timeout)
+	if (timeout) {
 		sp->timeout_ns = (uint64_t)(timeout->valuedouble * 1e9);
-	/* A function's entry and return on one thread nest (recursion): a stack of starts. */
+		sp->timeout_given = 1;
+	}
+	/* One function's entry and return on one thread nest (recursion): a stack of starts.
+	 * The entry of one function and the return of another do not: their pairs need not nest,
+	 * so they keep one start per thread and count a replaced one as a collision. */
 	{
 		bool entry_return =
 			(sp->start.kind == SPK_UPROBE && sp->end.kind == SPK_URETPROBE) ||
 			(sp->start.kind == SPK_KPROBE && sp->end.kind == SPK_KRETPROBE) ||
 			(sp->start.kind == SPK_FENTRY && sp->end.kind == SPK_FEXIT);
+		bool same_fn = !strcmp(sp->start.func, sp->end.func) &&
+			       !strcmp(sp->start.path, sp->end.path) && sp->start.pid == sp->end.pid;
 
-		sp->nest = entry_return && sp->start.keysel == LAT_KEY_TID &&
+		sp->nest = entry_return && same_fn && sp->start.keysel == LAT_KEY_TID &&
 			   sp->end.keysel == LAT_KEY_TID;
 		snprintf(sp->kind, sizeof(sp->kind), "%s",
 			 sp->start.kind == sp->end.kind || entry_return ? kind_names[sp->start.kind]

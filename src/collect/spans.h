@@ -54,15 +54,20 @@ struct span_spec {
 	char name[64];
 	char kind[16]; /* shown in the KIND column: "uprobe", "tp_btf", "tracepoint", ... */
 	struct span_probe_spec start, end;
-	uint32_t nest;       /* a stack of starts per key (function entry/return) */
-	uint64_t timeout_ns; /* a start pending longer is dropped, counted as evicted */
-	uint32_t filter_pid; /* 0 = any */
+	uint32_t nest;          /* a stack of starts per key (function entry/return) */
+	uint64_t timeout_ns;    /* a start pending longer is dropped, counted as evicted */
+	uint32_t timeout_given; /* the spans file set it (--span-timeout leaves it alone) */
+	uint32_t filter_pid;    /* 0 = any */
 	char filter_comm[16];
 };
 
-/* Parse a -u argument ("/path/bin:func", "lib.so:func" or "PID:func") into sp. Checks the file
+/* Parse a -u argument ("/path/bin:func", "lib.so:func" or "PID:func") into sp, named after the
+ * function (S0, S1, S2 and total, the vhost chain's rows, are refused). Checks the file
  * exists; the symbol is checked at attach. Returns 0 or -EINVAL/-ENOENT with one sentence. */
 int spans__parse_func(struct span_spec *sp, const char *arg, char *err, size_t errlen);
+/* Check that the n spans' names are unique (-u spans and every file's together). Returns 0,
+ * or -EINVAL with one sentence naming the name. */
+int spans__check_names(const struct span_spec *sp, int n, char *err, size_t errlen);
 /* Parse a spans file into out[*n...max). Generic tracepoints are checked against tracefs
  * (mounted when nothing is) and their key field located there. Returns 0, or
  * -EINVAL/-ENOENT/-ENOTSUP with one sentence naming the file and the key (or the span and the

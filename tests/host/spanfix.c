@@ -6,8 +6,18 @@
  *   mix           1100 calls of spanfix_work: 1000 spinning ~50 us and 100 spinning ~500 us
  *                 (every 11th call is a long one); prints "mixed 1100 p50 A p99 B": the
  *                 percentiles (ns) of the calls as the caller timed them, probe costs included
- *   recurse N     N calls of spanfix_recurse(5): each level spins 20 us, then calls the next,
- *                 so the 5 nested calls last ~100, 80, 60, 40 and 20 us; prints "recursed 5N"
+ *   recurse N [D] N calls of spanfix_recurse(D) (D = 5 unless given, at most 64): level k
+ *                 (k = D outermost .. 1 innermost) spins 20 us, calls level k - 1, then spins
+ *                 k x 30 us after it returns. Level k enters at 20 (D - k) us and returns at
+ *                 20 D + 15 k (k + 1) us, so it lasts 20 k + 15 k (k + 1) us: 50, 130, 240,
+ *                 380, 550 us for k = 1..5, each a different time; paired outermost first
+ *                 instead, the k-th return would take the k-th entry's start (130, 170, 240,
+ *                 340, 470 us). Prints "recursed C" (C = N x D calls)
+ *   reenter N     N calls of spanfix_reenter(0), each re-entered once on the same thread: it
+ *                 spins 150 us, raises SIGUSR1, whose handler calls spanfix_reenter(1) (which
+ *                 spins 100 us), then spins 250 us after the handler returns. The inner call
+ *                 lasts 100 us, the outer 500 us (paired outermost first: 250 and 350 us).
+ *                 Prints "reentered 2N"
  *   async N       N requests: spanfix_submit(id) for id 1..N, 10 us apart, then
  *                 spanfix_complete(id) for id N..1 (last in, first out), 10 us apart, all on
  *                 one thread: request id lasts ~(2 (N - id) + 1) x 10 us; prints "async N"
@@ -24,6 +34,10 @@
  *   orphan N      spanfix_submit(ORPHAN_BASE + i) for i 1..N, completing none; prints
  *                 "orphan N"
  *   finish N      spanfix_complete(ORPHAN_BASE + i) for i 1..N; prints "finish N"
+ *   nap N MS      N calls of spanfix_nap, each sleeping MS ms (a call long enough to outlast
+ *                 a span timeout); prints "napped N"
+ *   libc N        N calls each of the C library's l64a and a64l (functions hardly anything
+ *                 else calls), for -u on a shared library; prints "libc N"
  *   quit (or EOF) exit
  * The functions spin on CLOCK_MONOTONIC (no sleeping: a sleep's wake-up latency would blur
  * the durations the test checks), but for sleeps, whose syscall is what is timed.
@@ -34,6 +48,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <signal.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -69,7 +84,8 @@ void spanfix_work(unsigned us)
 	__asm__ volatile("" ::: "memory");
 }
 
-/* The recursive function: spins 20 us, then recurses depth - 1 more levels. */
+/* The recursive function, level depth: spins 20 us, recurses depth - 1 more levels, then
+ * spins depth x 30 us, so every level lasts a different, known time. Returns the calls made. */
 __attribute__((noinline, used)) int spanfix_recurse(int depth);
 int spanfix_recurse(int depth)
 {
@@ -77,8 +93,44 @@ int spanfix_recurse(int depth)
 
 	spin_us(20);
 	r = depth > 1 ? spanfix_recurse(depth - 1) + 1 : 1;
+	spin_us(30u * (unsigned)depth);
 	__asm__ volatile("" ::: "memory");
 	return r;
+}
+
+/* The re-entered function: the outer call (inner = 0) spins 150 us, raises SIGUSR1 (whose
+ * handler calls the inner one, 100 us), then spins 250 us more. Returns the calls made. */
+__attribute__((noinline, used)) int spanfix_reenter(int inner);
+static volatile sig_atomic_t reentered; /* inner calls made (by the signal handler) */
+int spanfix_reenter(int inner)
+{
+	if (inner) {
+		spin_us(100);
+		reentered++;
+		return 1;
+	}
+	spin_us(150);
+	raise(SIGUSR1);
+	spin_us(250);
+	__asm__ volatile("" ::: "memory");
+	return 1;
+}
+
+/* SIGUSR1: re-enter spanfix_reenter on the interrupted thread. */
+static void on_usr1(int sig)
+{
+	(void)sig;
+	spanfix_reenter(1);
+}
+
+/* A call that sleeps ms milliseconds. */
+__attribute__((noinline, used)) void spanfix_nap(unsigned ms);
+void spanfix_nap(unsigned ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+	__asm__ volatile("" ::: "memory");
 }
 
 /* qsort comparison of durations. */
@@ -138,10 +190,13 @@ out:
 
 int main(void)
 {
+	struct sigaction sa = { .sa_handler = on_usr1 };
 	char line[128];
-	int n;
+	int n, k, depth;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
 	printf("ready %d\n", (int)getpid());
 	while (fgets(line, sizeof(line), stdin)) {
 		if (!strncmp(line, "mix", 3)) {
@@ -156,12 +211,21 @@ int main(void)
 			qsort(d, 1100, sizeof(d[0]), cmp_u64);
 			printf("mixed 1100 p50 %llu p99 %llu\n", pct(d, 1100, 0.5),
 			       pct(d, 1100, 0.99));
-		} else if (sscanf(line, "recurse %d", &n) == 1) {
+		} else if ((k = sscanf(line, "recurse %d %d", &n, &depth)) >= 1) {
 			int calls = 0;
 
+			if (k == 1 || depth < 1 || depth > 64)
+				depth = 5;
 			for (int i = 0; i < n; i++)
-				calls += spanfix_recurse(5);
+				calls += spanfix_recurse(depth);
 			printf("recursed %d\n", calls);
+		} else if (sscanf(line, "reenter %d", &n) == 1) {
+			int calls = 0;
+
+			reentered = 0;
+			for (int i = 0; i < n; i++)
+				calls += spanfix_reenter(0);
+			printf("reentered %d\n", calls + reentered);
 		} else if (sscanf(line, "async %d", &n) == 1) {
 			for (int i = 1; i <= n; i++) {
 				spanfix_submit((unsigned long)i);
@@ -202,6 +266,16 @@ int main(void)
 			for (int i = 1; i <= n; i++)
 				spanfix_complete(ORPHAN_BASE + (unsigned long)i);
 			printf("finish %d\n", n);
+		} else if (sscanf(line, "nap %d %d", &n, &k) == 2 && k > 0) {
+			for (int i = 0; i < n; i++)
+				spanfix_nap((unsigned)k);
+			printf("napped %d\n", n);
+		} else if (sscanf(line, "libc %d", &n) == 1) {
+			static volatile char sink __attribute__((unused));
+
+			for (int i = 0; i < n; i++)
+				sink = (char)a64l(l64a(i + 1));
+			printf("libc %d\n", n);
 		} else if (sscanf(line, "udp %d", &n) == 1) {
 			printf("udp %d\n", udp_echo(n));
 		} else if (!strncmp(line, "quit", 4)) {

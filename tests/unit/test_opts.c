@@ -300,6 +300,104 @@ static void test_fentry_spans(void)
 	unlink(a[1]);
 }
 
+/* Span names are unique across -u and every spans file, and never the vhost chain's row names. */
+static void test_span_names(void)
+{
+	static char mine[32];
+	const char *dup_u[] = { "-u", "/proc/self/exe:main", "-u", mine, NULL },
+		   *res_u[] = { "-u", "/proc/self/exe:total", NULL },
+		   *file_then_u[] = { "--spans", NULL, "-u", "/proc/self/exe:main", NULL },
+		   *u_then_file[] = { "-u", "/proc/self/exe:main", "--spans", NULL, NULL },
+		   *res_file[] = { "--spans", NULL, NULL };
+	const char *f;
+
+	snprintf(mine, sizeof(mine), "%d:main", (int)getpid());
+	expect_error(dup_u, "two spans are named 'main': names must be unique");
+	expect_error(res_u, "-u '/proc/self/exe:total': the span name 'total' is the vhost chain's");
+	f = spans_file("{\"spans\":[{\"name\":\"main\",\"start\":{\"kind\":\"uprobe\","
+		       "\"probe\":\"/proc/self/exe:main\"},\"end\":{\"kind\":\"uretprobe\","
+		       "\"probe\":\"/proc/self/exe:main\"}}]}");
+	file_then_u[1] = f;
+	expect_error(file_then_u, "two spans are named 'main'");
+	u_then_file[3] = f;
+	expect_error(u_then_file, "two spans are named 'main'");
+	unlink(f);
+	for (int i = 0; i < 4; i++) {
+		static const char *const names[] = { "S0", "S1", "S2", "total" };
+		char txt[256], want[64];
+
+		snprintf(txt, sizeof(txt),
+			 "{\"spans\":[{\"name\":\"%s\",\"start\":{\"kind\":\"uprobe\","
+			 "\"probe\":\"/proc/self/exe:main\"},\"end\":{\"kind\":\"uretprobe\","
+			 "\"probe\":\"/proc/self/exe:main\"}}]}",
+			 names[i]);
+		res_file[1] = spans_file(txt);
+		snprintf(want, sizeof(want), "the name '%s' in spans[0] is the vhost chain's",
+			 names[i]);
+		expect_error(res_file, want);
+		unlink(res_file[1]);
+	}
+}
+
+/* Only one function's entry and return nest; another function's return keeps one slot. */
+static void test_span_nesting(void)
+{
+	const char *a[] = { "--spans", NULL, NULL };
+
+	a[1] = spans_file("{\"spans\":["
+			  "{\"name\":\"same\",\"start\":{\"kind\":\"uprobe\",\"probe\":"
+			  "\"/proc/self/exe:main\"},\"end\":{\"kind\":\"uretprobe\",\"probe\":"
+			  "\"/proc/self/exe:main\"}},"
+			  "{\"name\":\"other_fn\",\"start\":{\"kind\":\"uprobe\",\"probe\":"
+			  "\"/proc/self/exe:main\"},\"end\":{\"kind\":\"uretprobe\",\"probe\":"
+			  "\"/proc/self/exe:spans_file\"}},"
+			  "{\"name\":\"other_file\",\"start\":{\"kind\":\"uprobe\",\"probe\":"
+			  "\"/proc/self/exe:main\"},\"end\":{\"kind\":\"uretprobe\",\"probe\":"
+			  "\"libc.so.6:main\"}},"
+			  "{\"name\":\"read_write\",\"start\":{\"kind\":\"fentry\",\"probe\":"
+			  "\"vfs_read\"},\"end\":{\"kind\":\"fexit\",\"probe\":\"vfs_write\"}}]}");
+	ASSERT_EQ(parse(a), OPTS_RUN, err);
+	ASSERT_EQ(o.nspans, 4, "four spans");
+	ASSERT_EQ(o.spans[0].nest, 1, "one function's entry and return nest");
+	ASSERT_EQ(o.spans[1].nest, 0, "another function's return does not nest");
+	ASSERT_EQ(o.spans[2].nest, 0, "the same name in another file does not nest");
+	ASSERT_EQ(o.spans[3].nest, 0, "fentry of one function, fexit of another: no nesting");
+	ASSERT_STREQ(o.spans[1].kind, "uprobe", "still a uprobe span");
+	ASSERT_STREQ(o.spans[3].kind, "fentry", "still an fentry span");
+	unlink(a[1]);
+}
+
+/* --span-timeout sets the timeout of -u spans and of file spans that give none, wherever it
+ * stands among them. */
+static void test_span_timeout(void)
+{
+	const char *a[] = { "-u", "/proc/self/exe:main", "--spans", NULL, "--span-timeout", "60",
+			    NULL },
+		   *dflt[] = { "-u", "/proc/self/exe:main", NULL },
+		   *bad[] = { "-u", "/proc/self/exe:main", "--span-timeout", "0.05", NULL },
+		   *big[] = { "-u", "/proc/self/exe:main", "--span-timeout", "86401", NULL },
+		   *alone[] = { "--span-timeout", "5", NULL };
+
+	a[3] = spans_file("{\"spans\":["
+			  "{\"name\":\"own\",\"timeout\":2.5,\"start\":{\"kind\":\"uprobe\","
+			  "\"probe\":\"/proc/self/exe:spans_file\"},\"end\":{\"kind\":"
+			  "\"uretprobe\",\"probe\":\"/proc/self/exe:spans_file\"}},"
+			  "{\"name\":\"none\",\"start\":{\"kind\":\"uprobe\",\"probe\":"
+			  "\"/proc/self/exe:main\"},\"end\":{\"kind\":\"uretprobe\",\"probe\":"
+			  "\"/proc/self/exe:main\"}}]}");
+	ASSERT_EQ(parse(a), OPTS_RUN, err);
+	ASSERT_EQ(o.nspans, 3, "three spans");
+	ASSERT_EQ(o.spans[0].timeout_ns, 60000000000ull, "-u span takes --span-timeout");
+	ASSERT_EQ(o.spans[1].timeout_ns, 2500000000ull, "a file's own timeout wins");
+	ASSERT_EQ(o.spans[2].timeout_ns, 60000000000ull, "file span without one takes it");
+	unlink(a[3]);
+	ASSERT_EQ(parse(dflt), OPTS_RUN, err);
+	ASSERT_EQ(o.spans[0].timeout_ns, SPAN_TIMEOUT_NS, "default 10 s");
+	expect_error(bad, "bad timeout '0.05' for --span-timeout: give seconds from 0.1 to 86400");
+	expect_error(big, "bad timeout '86401' for --span-timeout");
+	expect_error(alone, "--span-timeout applies to spans: give -u or --spans too");
+}
+
 static void test_help_version(void)
 {
 	const char *h[] = { "-h", NULL }, *v[] = { "--version", NULL };
@@ -322,6 +420,9 @@ int main(void)
 	RUN_TEST(test_spans);
 	RUN_TEST(test_span_errors);
 	RUN_TEST(test_fentry_spans);
+	RUN_TEST(test_span_names);
+	RUN_TEST(test_span_nesting);
+	RUN_TEST(test_span_timeout);
 	RUN_TEST(test_help_version);
 	printf("opts: %d passed, %d failed\n", test__passed, test__failed);
 	return TEST_EXIT();
