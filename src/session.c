@@ -162,9 +162,11 @@ static int take_lock(struct session *s, char *err, size_t errlen)
 	ssize_t n;
 
 	if (fd < 0) {
+		int e = errno; /* snprintf may change errno */
+
 		snprintf(err, errlen, "cannot open the session lock %s: %s", lock_path(),
-			 strerror(errno));
-		return -errno;
+			 strerror(e));
+		return -e;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		int e = errno;
