@@ -108,8 +108,9 @@ static void *writer_main(void *arg)
 	return NULL;
 }
 
-/* Queue a frame without waiting for the disk; a full queue drops it and counts the loss. */
-static void push(struct recorder *r, struct frame *f)
+/* Queue a frame without waiting for the disk; a full queue drops it and counts the loss.
+ * Returns false when the frame was dropped. */
+static bool push(struct recorder *r, struct frame *f)
 {
 	unsigned room = f->nraw ? RECQ_FRAMES - RECQ_RESERVED : RECQ_FRAMES;
 
@@ -118,7 +119,7 @@ static void push(struct recorder *r, struct frame *f)
 		r->lost_events += f->nraw;
 		rec_buf__fini(&f->b);
 		free(f);
-		return;
+		return false;
 	}
 	pthread_mutex_lock(&r->mu);
 	if (r->count >= room) {
@@ -127,12 +128,13 @@ static void push(struct recorder *r, struct frame *f)
 		r->lost_events += f->nraw;
 		rec_buf__fini(&f->b);
 		free(f);
-		return;
+		return false;
 	}
 	r->q[(r->head + r->count) % RECQ_FRAMES] = f;
 	r->count++;
 	pthread_cond_signal(&r->cv);
 	pthread_mutex_unlock(&r->mu);
+	return true;
 }
 
 /* Queue the waiting raw events as one record. */
@@ -312,7 +314,10 @@ void recorder__interval(struct session *s)
 	session__filter_str(s, filt, sizeof(filt));
 	rec_enc__interval(r->enc, s->m, filt, (uint32_t)r->lost, &f->b);
 	f->sync = true;
-	push(r, f);
+	/* The encoder counted what this frame says as written: a dropped frame must not take
+	 * the only mention of a series, the filter or a counter's name with it. */
+	if (!push(r, f))
+		rec_enc__forget(r->enc);
 }
 
 /* Flush, stop the writer, close the file, free. */

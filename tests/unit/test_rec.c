@@ -181,7 +181,8 @@ static void test_bad_magic_and_version(void)
 	ASSERT_EQ(rec__scan(&f, b.p, b.len, err, sizeof(err)), -EINVAL, "bad magic refused");
 	ASSERT_TRUE(strstr(err, "bad magic") != NULL, "bad magic message");
 	b.p[0] = 'L';
-	b.p[14] = 2; /* major 2 */
+	b.p[14] = 2; /* major 2, minor 1 */
+	b.p[12] = 1;
 	ASSERT_EQ(rec__scan(&f, b.p, b.len, err, sizeof(err)), -EPROTO, "newer major refused");
 	ASSERT_TRUE(strstr(err, "format version 2.1, newer") != NULL, "version message");
 	b.p[14] = 1;
