@@ -669,6 +669,18 @@ static int row_cmp(const void *pa, const void *pb)
 	return c;
 }
 
+/* True when helpers mode shows program se: live, when its helper probes are attached; in a
+ * replay, when helper rows of it were recorded (nothing is attached there). */
+static bool helpers_shown(const struct session *s, const struct series *se)
+{
+	if (!s->rp)
+		return s->ht && progtrace__attached(s->pt, se->id);
+	for (size_t i = 0; i < s->m->n; i++)
+		if (s->m->s[i].kind == LAT_EV_HELPER && s->m->s[i].id == se->id)
+			return true;
+	return false;
+}
+
 /* Fill rows for the current mode, filtered and sorted. In helpers mode each watched program's
  * row comes first, as context, followed by its helper rows (both sorted by the column). */
 size_t session__rows(const struct session *s, bool cumulative, int sortcol, bool reverse,
@@ -693,9 +705,7 @@ size_t session__rows(const struct session *s, bool cumulative, int sortcol, bool
 		}
 		if (se->kind != LAT_EV_PROG || !session__wanted(s, se))
 			continue;
-		if (s->m->mode == MODE_HELPERS && !s->ht)
-			continue;
-		if (s->m->mode == MODE_HELPERS && !progtrace__attached(s->pt, se->id))
+		if (s->m->mode == MODE_HELPERS && !helpers_shown(s, se))
 			continue;
 		model__row(s->m, se, cumulative, &rows[n++]);
 	}
