@@ -404,7 +404,7 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 	}
 	if (opts__check_segments(o, err, errlen))
 		return err_ret;
-	if (o->mode == MODE_SEGMENTS && !o->nspans && !o->profile_path) {
+	if (o->mode == MODE_SEGMENTS && !o->nspans && !o->profile_path && !o->replay) {
 		snprintf(err, errlen,
 			 "segments mode needs spans or a profile: give -u, --spans or --profile");
 		return err_ret;

@@ -523,6 +523,8 @@ static void sync_helpers(struct session *s)
 /* Switch the view to mode. */
 int session__set_mode(struct session *s, enum lat_mode mode, char *err, size_t errlen)
 {
+	if (s->rp)
+		return replay__set_mode(s, mode, err, errlen); /* a view of what was recorded */
 	if (mode == s->m->mode)
 		return 0;
 	if (mode == MODE_SEGMENTS && !s->sp && !segsession__ready(s)) {

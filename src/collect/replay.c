@@ -26,6 +26,7 @@ struct replay {
 	size_t pos;      /* intervals applied */
 	size_t next_rec; /* next record to apply */
 	bool user_filter; /* -p given: recorded filter changes do not replace it */
+	int view_mode;    /* the mode the user chose (-m, p/h/s), or -1: the recorded one */
 	bool paused;
 	int speed_q;      /* speed = 2^speed_q / 4: 0 = x0.25, 2 = x1, 8 = x64 */
 	uint64_t clock_ns; /* replay position on the recorded CLOCK_MONOTONIC */
@@ -123,6 +124,13 @@ static void set_filter(struct session *s, const char *list)
 		s->o->nfilter = 0;
 }
 
+/* A mode the user chose stays over the recorded one (intervals and filter records carry it). */
+static void keep_view(struct session *s)
+{
+	if (s->rp->view_mode >= 0)
+		s->m->mode = (enum lat_mode)s->rp->view_mode;
+}
+
 /* A fresh model carrying the recording's description. */
 static int new_model(struct session *s)
 {
@@ -143,6 +151,7 @@ static int new_model(struct session *s)
 	s->rp->pos = 0;
 	s->rp->next_rec = 0;
 	set_filter(s, rec__meta_str(f, "filter"));
+	keep_view(s);
 	return 0;
 }
 
@@ -163,6 +172,7 @@ static int apply_until(struct session *s, size_t k, bool all)
 		else if (t == REC_FILTER)
 			set_filter(s, filt);
 	}
+	keep_view(s);
 	sync_st(s);
 	return 0;
 }
@@ -214,6 +224,7 @@ int replay__open(struct session *s, struct opts *o, const char *path, char *err,
 	s->rp = r;
 	snprintf(r->path, sizeof(r->path), "%s", path);
 	r->user_filter = o->nfilter > 0;
+	r->view_mode = -1;
 	r->speed_q = 2;
 	e = read_file(path, &r->data, &r->size);
 	if (e) {
@@ -257,7 +268,31 @@ int replay__open(struct session *s, struct opts *o, const char *path, char *err,
 		}
 		new_model(s);
 	}
+	/* -m on a replay picks the view, from what was recorded. */
+	if (o->mode_set && replay__set_mode(s, o->mode, why, sizeof(why))) {
+		snprintf(err, errlen, "%s (-m)", why);
+		return EXIT_USAGE;
+	}
 	return EXIT_OK;
+}
+
+/* Switch the view to a mode whose series the recording holds. */
+int replay__set_mode(struct session *s, enum lat_mode mode, char *err, size_t errlen)
+{
+	static const uint16_t kind[MODE__COUNT] = {
+		[MODE_PROGRAMS] = LAT_EV_PROG,
+		[MODE_HELPERS] = LAT_EV_HELPER,
+		[MODE_SEGMENTS] = LAT_EV_SEG,
+	};
+
+	if (mode >= MODE__COUNT || !(s->rp->f.kinds & 1u << kind[mode])) {
+		snprintf(err, errlen, "%s mode was not recorded in %s", opts__mode_name(mode),
+			 s->rp->path);
+		return -ENOENT;
+	}
+	s->rp->view_mode = mode;
+	s->m->mode = mode;
+	return 0;
 }
 
 /* Free the replay and the session's model. */

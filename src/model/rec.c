@@ -712,6 +712,8 @@ int rec__scan(struct rec_file *f, const uint8_t *data, size_t size, char *err, s
 			f->nivals++;
 		if (type == REC_EVENTS)
 			f->nevents += get32(data + off + 8);
+		if (type == REC_SERIES && get16(data + off + 8) < 32)
+			f->kinds |= 1u << get16(data + off + 8);
 		off += 12 + (size_t)len;
 	}
 	f->ivals = calloc(f->nivals + 1, sizeof(*f->ivals));

@@ -94,6 +94,7 @@ struct rec_file {
 	size_t *ivals; /* positions in recs of the REC_INTERVAL records */
 	size_t nivals;
 	uint64_t nevents; /* events in REC_EVENTS records */
+	uint32_t kinds;   /* 1u << kind of every series the good records name */
 	char damage[256]; /* "truncated/corrupt record at byte N: what", or "" */
 };
 

@@ -48,3 +48,9 @@ check text-heading grep -qE '^ +ID PROGRAM +HELPER +FN +MAP ID +MAP +MAP TYPE +C
 $LATTOP -r "$TMP/h.lrec" -b -n 1 -o json -p tc_nat >"$TMP/p.json"
 expect_eq filter-helper-rows "$(json '[(r["prog_id"], r["helper"]) for r in L[0]["rows"]]' "$TMP/p.json")" \
 	"[(11, '(program)'), (11, 'map_lookup_elem')]"
+# -m on a replay picks the view from what was recorded; a mode not recorded is a usage error.
+$LATTOP -r "$TMP/h.lrec" -b -n 2 -o json -m programs >"$TMP/m.json"
+expect_eq m-programs-view "$(json '[(l["mode"], len(l["rows"])) for l in L]' "$TMP/m.json")" "[('programs', 2), ('programs', 2)]"
+$LATTOP -r "$TMP/h.lrec" -b -n 1 -m segments >/dev/null 2>"$TMP/m.err"
+expect_eq m-not-recorded-exit $? 2
+expect_eq m-not-recorded-message "$(cat "$TMP/m.err")" "lattop: segments mode was not recorded in $TMP/h.lrec (-m)"

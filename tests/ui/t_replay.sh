@@ -37,8 +37,42 @@ tmux send-keys -t "$S" '?'
 check help-lists-replay-keys wait_for 'replay keys:  space pause/resume  \+ faster' 20
 tmux send-keys -t "$S" x
 check help-closed wait_for 'demo_xdp_hash' 20
+# Mode keys are views of the recording: a mode it holds nothing of says so in one sentence.
+tmux send-keys -t "$S" h
+check mode-not-recorded wait_for "^helpers mode was not recorded in $TMP/sample.lrec" 20
+check mode-unchanged grep -q ' mode programs ' <(screen)
 tmux send-keys -t "$S" q
 check quits wait_for '^EXITED 0' 30
+tmux kill-session -t "$S"
+
+# A helpers-mode recording (generated: this kernel cannot trace helpers): p, h and s switch the
+# view over what was recorded, and the chosen mode stays across steps, Home and End.
+"$OUTPUT/tests/test_rec_helpers" --write "$TMP/h.lrec" >/dev/null
+chmod 644 "$TMP/h.lrec"
+tmux new-session -d -s "$S" -x 170 -y 30 "TERM=screen-256color setpriv --reuid=nobody --regid=nogroup --clear-groups $LAT -r $TMP/h.lrec; echo EXITED \$?; sleep 30"
+check helpers-starts wait_for 'xdp_fw +map_update_elem +2 +5 flows +hash'
+check helpers-header grep -q ' mode helpers ' <(screen)
+tmux send-keys -t "$S" p
+check p-programs-mode wait_for '^programs mode' 20
+check p-heading wait_for '^ +ID TYPE +NAME +COUNT' 20
+expect_eq p-no-helper-rows "$(screen | grep -c 'map_')" 0
+tmux send-keys -t "$S" '.'
+check p-stays-after-step wait_for 'mode programs .*PAUSED' 20
+tmux send-keys -t "$S" Home
+check p-stays-after-home wait_for 'mode programs .*\(0:00:01.0/0:00:03.0\)' 20
+tmux send-keys -t "$S" End
+check p-stays-after-end wait_for 'mode programs .*\(0:00:03.0/0:00:03.0\) x1 END' 20
+tmux send-keys -t "$S" s
+check s-not-recorded wait_for "^segments mode was not recorded in $TMP/h.lrec" 20
+check s-mode-unchanged grep -q ' mode programs ' <(screen)
+tmux send-keys -t "$S" h
+check h-helpers-mode wait_for '^helpers mode' 20
+check h-heading wait_for '^ +ID PROGRAM +HELPER +FNv? +MAP ID +MAP +MAP TYPE' 20
+tmux send-keys -t "$S" Home
+check h-stays-after-home wait_for 'mode helpers .*\(0:00:01.0/0:00:03.0\)' 20
+check h-rows-after-home wait_for 'tc_nat +map_lookup_elem +1 +7 cfg +array +300 ' 20
+tmux send-keys -t "$S" q
+check helpers-quits wait_for '^EXITED 0' 30
 tmux kill-session -t "$S"
 
 # w in a live session records to lattop-DATE-TIME.lrec in the current directory.
