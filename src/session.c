@@ -650,6 +650,8 @@ int session__set_filter(struct session *s, const char *list, char *err, size_t e
 		return e;
 	memcpy(s->o->filter, trial.filter, sizeof(trial.filter));
 	s->o->nfilter = trial.nfilter;
+	if (s->rp)
+		replay__keep_filter(s->rp); /* a view: it outlives seeks and recorded filters */
 	session__sync_watch(s);
 	return 0;
 }

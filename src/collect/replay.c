@@ -25,7 +25,7 @@ struct replay {
 	struct rec_file f;
 	size_t pos;      /* intervals applied */
 	size_t next_rec; /* next record to apply */
-	bool user_filter; /* -p given: recorded filter changes do not replace it */
+	bool user_filter; /* -p given or the filter edited: recorded filters do not replace it */
 	int view_mode;    /* the mode the user chose (-m, p/h/s), or -1: the recorded one */
 	bool paused;
 	int speed_q;      /* speed = 2^speed_q / 4: 0 = x0.25, 2 = x1, 8 = x64 */
@@ -82,7 +82,7 @@ static int read_file(const char *path, uint8_t **data, size_t *size)
 }
 
 /* Point the session's program list at the recorded programs (so filter edits are checked
- * against what was recorded). */
+ * against what was recorded): called once the whole recording is applied. */
 static void sync_st(struct session *s)
 {
 	size_t n = 0;
@@ -173,7 +173,6 @@ static int apply_until(struct session *s, size_t k, bool all)
 			set_filter(s, filt);
 	}
 	keep_view(s);
-	sync_st(s);
 	return 0;
 }
 
@@ -247,9 +246,15 @@ int replay__open(struct session *s, struct opts *o, const char *path, char *err,
 		snprintf(err, errlen, "out of memory");
 		return EXIT_RUNTIME;
 	}
+	/* The programs of the whole recording: -p and filter edits are checked against them. */
+	e = replay__seek_all(s);
+	if (e) {
+		snprintf(err, errlen, "out of memory");
+		return EXIT_RUNTIME;
+	}
+	sync_st(s);
 	if (o->nfilter) {
 		/* -p on a replay is a view: check it against what was recorded. */
-		replay__seek_all(s);
 		for (int i = 0; i < o->nfilter; i++) {
 			bool found = false;
 
@@ -266,7 +271,11 @@ int replay__open(struct session *s, struct opts *o, const char *path, char *err,
 					 path, o->filter[i].name);
 			return EXIT_USAGE;
 		}
-		new_model(s);
+	}
+	e = new_model(s);
+	if (e) {
+		snprintf(err, errlen, "out of memory");
+		return EXIT_RUNTIME;
 	}
 	/* -m on a replay picks the view, from what was recorded. */
 	if (o->mode_set && replay__set_mode(s, o->mode, why, sizeof(why))) {
@@ -274,6 +283,12 @@ int replay__open(struct session *s, struct opts *o, const char *path, char *err,
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
+}
+
+/* The user edited the filter: it stays over the recorded one across seeks. */
+void replay__keep_filter(struct replay *r)
+{
+	r->user_filter = true;
 }
 
 /* Switch the view to a mode whose series the recording holds. */

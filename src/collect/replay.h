@@ -33,6 +33,9 @@ int replay__seek(struct session *s, size_t k);
 /* Intervals applied, and in the recording. */
 size_t replay__pos(const struct replay *r);
 size_t replay__count(const struct replay *r);
+/* The user edited the filter (f, +, -): recorded filter changes and seeks no longer replace
+ * it. */
+void replay__keep_filter(struct replay *r);
 /* Switch the view to mode (p/h/s, -m): it then stays over the recorded mode. Returns 0, or
  * -ENOENT with one sentence in err when the recording holds no series of that mode. */
 int replay__set_mode(struct session *s, enum lat_mode mode, char *err, size_t errlen);

@@ -37,6 +37,29 @@ tmux send-keys -t "$S" '?'
 check help-lists-replay-keys wait_for 'replay keys:  space pause/resume  \+ faster' 20
 tmux send-keys -t "$S" x
 check help-closed wait_for 'demo_xdp_hash' 20
+# A filter edited in the replay is a view that stays: across steps back, Home and g (the
+# recorded filter and the rebuilt model must not replace it).
+demo_rows() { screen | grep -cE '^ +[0-9]+ +[a-z_]+ +demo_'; }
+tmux send-keys -t "$S" f C-u 'demo_xdp_hash' Enter
+check filter-applied wait_for '^filter applied' 20
+check filter-in-header grep -q 'filter demo_xdp_hash$' <(screen)
+expect_eq filter-one-row "$(demo_rows)" 1
+tmux send-keys -t "$S" ','
+check filter-after-step-back wait_for 'PAUSED  filter demo_xdp_hash$' 20
+expect_eq filter-rows-after-step-back "$(demo_rows)" 1
+tmux send-keys -t "$S" Home
+check filter-after-home wait_for '\(0:00:00.5/0:00:02.5\).* filter demo_xdp_hash$' 20
+expect_eq filter-rows-after-home "$(demo_rows)" 1
+tmux send-keys -t "$S" g
+wait_for 'jump to' 20 >/dev/null
+tmux send-keys -t "$S" '1.5' Enter
+check filter-after-jump wait_for '\(0:00:01.5/0:00:02.5\).* filter demo_xdp_hash$' 20
+expect_eq filter-rows-after-jump "$(demo_rows)" 1
+tmux send-keys -t "$S" f C-u Enter
+check filter-cleared wait_for '^filter cleared' 20
+tmux send-keys -t "$S" Home
+check filter-cleared-stays wait_for '\(0:00:00.5/0:00:02.5\).* filter all$' 20
+expect_eq filter-cleared-rows "$(demo_rows)" 4
 # Mode keys are views of the recording: a mode it holds nothing of says so in one sentence.
 tmux send-keys -t "$S" h
 check mode-not-recorded wait_for "^helpers mode was not recorded in $TMP/sample.lrec" 20
