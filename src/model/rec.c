@@ -577,7 +577,11 @@ static const char *check_payload(uint32_t type, const uint8_t *p, uint32_t len)
 			blen = get32(p + off + 84);
 			if (blen > len - off - REC_ENTRY_FIXED)
 				return "interval record buckets run past its end";
-			for (uint32_t k = 0; k < 2 * nb; k++)
+			/* Each bucket takes two varints of a byte or more; in 64 bits, since 2 * nb
+			 * wraps in 32 (a wrapped count made the applier loop ~2^31 times). */
+			if (2ull * nb > blen)
+				return "interval record buckets are malformed";
+			for (uint64_t k = 0; k < 2ull * nb; k++)
 				if (!getv(p + off + REC_ENTRY_FIXED, blen, &at, &v))
 					return "interval record buckets are malformed";
 			if (at != blen)
