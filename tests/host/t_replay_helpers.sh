@@ -54,3 +54,38 @@ expect_eq m-programs-view "$(json '[(l["mode"], len(l["rows"])) for l in L]' "$T
 $LATTOP -r "$TMP/h.lrec" -b -n 1 -m segments >/dev/null 2>"$TMP/m.err"
 expect_eq m-not-recorded-exit $? 2
 expect_eq m-not-recorded-message "$(cat "$TMP/m.err")" "lattop: segments mode was not recorded in $TMP/h.lrec (-m)"
+
+# Totals report: the program table, then a helper table per program (heading, helper and map
+# columns), counts equal to the sums of the recorded intervals.
+$LATTOP -r "$TMP/h.lrec" -b >"$TMP/tot.txt"
+expect_eq totals-text-exit $? 0
+expect_eq totals-text-order "$(grep -E '^(programs|helpers of|segments)' "$TMP/tot.txt" | tr '\n' '|')" \
+	"programs|helpers of xdp_fw (ID 10)|helpers of tc_nat (ID 11)|"
+check totals-text-helper-heading grep -qE '^  HELPER +FN +MAP ID +MAP +MAP TYPE +COUNT +AVG +P50 +P95 +P99 +P99.9 +MAX$' "$TMP/tot.txt"
+expect_eq totals-text-tc-nat "$(sed -n '/^helpers of tc_nat/,/^$/p' "$TMP/tot.txt" | grep -cE '^  map_lookup_elem +1 +7 cfg +array +1,200 ')" 1
+expect_eq totals-text-xdp-fw "$(sed -n '/^helpers of xdp_fw/,/^$/p' "$TMP/tot.txt" | grep -oE '^  map_[a-z]+_elem +[0-9] +5 flows +hash +[0-9,]+' | tr -s ' ' | tr '\n' '|')" \
+	" map_update_elem 2 5 flows hash 1,200| map_lookup_elem 1 5 flows hash 600|"
+$LATTOP -r "$TMP/h.lrec" -b -o json >"$TMP/tot.json"
+tot=$(python3 - "$TMP/expect.json" "$TMP/tot.json" <<'EOF2'
+import json, sys
+E = [json.loads(l) for l in open(sys.argv[1])]
+T = json.load(open(sys.argv[2]))
+want = {}
+for e in E:
+    for r in e["rows"]:
+        k = (r["prog_id"], r["prog_name"], r["helper_id"], r["map_id"], r["map_name"], r["map_type"])
+        want[k] = want.get(k, 0) + r["count"]
+got = {(h["prog_id"], h["prog_name"], h["helper"], h["map_id"], h["map_name"], h["map_type"]):
+       h["count"] for h in T["helpers"]}
+order = [h["prog_id"] for h in T["helpers"]]
+print(got == want and order == sorted(order) and len(T["programs"]) == 2)
+EOF2
+)
+expect_eq totals-json-helpers-per-program "$tot" True
+$LATTOP -r "$TMP/h.lrec" -b -o csv >"$TMP/tot.csv"
+expect_eq totals-csv-header "$(head -n1 "$TMP/tot.csv")" "kind,id,aux,aux2,type,name,count,avg_ns,p50_ns,p95_ns,p99_ns,p999_ns,max_ns,gone,prog_name,map_name"
+expect_eq totals-csv-helpers "$(grep '^helpers,' "$TMP/tot.csv" | cut -d, -f2-7,15,16 | tr '\n' '|')" \
+	"10,2,5,hash,map_update_elem,1200,xdp_fw,flows|10,1,5,hash,map_lookup_elem,600,xdp_fw,flows|11,1,7,array,map_lookup_elem,1200,tc_nat,cfg|"
+# -p narrows the report to the program and its helpers.
+$LATTOP -r "$TMP/h.lrec" -b -p tc_nat >"$TMP/totp.txt"
+expect_eq totals-filter "$(grep -E '^(programs|helpers of)' "$TMP/totp.txt" | tr '\n' '|')" "programs|helpers of tc_nat (ID 11)|"
