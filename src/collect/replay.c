@@ -435,7 +435,7 @@ void replay__status(const struct session *s, char *buf, size_t len)
 	uint64_t base = r->f.nivals ? rec__ival_start(&r->f, 0) : 0;
 	uint64_t at = r->pos ? rec__ival_end(&r->f, r->pos - 1) - base : 0;
 	uint64_t all = r->f.nivals ? rec__ival_end(&r->f, r->f.nivals - 1) - base : 0;
-	char a[32], b[32], clock[16] = "";
+	char a[32], b[32], clock[16] = "", lost[48] = "";
 	time_t t = (time_t)(replay__wall_ns(r, base + at) / 1000000000ull);
 	struct tm tm;
 	double speed = (double)(1u << r->speed_q) / 4.0;
@@ -444,8 +444,11 @@ void replay__status(const struct session *s, char *buf, size_t len)
 		strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
 	fmt_hms(at, a, sizeof(a));
 	fmt_hms(all, b, sizeof(b));
-	snprintf(buf, len, "REPLAY %s %s (%s/%s) x%g%s", name ? name + 1 : r->path, clock, a, b,
-		 speed, r->pos >= r->f.nivals ? " END" : r->paused ? " PAUSED" : "");
+	/* Intervals the recorder's writer dropped before this one (they are not in the file). */
+	if (r->pos && rec__ival_lost(&r->f, r->pos - 1))
+		snprintf(lost, sizeof(lost), "  frames lost %u", rec__ival_lost(&r->f, r->pos - 1));
+	snprintf(buf, len, "REPLAY %s %s (%s/%s) x%g%s%s", name ? name + 1 : r->path, clock, a, b,
+		 speed, r->pos >= r->f.nivals ? " END" : r->paused ? " PAUSED" : "", lost);
 }
 
 /* Wall-clock ns of a recorded CLOCK_MONOTONIC instant. */

@@ -47,7 +47,8 @@ void replay__toggle_pause(struct replay *r);
 void replay__speed(struct replay *r, int dir);
 int replay__step(struct session *s, int dir);
 int replay__jump(struct session *s, const char *when, char *err, size_t errlen);
-/* "REPLAY <file> <time> <speed>[ PAUSED|END]" for the header. */
+/* "REPLAY <file> <time> <speed>[ PAUSED|END][  frames lost N]" for the header (N: frames the
+ * recorder dropped before the current interval). */
 void replay__status(const struct session *s, char *buf, size_t len);
 /* Wall-clock ns of a recorded CLOCK_MONOTONIC instant. */
 uint64_t replay__wall_ns(const struct replay *r, uint64_t mono_ns);

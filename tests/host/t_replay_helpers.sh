@@ -89,3 +89,17 @@ expect_eq totals-csv-helpers "$(grep '^helpers,' "$TMP/tot.csv" | cut -d, -f2-7,
 # -p narrows the report to the program and its helpers.
 $LATTOP -r "$TMP/h.lrec" -b -p tc_nat >"$TMP/totp.txt"
 expect_eq totals-filter "$(grep -E '^(programs|helpers of)' "$TMP/totp.txt" | tr '\n' '|')" "programs|helpers of tc_nat (ID 11)|"
+
+# A format 1.1 file (no map names; the seed tests/fuzz/mkseeds.py makes) still reads, and the
+# frame its writer lost before the last interval shows as the lost_frames loss counter.
+OLD=tests/fuzz/corpus/helpers_v11_small.lrec
+$LATTOP -r "$OLD" -b -n 3 -o json >"$TMP/old.json" 2>"$TMP/old.err"
+expect_eq v11-exit "$?:$(cat "$TMP/old.err")" "0:"
+expect_eq v11-rows "$(json '[len(l["rows"]) for l in L]' "$TMP/old.json")" "[5, 5, 5]"
+expect_eq v11-blank-map-names "$(json 'sorted({r["map_name"] for r in L[0]["rows"] if r["helper"] != "(program)"})' "$TMP/old.json")" "['']"
+# (the counter appears with the first loss)
+expect_eq lost-frames-per-interval "$(json '[l["counters"].get("lost_frames") for l in L]' "$TMP/old.json")" "[None, None, 1]"
+$LATTOP -r "$OLD" -b -o json >"$TMP/old-tot.json"
+expect_eq lost-frames-report "$(json 'L[0]["counters"]["lost_frames"]' "$TMP/old-tot.json")" 1
+$LATTOP -r "$OLD" -b >"$TMP/old-tot.txt"
+check lost-frames-report-text grep -q '^counters: gen_ticks 30  lost_frames 1$' "$TMP/old-tot.txt"

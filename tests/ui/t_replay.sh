@@ -98,6 +98,20 @@ tmux send-keys -t "$S" q
 check helpers-quits wait_for '^EXITED 0' 30
 tmux kill-session -t "$S"
 
+# Frames the recorder lost show in the header from the interval they were lost before (the
+# seed made by tests/fuzz/mkseeds.py lost one before its last interval).
+cp tests/fuzz/corpus/helpers_v11_small.lrec "$TMP/lost.lrec"
+chmod 644 "$TMP/lost.lrec"
+tmux new-session -d -s "$S" -x 170 -y 30 "TERM=screen-256color setpriv --reuid=nobody --regid=nogroup --clear-groups $LAT -r $TMP/lost.lrec; echo EXITED \$?; sleep 30"
+check lost-starts wait_for 'xdp_fw +map_update_elem'
+tmux send-keys -t "$S" ' ' Home
+check lost-none-at-first wait_for '\(0:00:01.0/0:00:03.0\) x1 PAUSED  filter' 20
+tmux send-keys -t "$S" End
+check lost-shown-at-end wait_for '\(0:00:03.0/0:00:03.0\) x1 END  frames lost 1  filter' 20
+tmux send-keys -t "$S" q
+check lost-quits wait_for '^EXITED 0' 30
+tmux kill-session -t "$S"
+
 # w in a live session records to lattop-DATE-TIME.lrec in the current directory.
 # (Other suites share the one-live-session lock: wait for it, and start again if refused.)
 for _ in $(seq 60); do
