@@ -321,6 +321,16 @@ static int emit_tables(struct sink *k, const struct session *s)
 	return 0;
 }
 
+/* Add a u64 as an exact JSON integer (a cJSON number is a double: nanoseconds since the epoch
+ * would print as 1.795457014054683e+18, off by up to 128 ns). */
+static void json_u64(cJSON *o, const char *key, uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	cJSON_AddRawToObject(o, key, buf);
+}
+
 /* Print totals over the whole recording per series. */
 int report__totals(struct session *s, FILE *f)
 {
@@ -357,9 +367,8 @@ int report__totals(struct session *s, FILE *f)
 		cJSON_AddStringToObject(k.root, "file", replay__path(s->rp));
 		cJSON_AddStringToObject(k.root, "host", replay__host(s->rp));
 		cJSON_AddStringToObject(k.root, "kernel", replay__kernel(s->rp));
-		cJSON_AddNumberToObject(k.root, "start_ns",
-					(double)replay__wall_ns(s->rp, m->cum_start_ns));
-		cJSON_AddNumberToObject(k.root, "duration_ns", (double)span);
+		json_u64(k.root, "start_ns", replay__wall_ns(s->rp, m->cum_start_ns));
+		json_u64(k.root, "duration_ns", span);
 		cJSON_AddNumberToObject(k.root, "intervals", (double)rf->nivals);
 		cJSON_AddStringToObject(k.root, "source", m->source);
 		batch__json_counters(k.root, c);

@@ -103,3 +103,21 @@ $LATTOP -r "$OLD" -b -o json >"$TMP/old-tot.json"
 expect_eq lost-frames-report "$(json 'L[0]["counters"]["lost_frames"]' "$TMP/old-tot.json")" 1
 $LATTOP -r "$OLD" -b >"$TMP/old-tot.txt"
 check lost-frames-report-text grep -q '^counters: gen_ticks 30  lost_frames 1$' "$TMP/old-tot.txt"
+
+# The report's timestamps are exact JSON integers: the first interval's start on the recorded
+# wall clock, to the nanosecond (not a double in scientific notation).
+start=$(python3 - "$TMP/h.lrec" "$TMP/tot.json" <<'EOF2'
+import json, re, struct, sys
+d = open(sys.argv[1], "rb").read()
+n = struct.unpack_from("<I", d, 16)[0]
+meta, off = json.loads(d[20:20 + n]), 20 + n
+while struct.unpack_from("<I", d, off)[0] != 2:
+    off += 12 + struct.unpack_from("<I", d, off + 4)[0]
+first = struct.unpack_from("<Q", d, off + 8)[0]
+want = first + int(float(meta["start_realtime_ns"]) - float(meta["start_monotonic_ns"]))
+txt = open(sys.argv[2]).read()
+m = re.search(r'"start_ns":(\d+),"duration_ns":(\d+),', txt)
+print(bool(m) and int(m.group(1)) == want and int(m.group(2)) == 3000000000)
+EOF2
+)
+expect_eq totals-json-exact-ns "$start" True
