@@ -341,12 +341,20 @@ void recorder__stop(struct session *s)
 	s->rec = NULL;
 }
 
-/* Toggle recording for the `w` key. */
-void recorder__toggle(struct session *s, char *msg, size_t len)
+/* The default file name of a recording started now. */
+void recorder__default_name(char *buf, size_t len)
 {
-	char path[64], err[320];
 	struct tm tm;
 	time_t t = time(NULL);
+
+	localtime_r(&t, &tm);
+	strftime(buf, len, "lattop-%Y%m%d-%H%M%S.lrec", &tm);
+}
+
+/* Toggle recording for the `w` and `W` keys. */
+void recorder__toggle(struct session *s, const char *path, char *msg, size_t len)
+{
+	char def[64], err[320];
 
 	if (s->rec) {
 		snprintf(err, sizeof(err), "%.300s", s->rec->path);
@@ -354,12 +362,14 @@ void recorder__toggle(struct session *s, char *msg, size_t len)
 		snprintf(msg, len, "recording stopped: %s", err);
 		return;
 	}
-	localtime_r(&t, &tm);
-	strftime(path, sizeof(path), "lattop-%Y%m%d-%H%M%S.lrec", &tm);
+	if (!path) {
+		recorder__default_name(def, sizeof(def));
+		path = def;
+	}
 	if (recorder__start(s, path, s->o->raw, err, sizeof(err)))
 		snprintf(msg, len, "%s", err);
 	else
-		snprintf(msg, len, "recording to %s (w stops)", path);
+		snprintf(msg, len, "recording to %.280s (w stops)", path);
 }
 
 /* Frames dropped because the writer's queue was full. */

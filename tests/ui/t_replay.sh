@@ -128,9 +128,25 @@ check rec-in-header wait_for 'LIVE  REC' 20
 sleep 1.2
 tmux send-keys -t "$S" w
 check w-stops wait_for 'recording stopped: lattop-' 20
+# W asks for the file name (the default filled in); Esc cancels, Enter starts, W again stops.
+tmux send-keys -t "$S" W
+check W-prompt wait_for '^record to file \(Enter start, Esc cancel\): lattop-[0-9]+-[0-9]+\.lrec' 20
+tmux send-keys -t "$S" Escape
+check W-cancel wait_for '^cancelled' 20
+check W-cancel-not-recording test -z "$(screen | grep 'LIVE  REC')"
+tmux send-keys -t "$S" W C-u 'mine.lrec' Enter
+check W-starts wait_for '^recording to mine\.lrec \(w stops\)' 20
+check W-rec-in-header wait_for 'LIVE  REC' 20
+sleep 1.2
+tmux send-keys -t "$S" W
+check W-stops wait_for '^recording stopped: mine\.lrec' 20
 tmux send-keys -t "$S" q
 check live-quits wait_for '^EXITED 0' 30
 tmux kill-session -t "$S"
+$LATTOP -r "$TMP/mine.lrec" -b -n 100 -o json >"$TMP/mine.json" 2>/dev/null
+expect_eq W-file-replays $? 0
+check W-file-intervals test "$(json 'len(L)' "$TMP/mine.json")" -ge 2
+expect_eq W-one-default-file "$(ls "$TMP"/lattop-*.lrec | wc -l)" 1
 f=$(ls "$TMP"/lattop-*.lrec 2>/dev/null | head -n1)
 $LATTOP -r "$f" -b -n 100 -o json >"$TMP/w.json" 2>/dev/null
 expect_eq w-file-replays $? 0
