@@ -80,7 +80,8 @@ void opts__usage(void *fp)
 		"Keys: q quit, space pause, c cumulative/interval, z reset, < > sort, r reverse,\n"
 		"f edit the filter, + - add/remove the selected program, Up/Down/PgUp/PgDn/Home/End\n"
 		"select, Enter/H histogram pane, d interval, / n search, t theme, p h s Tab modes,\n"
-		"w record to lattop-DATE-TIME.lrec (W: to a file name you type; again: stop), ? help.\n"
+		"w record to lattop-DATE-TIME.lrec (W: to a file name you type; again: stop),\n"
+		"? help.\n"
 		"Exit status: 0 ok, 1 runtime error or missing privileges, 2 bad usage.\n"
 		"See lattop(8).\n",
 		FILTER_MAX);

@@ -282,11 +282,26 @@ static int emit_helpers(struct sink *k, const struct session *s, const struct se
 	return 0;
 }
 
+/* True when series i is the first helper of a program the recording never named (and the
+ * filter lets it through): its table comes after those of the named programs. */
+static bool orphan_first(const struct session *s, size_t i)
+{
+	const struct model *m = s->m;
+	const struct series *h = &m->s[i];
+
+	if (h->kind != LAT_EV_HELPER || !session__wanted(s, h))
+		return false;
+	for (size_t j = 0; j < m->n; j++)
+		if (m->s[j].id == h->id && (m->s[j].kind == LAT_EV_PROG ||
+					    (j < i && m->s[j].kind == LAT_EV_HELPER)))
+			return false;
+	return true;
+}
+
 /* The program table, then a helper table per program (in the program table's order; helpers
  * of a program the recording never named last), then segments. */
 static int emit_tables(struct sink *k, const struct session *s)
 {
-	const struct model *m = s->m;
 	cJSON *harr;
 	size_t n;
 	struct row *rows = kind_rows(s, LAT_EV_PROG, false, 0, &n);
@@ -299,18 +314,9 @@ static int emit_tables(struct sink *k, const struct session *s)
 	for (size_t i = 0; i < n && !e; i++)
 		e = emit_helpers(k, s, rows[i].s, rows[i].s->id, harr);
 	free(rows);
-	for (size_t i = 0; i < m->n && !e; i++) {
-		const struct series *h = &m->s[i];
-		bool first = true;
-
-		if (h->kind != LAT_EV_HELPER || model__find((struct model *)m, LAT_EV_PROG, h->id, 0, 0) ||
-		    !session__wanted(s, h))
-			continue;
-		for (size_t j = 0; j < i && first; j++)
-			first = !(m->s[j].kind == LAT_EV_HELPER && m->s[j].id == h->id);
-		if (first)
-			e = emit_helpers(k, s, NULL, h->id, harr);
-	}
+	for (size_t i = 0; i < s->m->n && !e; i++)
+		if (orphan_first(s, i))
+			e = emit_helpers(k, s, NULL, s->m->s[i].id, harr);
 	if (e)
 		return e;
 	rows = kind_rows(s, LAT_EV_SEG, false, 0, &n);

@@ -72,8 +72,11 @@ static void read_all(const uint8_t *data, size_t size)
 			model__row(m, &m->s[i], true, &r);
 			model__row(m, &m->s[i], false, &r);
 		}
-		for (size_t k = 0; k < f.nivals; k++)
-			(void)(rec__ival_start(&f, k) + rec__ival_end(&f, k) + rec__ival_lost(&f, k));
+		for (size_t k = 0; k < f.nivals; k++) {
+			(void)rec__ival_start(&f, k);
+			(void)rec__ival_end(&f, k);
+			(void)rec__ival_lost(&f, k);
+		}
 	}
 	model__free(m);
 	rec__fini(&f);

@@ -128,7 +128,8 @@ static void print_rows(struct model *m, FILE *out)
 				v = cJSON_CreateString(cell.s);
 				break;
 			case CELL_NS:
-				v = cJSON_CreateNumber(cell.d < 0 ? 0 : (double)(uint64_t)(cell.d + 0.5));
+				v = cJSON_CreateNumber(cell.d < 0 ? 0
+								   : (double)(uint64_t)(cell.d + 0.5));
 				break;
 			case CELL_DBL:
 			case CELL_PCT:
