@@ -122,6 +122,14 @@ static int check_filter(struct session *s, char *err, size_t errlen)
 				matches++;
 		if (!matches && !f->id && span_named(s, f->name))
 			continue; /* a span's name: filters segments mode */
+		if (!matches && s->rp) {
+			/* A replay's filter is a view of the recorded programs. */
+			if (f->id)
+				snprintf(err, errlen, "no recorded program has ID %u", f->id);
+			else
+				snprintf(err, errlen, "no recorded program is named '%s'", f->name);
+			return -ENOENT;
+		}
 		if (!matches) {
 			if (f->id)
 				snprintf(err, errlen,

@@ -55,6 +55,9 @@ wait_for 'jump to' 20 >/dev/null
 tmux send-keys -t "$S" '1.5' Enter
 check filter-after-jump wait_for '\(0:00:01.5/0:00:02.5\).* filter demo_xdp_hash$' 20
 expect_eq filter-rows-after-jump "$(demo_rows)" 1
+tmux send-keys -t "$S" f C-u 'nosuch' Enter
+check filter-unknown wait_for "^no recorded program is named 'nosuch'" 20
+check filter-unknown-kept grep -q 'filter demo_xdp_hash$' <(screen)
 tmux send-keys -t "$S" f C-u Enter
 check filter-cleared wait_for '^filter cleared' 20
 tmux send-keys -t "$S" Home
