@@ -91,7 +91,8 @@ void opts__usage(void *fp)
 		"< >/F6 sort, r reverse, f edit the filter, + - add/remove the selected program,\n"
 		"Up/Down (k/j)/PgUp/PgDn/Home/End select, Enter/H histogram pane, d interval,\n"
 		"/ n search,"
-		" w record on/off, t theme, p h s Tab modes.\n"
+		" w W record on/off (W asks for the file name), t theme,\n"
+		"p h s Tab modes.\n"
 		"Exit status: 0 ok, 1 runtime error or missing privileges, 2 bad usage.\n"
 		"See lattop(8).\n",
 		FILTER_MAX);
@@ -465,7 +466,7 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 	}
 	if (opts__check_segments(o, err, errlen))
 		return err_ret;
-	if (o->mode == MODE_SEGMENTS && !o->nspans && !o->profile_path) {
+	if (o->mode == MODE_SEGMENTS && !o->nspans && !o->profile_path && !o->replay) {
 		snprintf(err, errlen,
 			 "segments mode needs spans or a profile: give -u, --spans or --profile");
 		return err_ret;

@@ -121,6 +121,14 @@ static int check_filter(struct session *s, char *err, size_t errlen)
 				matches++;
 		if (!matches && !f->id && span_named(s, f->name))
 			continue; /* a span's name: filters segments mode */
+		if (!matches && s->rp) {
+			/* A replay's filter is a view of the recorded programs. */
+			if (f->id)
+				snprintf(err, errlen, "no recorded program has ID %u", f->id);
+			else
+				snprintf(err, errlen, "no recorded program is named '%s'", f->name);
+			return -ENOENT;
+		}
 		if (!matches) {
 			if (f->id)
 				snprintf(err, errlen,
@@ -524,6 +532,8 @@ static void sync_helpers(struct session *s)
 /* Switch the view to mode. */
 int session__set_mode(struct session *s, enum lat_mode mode, char *err, size_t errlen)
 {
+	if (s->rp)
+		return replay__set_mode(s, mode, err, errlen); /* a view of what was recorded */
 	if (mode == s->m->mode)
 		return 0;
 	if (mode == MODE_SEGMENTS && !s->sp && !segsession__ready(s)) {
@@ -639,6 +649,8 @@ int session__set_filter(struct session *s, const char *list, char *err, size_t e
 		return e;
 	memcpy(s->o->filter, trial.filter, sizeof(trial.filter));
 	s->o->nfilter = trial.nfilter;
+	if (s->rp)
+		replay__keep_filter(s->rp); /* a view: it outlives seeks and recorded filters */
 	session__sync_watch(s);
 	return 0;
 }
@@ -658,6 +670,18 @@ static int row_cmp(const void *pa, const void *pb)
 	if (!c)
 		c = (a->s->id > b->s->id) - (a->s->id < b->s->id);
 	return c;
+}
+
+/* True when helpers mode shows program se: live, when its helper probes are attached; in a
+ * replay, when helper rows of it were recorded (nothing is attached there). */
+static bool helpers_shown(const struct session *s, const struct series *se)
+{
+	if (!s->rp)
+		return s->ht && progtrace__attached(s->pt, se->id);
+	for (size_t i = 0; i < s->m->n; i++)
+		if (s->m->s[i].kind == LAT_EV_HELPER && s->m->s[i].id == se->id)
+			return true;
+	return false;
 }
 
 /* Fill rows for the current mode, filtered and sorted. In helpers mode each watched program's
@@ -684,9 +708,7 @@ size_t session__rows(const struct session *s, bool cumulative, int sortcol, bool
 		}
 		if (se->kind != LAT_EV_PROG || !session__wanted(s, se))
 			continue;
-		if (s->m->mode == MODE_HELPERS && !s->ht)
-			continue;
-		if (s->m->mode == MODE_HELPERS && !progtrace__attached(s->pt, se->id))
+		if (s->m->mode == MODE_HELPERS && !helpers_shown(s, se))
 			continue;
 		model__row(s->m, se, cumulative, &rows[n++]);
 	}

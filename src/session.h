@@ -68,8 +68,8 @@ void session__close(struct session *s);
  * and after the filter changes. */
 void session__sync_watch(struct session *s);
 /* Switch the view to mode: helpers mode attaches the helper probes of every watched program,
- * leaving it detaches them all. Returns 0, or a negative errno with one sentence in err (the
- * mode stays as it was). */
+ * leaving it detaches them all; in a replay it is a view of the recorded series. Returns 0, or
+ * a negative errno with one sentence in err (the mode stays as it was). */
 int session__set_mode(struct session *s, enum lat_mode mode, char *err, size_t errlen);
 /* Replace the filter with a new -p style list. Returns 0, or -EINVAL/-ENOENT with one
  * sentence in err (the old filter stays). */

@@ -110,8 +110,9 @@ static void *writer_main(void *arg)
 	return NULL;
 }
 
-/* Queue a frame without waiting for the disk; a full queue drops it and counts the loss. */
-static void push(struct recorder *r, struct frame *f)
+/* Queue a frame without waiting for the disk; a full queue drops it and counts the loss.
+ * Returns false when the frame was dropped. */
+static bool push(struct recorder *r, struct frame *f)
 {
 	unsigned room = f->nraw ? RECQ_FRAMES - RECQ_RESERVED : RECQ_FRAMES;
 
@@ -120,7 +121,7 @@ static void push(struct recorder *r, struct frame *f)
 		r->lost_events += f->nraw;
 		rec_buf__fini(&f->b);
 		free(f);
-		return;
+		return false;
 	}
 	pthread_mutex_lock(&r->mu);
 	if (r->count >= room) {
@@ -129,12 +130,13 @@ static void push(struct recorder *r, struct frame *f)
 		r->lost_events += f->nraw;
 		rec_buf__fini(&f->b);
 		free(f);
-		return;
+		return false;
 	}
 	r->q[(r->head + r->count) % RECQ_FRAMES] = f;
 	r->count++;
 	pthread_cond_signal(&r->cv);
 	pthread_mutex_unlock(&r->mu);
+	return true;
 }
 
 /* Queue the waiting raw events as one record. */
@@ -315,7 +317,10 @@ void recorder__interval(struct session *s)
 	session__filter_str(s, filt, sizeof(filt));
 	rec_enc__interval(r->enc, s->m, filt, (uint32_t)r->lost, &f->b);
 	f->sync = true;
-	push(r, f);
+	/* The encoder counted what this frame says as written: a dropped frame must not take
+	 * the only mention of a series, the filter or a counter's name with it. */
+	if (!push(r, f))
+		rec_enc__forget(r->enc);
 }
 
 /* Flush, stop the writer, close the file, free. */
@@ -339,12 +344,20 @@ void recorder__stop(struct session *s)
 	s->rec = NULL;
 }
 
-/* Toggle recording for the `w` key. */
-void recorder__toggle(struct session *s, char *msg, size_t len)
+/* The default file name of a recording started now. */
+void recorder__default_name(char *buf, size_t len)
 {
-	char path[64], err[320];
 	struct tm tm;
 	time_t t = time(NULL);
+
+	localtime_r(&t, &tm);
+	strftime(buf, len, "lattop-%Y%m%d-%H%M%S.lrec", &tm);
+}
+
+/* Toggle recording for the `w` and `W` keys. */
+void recorder__toggle(struct session *s, const char *path, char *msg, size_t len)
+{
+	char def[64], err[320];
 
 	if (s->rec) {
 		snprintf(err, sizeof(err), "%.300s", s->rec->path);
@@ -352,12 +365,14 @@ void recorder__toggle(struct session *s, char *msg, size_t len)
 		snprintf(msg, len, "recording stopped: %s", err);
 		return;
 	}
-	localtime_r(&t, &tm);
-	strftime(path, sizeof(path), "lattop-%Y%m%d-%H%M%S.lrec", &tm);
+	if (!path) {
+		recorder__default_name(def, sizeof(def));
+		path = def;
+	}
 	if (recorder__start(s, path, s->o->raw, err, sizeof(err)))
 		snprintf(msg, len, "%s", err);
 	else
-		snprintf(msg, len, "recording to %s (w stops)", path);
+		snprintf(msg, len, "recording to %.280s (w stops)", path);
 }
 
 /* Frames dropped because the writer's queue was full. */

@@ -32,9 +32,11 @@ void recorder__interval(struct session *s);
 void recorder__event(struct recorder *r, const struct lat_event *e);
 /* Flush what is queued, stop the writer, close the file, free (s->rec becomes NULL). */
 void recorder__stop(struct session *s);
-/* Toggle recording for the `w` key: start to a default file name or stop; msg says what
- * happened, one sentence. */
-void recorder__toggle(struct session *s, char *msg, size_t len);
+/* Toggle recording for the `w` and `W` keys: stop, or start to path (NULL: the default name);
+ * msg says what happened, one sentence. */
+void recorder__toggle(struct session *s, const char *path, char *msg, size_t len);
+/* The default file name of a recording started now: lattop-YYYYMMDD-HHMMSS.lrec. */
+void recorder__default_name(char *buf, size_t len);
 /* Frames dropped because the writer's queue was full, and bytes written so far. */
 uint64_t recorder__lost(const struct recorder *r);
 /* --raw events dropped with their frames (a subset of what recorder__lost counts). */

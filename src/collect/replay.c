@@ -25,7 +25,8 @@ struct replay {
 	struct rec_file f;
 	size_t pos;      /* intervals applied */
 	size_t next_rec; /* next record to apply */
-	bool user_filter; /* -p given: recorded filter changes do not replace it */
+	bool user_filter; /* -p given or the filter edited: recorded filters do not replace it */
+	int view_mode;    /* the mode the user chose (-m, p/h/s), or -1: the recorded one */
 	bool paused;
 	int speed_q;      /* speed = 2^speed_q / 4: 0 = x0.25, 2 = x1, 8 = x64 */
 	uint64_t clock_ns; /* replay position on the recorded CLOCK_MONOTONIC */
@@ -81,7 +82,7 @@ static int read_file(const char *path, uint8_t **data, size_t *size)
 }
 
 /* Point the session's program list at the recorded programs (so filter edits are checked
- * against what was recorded). */
+ * against what was recorded): called once the whole recording is applied. */
 static void sync_st(struct session *s)
 {
 	size_t n = 0;
@@ -123,6 +124,13 @@ static void set_filter(struct session *s, const char *list)
 		s->o->nfilter = 0;
 }
 
+/* A mode the user chose stays over the recorded one (intervals and filter records carry it). */
+static void keep_view(struct session *s)
+{
+	if (s->rp->view_mode >= 0)
+		s->m->mode = (enum lat_mode)s->rp->view_mode;
+}
+
 /* A fresh model carrying the recording's description. */
 static int new_model(struct session *s)
 {
@@ -143,6 +151,7 @@ static int new_model(struct session *s)
 	s->rp->pos = 0;
 	s->rp->next_rec = 0;
 	set_filter(s, rec__meta_str(f, "filter"));
+	keep_view(s);
 	return 0;
 }
 
@@ -163,7 +172,7 @@ static int apply_until(struct session *s, size_t k, bool all)
 		else if (t == REC_FILTER)
 			set_filter(s, filt);
 	}
-	sync_st(s);
+	keep_view(s);
 	return 0;
 }
 
@@ -214,6 +223,7 @@ int replay__open(struct session *s, struct opts *o, const char *path, char *err,
 	s->rp = r;
 	snprintf(r->path, sizeof(r->path), "%s", path);
 	r->user_filter = o->nfilter > 0;
+	r->view_mode = -1;
 	r->speed_q = 2;
 	e = read_file(path, &r->data, &r->size);
 	if (e) {
@@ -236,9 +246,15 @@ int replay__open(struct session *s, struct opts *o, const char *path, char *err,
 		snprintf(err, errlen, "out of memory");
 		return EXIT_RUNTIME;
 	}
+	/* The programs of the whole recording: -p and filter edits are checked against them. */
+	e = replay__seek_all(s);
+	if (e) {
+		snprintf(err, errlen, "out of memory");
+		return EXIT_RUNTIME;
+	}
+	sync_st(s);
 	if (o->nfilter) {
 		/* -p on a replay is a view: check it against what was recorded. */
-		replay__seek_all(s);
 		for (int i = 0; i < o->nfilter; i++) {
 			bool found = false;
 
@@ -255,9 +271,43 @@ int replay__open(struct session *s, struct opts *o, const char *path, char *err,
 					 path, o->filter[i].name);
 			return EXIT_USAGE;
 		}
-		new_model(s);
+	}
+	e = new_model(s);
+	if (e) {
+		snprintf(err, errlen, "out of memory");
+		return EXIT_RUNTIME;
+	}
+	/* -m on a replay picks the view, from what was recorded. */
+	if (o->mode_set && replay__set_mode(s, o->mode, why, sizeof(why))) {
+		snprintf(err, errlen, "%s (-m)", why);
+		return EXIT_USAGE;
 	}
 	return EXIT_OK;
+}
+
+/* The user edited the filter: it stays over the recorded one across seeks. */
+void replay__keep_filter(struct replay *r)
+{
+	r->user_filter = true;
+}
+
+/* Switch the view to a mode whose series the recording holds. */
+int replay__set_mode(struct session *s, enum lat_mode mode, char *err, size_t errlen)
+{
+	static const uint16_t kind[MODE__COUNT] = {
+		[MODE_PROGRAMS] = LAT_EV_PROG,
+		[MODE_HELPERS] = LAT_EV_HELPER,
+		[MODE_SEGMENTS] = LAT_EV_SEG,
+	};
+
+	if (mode >= MODE__COUNT || !(s->rp->f.kinds & 1u << kind[mode])) {
+		snprintf(err, errlen, "%s mode was not recorded in %s", opts__mode_name(mode),
+			 s->rp->path);
+		return -ENOENT;
+	}
+	s->rp->view_mode = mode;
+	s->m->mode = mode;
+	return 0;
 }
 
 /* Free the replay and the session's model. */
@@ -385,7 +435,7 @@ void replay__status(const struct session *s, char *buf, size_t len)
 	uint64_t base = r->f.nivals ? rec__ival_start(&r->f, 0) : 0;
 	uint64_t at = r->pos ? rec__ival_end(&r->f, r->pos - 1) - base : 0;
 	uint64_t all = r->f.nivals ? rec__ival_end(&r->f, r->f.nivals - 1) - base : 0;
-	char a[32], b[32], clock[16] = "";
+	char a[32], b[32], clock[16] = "", lost[48] = "";
 	time_t t = (time_t)(replay__wall_ns(r, base + at) / 1000000000ull);
 	struct tm tm;
 	double speed = (double)(1u << r->speed_q) / 4.0;
@@ -394,8 +444,11 @@ void replay__status(const struct session *s, char *buf, size_t len)
 		strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
 	fmt_hms(at, a, sizeof(a));
 	fmt_hms(all, b, sizeof(b));
-	snprintf(buf, len, "REPLAY %s %s (%s/%s) x%g%s", name ? name + 1 : r->path, clock, a, b,
-		 speed, r->pos >= r->f.nivals ? " END" : r->paused ? " PAUSED" : "");
+	/* Intervals the recorder's writer dropped before this one (they are not in the file). */
+	if (r->pos && rec__ival_lost(&r->f, r->pos - 1))
+		snprintf(lost, sizeof(lost), "  frames lost %u", rec__ival_lost(&r->f, r->pos - 1));
+	snprintf(buf, len, "REPLAY %s %s (%s/%s) x%g%s%s", name ? name + 1 : r->path, clock, a, b,
+		 speed, r->pos >= r->f.nivals ? " END" : r->paused ? " PAUSED" : "", lost);
 }
 
 /* Wall-clock ns of a recorded CLOCK_MONOTONIC instant. */

@@ -33,6 +33,12 @@ int replay__seek(struct session *s, size_t k);
 /* Intervals applied, and in the recording. */
 size_t replay__pos(const struct replay *r);
 size_t replay__count(const struct replay *r);
+/* The user edited the filter (f, +, -): recorded filter changes and seeks no longer replace
+ * it. */
+void replay__keep_filter(struct replay *r);
+/* Switch the view to mode (p/h/s, -m): it then stays over the recorded mode. Returns 0, or
+ * -ENOENT with one sentence in err when the recording holds no series of that mode. */
+int replay__set_mode(struct session *s, enum lat_mode mode, char *err, size_t errlen);
 /* Apply every record (intervals and trailing series records) for reports. */
 int replay__seek_all(struct session *s);
 /* Playback controls: pause toggle, speed up/down (x0.25 .. x64), step +1/-1 interval,
@@ -41,7 +47,8 @@ void replay__toggle_pause(struct replay *r);
 void replay__speed(struct replay *r, int dir);
 int replay__step(struct session *s, int dir);
 int replay__jump(struct session *s, const char *when, char *err, size_t errlen);
-/* "REPLAY <file> <time> <speed>[ PAUSED|END]" for the header. */
+/* "REPLAY <file> <time> <speed>[ PAUSED|END][  frames lost N]" for the header (N: frames the
+ * recorder dropped before the current interval). */
 void replay__status(const struct session *s, char *buf, size_t len);
 /* Wall-clock ns of a recorded CLOCK_MONOTONIC instant. */
 uint64_t replay__wall_ns(const struct replay *r, uint64_t mono_ns);

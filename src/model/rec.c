@@ -26,7 +26,8 @@ static const struct rec_field series_fields[] = {
 	{ "kind", "u16", 0 },	    { "flags", "u16 (1 = gone)", 2 }, { "id", "u32", 4 },
 	{ "aux", "u32", 8 },	    { "aux2", "u32", 12 },	      { "src", "u32 bits", 16 },
 	{ "name_len", "u16", 20 }, { "type_len", "u16", 22 },	      { "note_len", "u16", 24 },
-	{ "pad", "u16", 26 },	    { "strings", "name, type, note bytes", 28 },
+	{ "sub_len", "u16 (format 1.2; 0 before: a pad)", 26 },
+	{ "strings", "name, type, note, sub (a helper's map name) bytes", 28 },
 };
 static const struct rec_field interval_fields[] = {
 	{ "start_ns", "u64 CLOCK_MONOTONIC", 0 },
@@ -307,12 +308,22 @@ void rec_enc__free(struct rec_enc *e)
 	free(e);
 }
 
-/* CRC of a series' strings, to notice a rename or a new note. */
+/* Forget what was written: the next interval re-sends every series, the filter and every
+ * counter's name (the frame carrying their first mention was dropped). */
+void rec_enc__forget(struct rec_enc *e)
+{
+	memset(e->sh, 0, e->nsh * sizeof(*e->sh));
+	e->filter_written = false;
+	e->nctr = 0;
+}
+
+/* CRC of a series' strings, to notice a rename, a new note or a new map name. */
 static uint32_t strings_crc(const struct series *s)
 {
 	uint32_t c = rec__crc32(0, s->name, strlen(s->name) + 1);
 
 	c = rec__crc32(c, s->type, strlen(s->type) + 1);
+	c = rec__crc32(c, s->sub, strlen(s->sub) + 1);
 	return rec__crc32(c, s->note, strlen(s->note) + 1);
 }
 
@@ -321,6 +332,7 @@ static void enc_series(struct rec_buf *b, const struct series *s)
 {
 	size_t at = rec_begin(b, REC_SERIES);
 	uint16_t ln = strlen(s->name), lt = strlen(s->type), lno = strlen(s->note);
+	uint16_t lsub = strlen(s->sub);
 
 	put16(b, s->kind);
 	put16(b, s->gone ? 1 : 0);
@@ -331,10 +343,11 @@ static void enc_series(struct rec_buf *b, const struct series *s)
 	put16(b, ln);
 	put16(b, lt);
 	put16(b, lno);
-	put16(b, 0);
+	put16(b, lsub);
 	put(b, s->name, ln);
 	put(b, s->type, lt);
 	put(b, s->note, lno);
+	put(b, s->sub, lsub);
 	rec_end(b, at);
 }
 
@@ -542,7 +555,8 @@ static const char *check_payload(uint32_t type, const uint8_t *p, uint32_t len)
 	case REC_SERIES:
 		if (len < REC_SERIES_FIXED)
 			return "series record too short";
-		if ((uint64_t)REC_SERIES_FIXED + get16(p + 20) + get16(p + 22) + get16(p + 24) !=
+		if ((uint64_t)REC_SERIES_FIXED + get16(p + 20) + get16(p + 22) + get16(p + 24) +
+			    get16(p + 26) !=
 		    len)
 			return "series record string lengths do not add up";
 		return NULL;
@@ -563,7 +577,11 @@ static const char *check_payload(uint32_t type, const uint8_t *p, uint32_t len)
 			blen = get32(p + off + 84);
 			if (blen > len - off - REC_ENTRY_FIXED)
 				return "interval record buckets run past its end";
-			for (uint32_t k = 0; k < 2 * nb; k++)
+			/* Each bucket takes two varints of a byte or more; in 64 bits, since 2 * nb
+			 * wraps in 32 (a wrapped count made the applier loop ~2^31 times). */
+			if (2ull * nb > blen)
+				return "interval record buckets are malformed";
+			for (uint64_t k = 0; k < 2ull * nb; k++)
 				if (!getv(p + off + REC_ENTRY_FIXED, blen, &at, &v))
 					return "interval record buckets are malformed";
 			if (at != blen)
@@ -698,6 +716,8 @@ int rec__scan(struct rec_file *f, const uint8_t *data, size_t size, char *err, s
 			f->nivals++;
 		if (type == REC_EVENTS)
 			f->nevents += get32(data + off + 8);
+		if (type == REC_SERIES && get16(data + off + 8) < 32)
+			f->kinds |= 1u << get16(data + off + 8);
 		off += 12 + (size_t)len;
 	}
 	f->ivals = calloc(f->nivals + 1, sizeof(*f->ivals));
@@ -736,7 +756,7 @@ static void copy_str(char *dst, size_t dstlen, const uint8_t *p, size_t n)
 static int apply_series(struct model *m, const uint8_t *p)
 {
 	struct series *s = model__series(m, get16(p), get32(p + 4), get32(p + 8), get32(p + 12));
-	size_t ln = get16(p + 20), lt = get16(p + 22), lno = get16(p + 24);
+	size_t ln = get16(p + 20), lt = get16(p + 22), lno = get16(p + 24), lsub = get16(p + 26);
 
 	if (!s)
 		return -ENOMEM;
@@ -745,6 +765,7 @@ static int apply_series(struct model *m, const uint8_t *p)
 	copy_str(s->name, sizeof(s->name), p + 28, ln);
 	copy_str(s->type, sizeof(s->type), p + 28 + ln, lt);
 	copy_str(s->note, sizeof(s->note), p + 28 + ln + lt, lno);
+	copy_str(s->sub, sizeof(s->sub), p + 28 + ln + lt + lno, lsub);
 	return REC_SERIES;
 }
 
@@ -806,6 +827,9 @@ static int apply_interval(struct model *m, const uint8_t *p)
 		.nest = get64(p + 56),
 	};
 	m->probed = (int)get32(p + 64);
+	/* Frames the writer dropped so far (absolute): their growth is this interval's loss. */
+	if (get32(p + 68) && model__set_counter(m, REC_LOST_FRAMES, get32(p + 68)))
+		return -ENOMEM;
 	model__close_interval(m, get64(p + 8));
 	return REC_INTERVAL;
 }
@@ -902,6 +926,12 @@ double rec__meta_num(const struct rec_file *f, const char *key)
 uint64_t rec__ival_start(const struct rec_file *f, size_t k)
 {
 	return get64(f->data + f->recs[f->ivals[k]].off);
+}
+
+/* Writer frames lost before interval k was written (absolute). */
+uint32_t rec__ival_lost(const struct rec_file *f, size_t k)
+{
+	return get32(f->data + f->recs[f->ivals[k]].off + 68);
 }
 
 /* End of interval k. */

@@ -24,11 +24,11 @@
 #define REC_MAGIC "LATTOPREC"
 #define REC_MAGIC_LEN 12 /* "LATTOPREC" and three zero bytes */
 #define REC_MAJOR 1
-#define REC_MINOR 1
+#define REC_MINOR 2
 #define REC_HDR_LEN 20 /* magic, version, meta_len */
 
 enum rec_type {
-	REC_SERIES = 1,   /* a series appeared or its name/type/src/gone/note changed */
+	REC_SERIES = 1,   /* a series appeared or its name/type/sub/src/gone/note changed */
 	REC_INTERVAL = 2, /* one closed interval: counters and per-series deltas */
 	REC_FILTER = 3,   /* the mode and the -p filter (at start and when they change) */
 	REC_EVENTS = 4,   /* --raw: a batch of struct lat_event */
@@ -67,6 +67,9 @@ struct rec_enc;
 struct rec_enc *rec_enc__new(void);
 /* Free an encoder (NULL is a no-op). */
 void rec_enc__free(struct rec_enc *e);
+/* Forget what was written, so the next interval re-sends every series, the filter and the
+ * counters' names: call it when a frame encoded by this encoder was dropped. */
+void rec_enc__forget(struct rec_enc *e);
 /* Append the file header (magic, version, metadata JSON text) to b. */
 void rec__header(struct rec_buf *b, const char *meta_json);
 /* Metadata "records" object: each record type's fields, as a cJSON object (caller owns). */
@@ -95,6 +98,7 @@ struct rec_file {
 	size_t *ivals; /* positions in recs of the REC_INTERVAL records */
 	size_t nivals;
 	uint64_t nevents; /* events in REC_EVENTS records */
+	uint32_t kinds;   /* 1u << kind of every series the good records name */
 	char damage[256]; /* "truncated/corrupt record at byte N: what", or "" */
 };
 
@@ -114,6 +118,10 @@ void rec__event(const struct rec_file *f, size_t i, uint32_t j, struct lat_event
 /* Start and end (CLOCK_MONOTONIC ns) of interval k (0-based, k < nivals). */
 uint64_t rec__ival_start(const struct rec_file *f, size_t k);
 uint64_t rec__ival_end(const struct rec_file *f, size_t k);
+/* Frames the writer had dropped (queue full) when interval k was written: absolute. Applying
+ * an interval turns its growth into the session-wide loss counter REC_LOST_FRAMES. */
+uint32_t rec__ival_lost(const struct rec_file *f, size_t k);
+#define REC_LOST_FRAMES "lost_frames"
 /* Metadata helpers: a string or a number field ("" / 0 when absent). */
 const char *rec__meta_str(const struct rec_file *f, const char *key);
 double rec__meta_num(const struct rec_file *f, const char *key);

@@ -3,6 +3,7 @@
  * report.c - reports from a recording: totals over the whole recording per series (program
  * table, then helpers per program, then segments), and --raw events as CSV or trace JSON.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,36 +97,71 @@ static void series_counters_text(FILE *f, const struct row *r)
 		fputc(']', f);
 }
 
-/* One text table. */
-static void text_table(FILE *f, const char *title, const struct row *rows, size_t n)
+/* A row's summary figures as text: count, then avg .. max ("-" where the source has none). */
+static void text_sums(FILE *f, const struct row *r)
 {
-	fprintf(f, "%s\n%10s %-13s %-24s", title, "ID", "TYPE", "NAME");
+	double v[NSUM];
+	char buf[32];
+
+	sum_values(r, v);
+	fmt_count(r->count, buf, sizeof(buf));
+	fprintf(f, " %12s", buf);
+	for (int c = 1; c < NSUM; c++) {
+		if (!r->has_rate || (c > 1 && !r->has_dist))
+			snprintf(buf, sizeof(buf), "-");
+		else
+			fmt_ns(v[c], buf, sizeof(buf));
+		fprintf(f, " %8s", buf);
+	}
+}
+
+/* The summary columns' headings. */
+static void text_sum_titles(FILE *f)
+{
 	for (int c = 0; c < NSUM; c++)
 		fprintf(f, " %*s", c ? 8 : 12, sum_titles[c]);
 	fputc('\n', f);
+}
+
+/* One text table of programs or segments. */
+static void text_table(FILE *f, const char *title, const struct row *rows, size_t n)
+{
+	fprintf(f, "%s\n%10s %-13s %-24s", title, "ID", "TYPE", "NAME");
+	text_sum_titles(f);
 	for (size_t i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
-		double v[NSUM];
-		char buf[32];
 
-		sum_values(r, v);
 		fprintf(f, "%10u %-13.13s %-24.24s", r->s->id, r->s->type, r->s->name);
-		fmt_count(r->count, buf, sizeof(buf));
-		fprintf(f, " %12s", buf);
-		for (int c = 1; c < NSUM; c++) {
-			if (!r->has_rate || (c > 1 && !r->has_dist))
-				snprintf(buf, sizeof(buf), "-");
-			else
-				fmt_ns(v[c], buf, sizeof(buf));
-			fprintf(f, " %8s", buf);
-		}
+		text_sums(f, r);
 		series_counters_text(f, r);
 		fprintf(f, "%s\n", r->s->gone ? " (gone)" : "");
 	}
 	fputc('\n', f);
 }
 
-/* One series as a JSON object. */
+/* The helper table of one program: its helpers with their maps. */
+static void text_helpers(FILE *f, const struct series *prog, uint32_t prog_id,
+			 const struct row *rows, size_t n)
+{
+	if (prog)
+		fprintf(f, "helpers of %s (ID %u)\n", prog->name, prog_id);
+	else
+		fprintf(f, "helpers of program ID %u\n", prog_id);
+	fprintf(f, "  %-21s %3s %6s %-16s %-13s", "HELPER", "FN", "MAP ID", "MAP", "MAP TYPE");
+	text_sum_titles(f);
+	for (size_t i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+
+		fprintf(f, "  %-21.21s %3u %6u %-16.16s %-13.13s", r->s->name, r->s->aux, r->s->aux2,
+			r->s->sub[0] ? r->s->sub : "-", r->s->type[0] ? r->s->type : "-");
+		text_sums(f, r);
+		series_counters_text(f, r);
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+/* One series as a JSON object; helper rows name their program and map. */
 static cJSON *row_json(const struct row *r)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -134,8 +170,12 @@ static cJSON *row_json(const struct row *r)
 	sum_values(r, v);
 	cJSON_AddNumberToObject(o, "id", r->s->id);
 	if (r->s->kind == LAT_EV_HELPER) {
+		cJSON_AddNumberToObject(o, "prog_id", r->s->id);
+		cJSON_AddStringToObject(o, "prog_name", r->prog_name ? r->prog_name : "");
 		cJSON_AddNumberToObject(o, "helper", r->s->aux);
 		cJSON_AddNumberToObject(o, "map_id", r->s->aux2);
+		cJSON_AddStringToObject(o, "map_name", r->s->sub);
+		cJSON_AddStringToObject(o, "map_type", r->s->type);
 	}
 	cJSON_AddStringToObject(o, "type", r->s->type);
 	cJSON_AddStringToObject(o, "name", r->s->name);
@@ -150,21 +190,151 @@ static cJSON *row_json(const struct row *r)
 	return o;
 }
 
-/* One series as a CSV line. */
+/* Print a CSV field, quoted when it holds a comma or a quote. */
+static void csv_field(FILE *f, const char *v)
+{
+	if (!strpbrk(v, ",\"\n")) {
+		fputs(v, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *v; v++) {
+		if (*v == '"')
+			fputc('"', f);
+		fputc(*v, f);
+	}
+	fputc('"', f);
+}
+
+/* One series as a CSV line (helper rows end with their program's and map's names). */
 static void row_csv(FILE *f, const char *kind, const struct row *r)
 {
 	double v[NSUM];
 
 	sum_values(r, v);
-	fprintf(f, "%s,%u,%u,%u,%s,%s", kind, r->s->id, r->s->aux, r->s->aux2, r->s->type,
-		r->s->name);
+	fprintf(f, "%s,%u,%u,%u,", kind, r->s->id, r->s->aux, r->s->aux2);
+	csv_field(f, r->s->type);
+	fputc(',', f);
+	csv_field(f, r->s->name);
 	for (int c = 0; c < NSUM; c++) {
 		if (c == 0 || (r->has_rate && (c == 1 || r->has_dist)))
 			fprintf(f, ",%.0f", v[c]);
 		else
 			fputs(",", f);
 	}
-	fprintf(f, ",%d\n", r->s->gone);
+	fprintf(f, ",%d,", r->s->gone);
+	if (r->s->kind == LAT_EV_HELPER) {
+		csv_field(f, r->prog_name ? r->prog_name : "");
+		fputc(',', f);
+		csv_field(f, r->s->sub);
+	} else {
+		fputc(',', f);
+	}
+	fputc('\n', f);
+}
+
+/* Where a report's rows go: a text table, CSV lines or a JSON array. */
+struct sink {
+	FILE *f;
+	enum out_fmt out;
+	cJSON *root;
+};
+
+/* Emit one table of rows (programs or segments) to the sink. */
+static void emit_table(struct sink *k, const char *kind, const struct row *rows, size_t n,
+		       bool always)
+{
+	cJSON *arr = k->root ? cJSON_AddArrayToObject(k->root, kind) : NULL;
+
+	if (k->out == OUT_TEXT) {
+		if (n || always)
+			text_table(k->f, kind, rows, n);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (arr)
+			cJSON_AddItemToArray(arr, row_json(&rows[i]));
+		else
+			row_csv(k->f, kind, &rows[i]);
+	}
+}
+
+/* Emit the helper rows of program prog_id (its series prog, or NULL when not recorded). */
+static int emit_helpers(struct sink *k, const struct session *s, const struct series *prog,
+			uint32_t prog_id, cJSON *arr)
+{
+	size_t n;
+	struct row *rows = kind_rows(s, LAT_EV_HELPER, true, prog_id, &n);
+
+	if (!rows)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		rows[i].prog_name = prog ? prog->name : NULL;
+	if (n && k->out == OUT_TEXT)
+		text_helpers(k->f, prog, prog_id, rows, n);
+	for (size_t i = 0; i < n && k->out != OUT_TEXT; i++) {
+		if (arr)
+			cJSON_AddItemToArray(arr, row_json(&rows[i]));
+		else
+			row_csv(k->f, "helpers", &rows[i]);
+	}
+	free(rows);
+	return 0;
+}
+
+/* True when series i is the first helper of a program the recording never named (and the
+ * filter lets it through): its table comes after those of the named programs. */
+static bool orphan_first(const struct session *s, size_t i)
+{
+	const struct model *m = s->m;
+	const struct series *h = &m->s[i];
+
+	if (h->kind != LAT_EV_HELPER || !session__wanted(s, h))
+		return false;
+	for (size_t j = 0; j < m->n; j++)
+		if (m->s[j].id == h->id && (m->s[j].kind == LAT_EV_PROG ||
+					    (j < i && m->s[j].kind == LAT_EV_HELPER)))
+			return false;
+	return true;
+}
+
+/* The program table, then a helper table per program (in the program table's order; helpers
+ * of a program the recording never named last), then segments. */
+static int emit_tables(struct sink *k, const struct session *s)
+{
+	cJSON *harr;
+	size_t n;
+	struct row *rows = kind_rows(s, LAT_EV_PROG, false, 0, &n);
+	int e = 0;
+
+	if (!rows)
+		return -ENOMEM;
+	emit_table(k, "programs", rows, n, true);
+	harr = k->root ? cJSON_AddArrayToObject(k->root, "helpers") : NULL;
+	for (size_t i = 0; i < n && !e; i++)
+		e = emit_helpers(k, s, rows[i].s, rows[i].s->id, harr);
+	free(rows);
+	for (size_t i = 0; i < s->m->n && !e; i++)
+		if (orphan_first(s, i))
+			e = emit_helpers(k, s, NULL, s->m->s[i].id, harr);
+	if (e)
+		return e;
+	rows = kind_rows(s, LAT_EV_SEG, false, 0, &n);
+	if (!rows)
+		return -ENOMEM;
+	emit_table(k, "segments", rows, n, false);
+	free(rows);
+	return 0;
+}
+
+/* Add a u64 as an exact JSON integer (a cJSON number is a double: nanoseconds since the epoch
+ * would print as 1.795457014054683e+18, off by up to 128 ns). */
+static void json_u64(cJSON *o, const char *key, uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	cJSON_AddRawToObject(o, key, buf);
 }
 
 /* Print totals over the whole recording per series. */
@@ -173,10 +343,8 @@ int report__totals(struct session *s, FILE *f)
 	const struct model *m = s->m;
 	const struct rec_file *rf = replay__file(s->rp);
 	const struct model_counters *c = &m->c_cum;
-	static const uint16_t kinds[] = { LAT_EV_PROG, LAT_EV_HELPER, LAT_EV_SEG };
-	static const char *const kind_names[] = { "programs", "helpers", "segments" };
 	uint64_t span = m->last_end_ns - m->cum_start_ns;
-	cJSON *root = NULL;
+	struct sink k = { .f = f, .out = s->o->out };
 
 	if (s->o->out == OUT_TEXT) {
 		char ts[32] = "?";
@@ -197,50 +365,32 @@ int report__totals(struct session *s, FILE *f)
 		fputc('\n', f);
 	} else if (s->o->out == OUT_CSV) {
 		fputs("kind,id,aux,aux2,type,name", f);
-		for (int k = 0; k < NSUM; k++)
-			fprintf(f, ",%s", sum_keys[k]);
-		fputs(",gone\n", f);
+		for (int i = 0; i < NSUM; i++)
+			fprintf(f, ",%s", sum_keys[i]);
+		fputs(",gone,prog_name,map_name\n", f);
 	} else {
-		root = cJSON_CreateObject();
-		cJSON_AddStringToObject(root, "file", replay__path(s->rp));
-		cJSON_AddStringToObject(root, "host", replay__host(s->rp));
-		cJSON_AddStringToObject(root, "kernel", replay__kernel(s->rp));
-		cJSON_AddNumberToObject(root, "start_ns",
-					(double)replay__wall_ns(s->rp, m->cum_start_ns));
-		cJSON_AddNumberToObject(root, "duration_ns", (double)span);
-		cJSON_AddNumberToObject(root, "intervals", (double)rf->nivals);
-		cJSON_AddStringToObject(root, "source", m->source);
-		batch__json_counters(root, c);
-		batch__json_named(root, m, true);
+		k.root = cJSON_CreateObject();
+		cJSON_AddStringToObject(k.root, "file", replay__path(s->rp));
+		cJSON_AddStringToObject(k.root, "host", replay__host(s->rp));
+		cJSON_AddStringToObject(k.root, "kernel", replay__kernel(s->rp));
+		json_u64(k.root, "start_ns", replay__wall_ns(s->rp, m->cum_start_ns));
+		json_u64(k.root, "duration_ns", span);
+		cJSON_AddNumberToObject(k.root, "intervals", (double)rf->nivals);
+		cJSON_AddStringToObject(k.root, "source", m->source);
+		batch__json_counters(k.root, c);
+		batch__json_named(k.root, m, true);
 	}
-	for (int k = 0; k < 3; k++) {
-		cJSON *arr = root ? cJSON_AddArrayToObject(root, kind_names[k]) : NULL;
-		size_t n;
-		struct row *rows = kind_rows(s, kinds[k], false, 0, &n);
-
-		if (!rows)
-			return EXIT_RUNTIME;
-		if (s->o->out == OUT_TEXT && (n || k == 0)) {
-			char title[96];
-
-			snprintf(title, sizeof(title), "%s", kind_names[k]);
-			text_table(f, title, rows, n);
-		}
-		for (size_t i = 0; i < n; i++) {
-			if (root)
-				cJSON_AddItemToArray(arr, row_json(&rows[i]));
-			else if (s->o->out == OUT_CSV)
-				row_csv(f, kind_names[k], &rows[i]);
-		}
-		free(rows);
+	if (emit_tables(&k, s)) {
+		cJSON_Delete(k.root);
+		return EXIT_RUNTIME;
 	}
-	if (root) {
-		char *txt = cJSON_PrintUnformatted(root);
+	if (k.root) {
+		char *txt = cJSON_PrintUnformatted(k.root);
 
 		if (txt)
 			fprintf(f, "%s\n", txt);
 		free(txt);
-		cJSON_Delete(root);
+		cJSON_Delete(k.root);
 	}
 	fflush(f);
 	return EXIT_OK;

@@ -441,9 +441,20 @@ static int k_record(struct tui *t)
 		tui__say(t, "this is a replay: recording applies to live sessions", 2000);
 		return KH_REDRAW;
 	}
-	recorder__toggle(t->s, msg, sizeof(msg));
+	recorder__toggle(t->s, NULL, msg, sizeof(msg));
 	tui__say(t, msg, 3000);
 	return KH_REDRAW;
+}
+
+/* Prompt for a recording's file name, the default one filled in (W); stops one that runs. */
+static int k_record_as(struct tui *t)
+{
+	char def[64];
+
+	if (t->s->rp || t->s->rec)
+		return k_record(t);
+	recorder__default_name(def, sizeof(def));
+	return open_prompt(t, PROMPT_RECORD, def);
 }
 
 /* The key table: `?` help and the dispatcher both read it. */
@@ -462,6 +473,7 @@ static const struct key keys[] = {
 	{ '-', 0, k_filter_remove, "-", "remove the selected program from the filter", false },
 	{ 'd', 0, k_interval, "d", "set the interval (seconds)", true },
 	{ 'w', 0, k_record, "w", "start / stop recording to lattop-DATE-TIME.lrec", false },
+	{ 'W', 0, k_record_as, "W", "start recording to a file name you type (or stop)", false },
 	{ '/', 0, k_search, "/", "search by name", true },
 	{ 'n', 0, k_search_next, "n", "next match of the search", false },
 	{ 't', 0, k_theme, "t", "next colour theme", true },
@@ -529,6 +541,7 @@ static const char *const prompts[] = {
 	[PROMPT_FILTER] = "filter (IDs or names; Enter apply, Esc cancel): ",
 	[PROMPT_INTERVAL] = "interval in seconds (Enter apply, Esc cancel): ",
 	[PROMPT_SEARCH] = "search name (Enter find, Esc cancel): ",
+	[PROMPT_RECORD] = "record to file (Enter start, Esc cancel): ",
 };
 
 /* Footer: the open prompt, a flash message, or the footer keys. */
@@ -699,6 +712,14 @@ static void prompt_done(struct tui *t, bool apply)
 		apply_filter(t, t->edit);
 	} else if (k == PROMPT_INTERVAL) {
 		apply_interval(t, t->edit);
+	} else if (k == PROMPT_RECORD) {
+		char msg[320];
+
+		if (t->edit[0])
+			recorder__toggle(t->s, t->edit, msg, sizeof(msg));
+		else
+			snprintf(msg, sizeof(msg), "no file name: not recording");
+		tui__say(t, msg, 3000);
 	} else if (!t->edit[0]) {
 		tui__say(t, "empty search: nothing to find", 1500);
 	} else {

@@ -28,6 +28,7 @@ enum prompt_kind {
 	PROMPT_FILTER,   /* f: the -p list */
 	PROMPT_INTERVAL, /* d: seconds */
 	PROMPT_SEARCH,   /* /: a name substring */
+	PROMPT_RECORD,   /* W: a recording's file name */
 };
 
 struct tui {

@@ -181,7 +181,8 @@ static void test_bad_magic_and_version(void)
 	ASSERT_EQ(rec__scan(&f, b.p, b.len, err, sizeof(err)), -EINVAL, "bad magic refused");
 	ASSERT_TRUE(strstr(err, "bad magic") != NULL, "bad magic message");
 	b.p[0] = 'L';
-	b.p[14] = 2; /* major 2 */
+	b.p[14] = 2; /* major 2, minor 1 */
+	b.p[12] = 1;
 	ASSERT_EQ(rec__scan(&f, b.p, b.len, err, sizeof(err)), -EPROTO, "newer major refused");
 	ASSERT_TRUE(strstr(err, "format version 2.1, newer") != NULL, "version message");
 	b.p[14] = 1;
@@ -233,6 +234,53 @@ static void test_unknown_type_and_crc(void)
 	rec_buf__fini(&b);
 }
 
+/* Append a framed record (type, payload, CRC) to b. */
+static void put_rec(struct rec_buf *b, uint32_t type, const uint8_t *p, uint32_t len)
+{
+	uint8_t *r = malloc(12 + (size_t)len);
+	uint32_t crc;
+
+	memcpy(r, &type, 4);
+	memcpy(r + 4, &len, 4);
+	memcpy(r + 8, p, len);
+	crc = rec__crc32(0, r, 8 + (size_t)len);
+	memcpy(r + 8 + len, &crc, 4);
+	b->p = realloc(b->p, b->len + 12 + len);
+	memcpy(b->p + b->len, r, 12 + (size_t)len);
+	b->len += 12 + len;
+	free(r);
+}
+
+/* An interval entry whose bucket count doubles past 2^32 (0x80000003: 2 * nb wraps to 6, which
+ * six one-byte varints satisfied) is damage, not ~2^31 loop turns in the applier (found by the
+ * fuzzer once it got past the CRC). */
+static void test_bucket_count_wrap(void)
+{
+	struct rec_buf b = { 0 };
+	uint8_t p[REC_INTERVAL_FIXED + REC_ENTRY_FIXED + 6] = { 0 };
+	uint32_t one = 1, nb = 0x80000003u, blen = 6;
+	uint16_t kind = LAT_EV_PROG, flags = 1;
+	struct rec_file f;
+	char err[256];
+
+	rec__header(&b, "{}");
+	memcpy(p + 20, &one, 4); /* nentries */
+	memcpy(p + REC_INTERVAL_FIXED, &kind, 2);
+	memcpy(p + REC_INTERVAL_FIXED + 2, &flags, 2);
+	memcpy(p + REC_INTERVAL_FIXED + 80, &nb, 4);
+	memcpy(p + REC_INTERVAL_FIXED + 84, &blen, 4);
+	memset(p + REC_INTERVAL_FIXED + REC_ENTRY_FIXED, 1, 6);
+	put_rec(&b, REC_INTERVAL, p, sizeof(p));
+	if (ASSERT_OK(rec__scan(&f, b.p, b.len, err, sizeof(err)), "scan")) {
+		ASSERT_EQ(f.nivals, 0, "the record is not indexed");
+		ASSERT_TRUE(strstr(f.damage, "at byte 22: interval record buckets are malformed") !=
+				    NULL,
+			    "damage named");
+		rec__fini(&f);
+	}
+	rec_buf__fini(&b);
+}
+
 /* model__add_hist restores count, sum, min and max exactly; model__set_stats the deltas. */
 static void test_model_replay_functions(void)
 {
@@ -265,6 +313,7 @@ int main(void)
 	RUN_TEST(test_bad_magic_and_version);
 	RUN_TEST(test_unknown_type_and_crc);
 	RUN_TEST(test_model_replay_functions);
+	RUN_TEST(test_bucket_count_wrap);
 	printf("rec: %d passed, %d failed\n", test__passed, test__failed);
 	return TEST_EXIT();
 }
