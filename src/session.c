@@ -695,7 +695,7 @@ size_t session__rows(const struct session *s, bool cumulative, int sortcol, bool
 
 	cols = columns__for_mode(s->m->mode, &ncols);
 	if (sortcol < 0 || sortcol >= ncols)
-		sortcol = columns__default_sort();
+		sortcol = columns__default_sort(s->m->mode);
 	sort_col = &cols[sortcol];
 	sort_reverse = reverse;
 	for (size_t i = 0; i < s->m->n && n < max; i++) {

@@ -180,10 +180,16 @@ const struct column *columns__for_mode(enum lat_mode mode, int *n)
 	return prog_columns;
 }
 
-/* Default sort: COUNT. */
-int columns__default_sort(void)
+/* Default sort: the COUNT column of the mode's table. */
+int columns__default_sort(enum lat_mode mode)
 {
-	return 3;
+	int n;
+	const struct column *cols = columns__for_mode(mode, &n);
+
+	for (int c = 0; c < n; c++)
+		if (!strcmp(cols[c].key, "count"))
+			return c;
+	return 0;
 }
 
 /* Width of a line of the given column widths (0 = dropped). */

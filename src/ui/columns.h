@@ -73,7 +73,7 @@ int columns__fit(const struct column *cols, int n, const int *need, int screen_c
 
 /* Index of the column used to sort by default (count), and the sort comparison of two rows by
  * column col (descending when !reverse); NULL cells sort last. */
-int columns__default_sort(void);
+int columns__default_sort(enum lat_mode mode);
 int columns__cmp(const struct column *col, const struct row *a, const struct row *b);
 
 #endif /* LAT_COLUMNS_H */

@@ -161,7 +161,7 @@ static int set_mode(struct tui *t, enum lat_mode m)
 		snprintf(msg, sizeof(msg), "already in %s mode", opts__mode_name(m));
 	} else if (session__set_mode(t->s, m, msg, sizeof(msg)) == 0) {
 		snprintf(msg, sizeof(msg), "%s mode", opts__mode_name(m));
-		t->sortcol = columns__default_sort(); /* each mode has its own columns */
+		t->sortcol = columns__default_sort(m); /* each mode has its own columns */
 		t->sel = 0;
 		t->sel_id = 0;
 		t->top = 0;
@@ -781,7 +781,7 @@ struct tui *tui__new(struct session *s)
 	if (!t)
 		return NULL;
 	t->s = s;
-	t->sortcol = columns__default_sort();
+	t->sortcol = columns__default_sort(s->m ? s->m->mode : MODE_PROGRAMS);
 	if (uname(&u) == 0) {
 		snprintf(t->host, sizeof(t->host), "%s", u.nodename);
 		snprintf(t->kernel, sizeof(t->kernel), "%s", u.release);

@@ -102,7 +102,15 @@ static void test_segments_columns(void)
 	model__row(m, se, false, &r);
 
 	ASSERT_TRUE(cols == seg_columns && n == seg_ncolumns, "segments columns");
-	ASSERT_STREQ(cols[columns__default_sort()].title, "COUNT", "default sort is COUNT");
+	ASSERT_STREQ(cols[columns__default_sort(MODE_SEGMENTS)].title, "COUNT",
+		     "default sort is COUNT");
+	for (enum lat_mode md = MODE_PROGRAMS; md <= MODE_SEGMENTS; md++) {
+		int nm;
+		const struct column *cm = columns__for_mode(md, &nm);
+
+		/* Helpers mode has FN before COUNT: the default must find COUNT, not index 3. */
+		ASSERT_STREQ(cm[columns__default_sort(md)].key, "count", "each mode sorts by count");
+	}
 	for (int i = 0; i < n; i++)
 		need[i] = cols[i].width;
 	w = columns__fit(cols, n, need, 100, width);
