@@ -152,19 +152,29 @@ static int k_pane(struct tui *t)
 	return KH_REDRAW;
 }
 
+/* The view is now in mode m: its own default sort, the selection back at the top. */
+static void mode_entered(struct tui *t, enum lat_mode m)
+{
+	char msg[64];
+
+	snprintf(msg, sizeof(msg), "%s mode", opts__mode_name(m));
+	t->sortcol = columns__default_sort(m); /* each mode has its own columns */
+	t->sel = 0;
+	t->sel_id = 0;
+	t->top = 0;
+	tui__say(t, msg, 3000);
+}
+
 /* Switch the view to mode m, or say why not (the mode stays). */
 static int set_mode(struct tui *t, enum lat_mode m)
 {
 	char msg[320];
 
-	if (m == t->s->m->mode) {
+	if (m == t->s->m->mode)
 		snprintf(msg, sizeof(msg), "already in %s mode", opts__mode_name(m));
-	} else if (session__set_mode(t->s, m, msg, sizeof(msg)) == 0) {
-		snprintf(msg, sizeof(msg), "%s mode", opts__mode_name(m));
-		t->sortcol = columns__default_sort(m); /* each mode has its own columns */
-		t->sel = 0;
-		t->sel_id = 0;
-		t->top = 0;
+	else if (session__set_mode(t->s, m, msg, sizeof(msg)) == 0) {
+		mode_entered(t, m);
+		return KH_REDRAW;
 	}
 	tui__say(t, msg, 3000);
 	return KH_REDRAW;
@@ -185,10 +195,25 @@ static int k_mode_segments(struct tui *t)
 	return set_mode(t, MODE_SEGMENTS);
 }
 
-/* Tab: the next mode after the current one (programs, helpers, segments, programs...). */
+/* Tab: the next mode that can be shown after the current one (programs, helpers, segments,
+ * programs...), skipping those that cannot; when none can, why the next one cannot. */
 static int k_mode_next(struct tui *t)
 {
-	return set_mode(t, (enum lat_mode)((t->s->m->mode + 1) % MODE__COUNT));
+	enum lat_mode cur = t->s->m->mode;
+	char msg[320], first[320] = "";
+
+	for (int i = 1; i < MODE__COUNT; i++) {
+		enum lat_mode m = (enum lat_mode)((cur + i) % MODE__COUNT);
+
+		if (session__set_mode(t->s, m, msg, sizeof(msg)) == 0) {
+			mode_entered(t, m);
+			return KH_REDRAW;
+		}
+		if (!first[0])
+			snprintf(first, sizeof(first), "%s", msg);
+	}
+	tui__say(t, first, 3000);
+	return KH_REDRAW;
 }
 
 /* Open the footer prompt of kind k on text init. */

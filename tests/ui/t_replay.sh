@@ -98,6 +98,12 @@ check h-heading wait_for '^ +ID PROGRAM +HELPER +FNv? +MAP ID +MAP +MAP TYPE' 20
 tmux send-keys -t "$S" Home
 check h-stays-after-home wait_for 'mode helpers .*\(0:00:01.0/0:00:03.0\)' 20
 check h-rows-after-home wait_for 'tc_nat +map_lookup_elem +1 +7 cfg +array +300 ' 20
+# Tab skips a mode that was not recorded (segments) instead of stopping at its sentence.
+tmux send-keys -t "$S" Tab
+check tab-skips-unrecorded wait_for '^programs mode' 20
+check tab-skips-heading wait_for '^ +ID TYPE +NAME +COUNT' 20
+tmux send-keys -t "$S" Tab
+check tab-next-recorded wait_for '^helpers mode' 20
 tmux send-keys -t "$S" q
 check helpers-quits wait_for '^EXITED 0' 30
 tmux kill-session -t "$S"
