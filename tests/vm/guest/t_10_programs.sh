@@ -74,7 +74,9 @@ ok filter-rows-changed [ "$(grep -c target_light $T/scr2)" = 0 ]
 # An unknown ID in the editor: an inline message, the filter unchanged.
 tmux send-keys -t lt f C-u "4000000000" Enter
 sleep 1
-ok inline-error tmux capture-pane -p -t lt | grep -q 'no loaded BPF program has ID 4000000000'
+# (Capture to a file first: `ok NAME cmd | grep` would pipe ok's own PASS/FAIL line into grep.)
+tmux capture-pane -p -t lt >$T/scr3
+ok inline-error grep -q 'no loaded BPF program has ID 4000000000' $T/scr3 || head -n 8 $T/scr3
 expect filter-kept "$(bpftool prog show | grep -c 'name lat_prog_')" 2
 tmux send-keys -t lt q
 sleep 1

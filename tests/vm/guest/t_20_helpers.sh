@@ -55,7 +55,11 @@ i=0
 while [ "$(bpftool prog show | grep -c 'name lat_helper_')" -lt 2 ] && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
 in_helpers=$(bpftool prog show | grep -c 'name lat_helper_')
 ok tui-helpers-attach [ "$in_helpers" -ge 2 ] || { tmux capture-pane -p -t lh | head -n 12; cat $T/tui.err; }
-ok tui-helper-rows tmux capture-pane -p -t lh | grep -q 'bpf_map_update_elem'
+# The screen is redrawn after the key's work (the probes) is done: wait for it.
+i=0
+while ! tmux capture-pane -p -t lh | grep -q 'bpf_map_update_elem' && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+tmux capture-pane -p -t lh >$T/scr
+ok tui-helper-rows grep -q 'bpf_map_update_elem' $T/scr || head -n 12 $T/scr
 tmux send-keys -t lh p
 i=0
 while [ "$(bpftool prog show | grep -c 'name lat_helper_')" -gt 0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done

@@ -40,7 +40,8 @@ tmux send-keys -t seg q
 # The next lattop needs the session lock: wait until this one has exited.
 i=0
 while ! tmux capture-pane -p -t seg | grep -q '^EXITED' && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
-ok tui-exit tmux capture-pane -p -t seg | grep -q '^EXITED 0'
+tmux capture-pane -p -t seg >$T/scr2
+ok tui-exit grep -q '^EXITED 0' $T/scr2 || tail -n 3 $T/scr2
 tmux kill-server 2>/dev/null
 # A profile whose eventfd is not the fixture's (as after a device reset): the one kick arrives on
 # another eventfd, so its run has no S0 (work_eventfd_miss) while S1 and S2 are still measured
