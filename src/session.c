@@ -448,6 +448,11 @@ void session__close_interval(struct session *s, uint64_t now)
 						     (s->ht ? helpertrace__recursion_misses(s->ht) : 0),
 					.nest = s->pt ? nest_misses(s->pt) : 0,
 				});
+	/* Helper calls lost to a traced call already in flight: a named loss counter, from the
+	 * first time helpers mode ran (it keeps its total across leaving and re-entering). */
+	if (s->ht || s->helper_busy_retired)
+		model__set_counter(s->m, "helper_busy",
+				   s->helper_busy_retired + (s->ht ? helpertrace__busy(s->ht) : 0));
 	segsession__interval(s);
 	model__close_interval(s->m, now);
 	recorder__interval(s);
@@ -553,6 +558,8 @@ int session__set_mode(struct session *s, enum lat_mode mode, char *err, size_t e
 		return 0;
 	}
 	/* Leaving helpers mode: nothing of it stays attached. */
+	if (s->ht)
+		s->helper_busy_retired += helpertrace__busy(s->ht);
 	helpertrace__free(s->ht);
 	s->ht = NULL;
 	s->helpers_key = 0;

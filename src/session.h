@@ -34,6 +34,7 @@ struct session {
 	struct progtrace *pt; /* NULL when this kernel cannot trace BPF programs */
 	struct helpertrace *ht; /* helpers mode's probes (NULL outside helpers mode) */
 	uint64_t helpers_key;   /* which programs the helper probes were set up for */
+	uint64_t helper_busy_retired; /* helper_busy of helper probe sets already freed */
 	struct spans *sp;       /* -u / --spans probes (segments mode), or NULL */
 	struct segsession *seg; /* --profile / --discover: the vhost chain, or NULL */
 	int stats_fd;

@@ -529,8 +529,8 @@ static void draw_counters(struct tui *t, int y)
 	clrtoeol();
 }
 
-/* Session-wide named counters (the vhost chain's), in segments mode: one more line, in the
- * warning colour when a loss counter grew in the last interval. */
+/* Session-wide named counters (the vhost chain's; helper_busy), in segments and helpers modes:
+ * one more line, in the warning colour when a loss counter grew in the last interval. */
 static void draw_named(struct tui *t, int y)
 {
 	const struct model *m = t->s->m;
@@ -685,7 +685,7 @@ void tui__draw(struct tui *t)
 		clrtoeol();
 	}
 	draw_counters(t, y++);
-	if (t->s->m->mode == MODE_SEGMENTS && has_named(t->s->m))
+	if (t->s->m->mode != MODE_PROGRAMS && has_named(t->s->m))
 		draw_named(t, y++);
 	table_h = LINES - 1 - y;
 	pane_h = tui__pane_height(t, table_h);
