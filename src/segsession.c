@@ -201,7 +201,13 @@ int segsession__open(struct session *s, char *err, size_t errlen)
 	if (!g->v)
 		return EXIT_RUNTIME;
 	kind = vhost__probe_kind(g->v, &nprobes);
-	snprintf(s->m->seg_notice, sizeof(s->m->seg_notice), "vhost chain: %d %s", nprobes, kind);
+	if (vhost__fallback_why(g->v)[0])
+		snprintf(s->m->seg_notice, sizeof(s->m->seg_notice),
+			 "vhost chain: %d %s (fentry/fexit: %s)", nprobes, kind,
+			 vhost__fallback_why(g->v));
+	else
+		snprintf(s->m->seg_notice, sizeof(s->m->seg_notice), "vhost chain: %d %s", nprobes,
+			 kind);
 	if (!kvm && !s->warn[0])
 		snprintf(s->warn, sizeof(s->warn),
 			 "ioeventfd_write [kvm] is not in this kernel: KVM guest kicks are not "
