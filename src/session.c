@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,21 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list 
 	(void)fmt;
 	(void)ap;
 	return 0;
+}
+
+/* Add a warning (joined to the others with "; "; a repeat is dropped). */
+void session__warn(struct session *s, const char *fmt, ...)
+{
+	size_t len = strlen(s->warn);
+	char msg[sizeof(s->warn)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!msg[0] || strstr(s->warn, msg))
+		return;
+	snprintf(s->warn + len, sizeof(s->warn) - len, "%s%s", len ? "; " : "", msg);
 }
 
 /* True when the series passes the -p filter. */
@@ -140,8 +156,7 @@ static int check_filter(struct session *s, char *err, size_t errlen)
 			return -ENOENT;
 		}
 		if (!f->id && matches > 1)
-			snprintf(s->warn, sizeof(s->warn), "name '%s' matches %d programs", f->name,
-				 matches);
+			session__warn(s, "name '%s' matches %d programs", f->name, matches);
 	}
 	return 0;
 }
@@ -278,6 +293,8 @@ int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 		if (e != EXIT_OK)
 			return e;
 	}
+	/* What the chain found about the device and profile stays through filter edits. */
+	s->warn_keep = strlen(s->warn);
 
 	/* Stats stay on exactly as long as this fd is open. */
 	s->stats_fd = progstats__enable();
@@ -504,7 +521,7 @@ static void sync_helpers(struct session *s)
 		if (p->kind != LAT_EV_PROG || p->gone || !progtrace__attached(s->pt, prog_id))
 			continue;
 		if (helpertrace__analyze(s->ht, prog_id, &sites, &n, err, sizeof(err))) {
-			snprintf(s->warn, sizeof(s->warn), "%s", err);
+			session__warn(s, "%s", err);
 			continue;
 		}
 		for (size_t k = 0; k < n; k++) {
@@ -642,7 +659,8 @@ int session__set_filter(struct session *s, const char *list, char *err, size_t e
 
 	trial = *s->o;
 	trial.nfilter = 0;
-	s->warn[0] = '\0';
+	/* The new filter's warnings replace the old filter's; the session's stay. */
+	s->warn[s->warn_keep] = '\0';
 	if (*list) {
 		e = opts__parse_filter(&trial, list, err, errlen);
 		if (e)
