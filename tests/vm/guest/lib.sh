@@ -16,6 +16,12 @@ ok() {
 	shift
 	if "$@"; then pass "$n"; else fail "$n" "$*"; return 1; fi
 }
+# csv_drops FILE: the sum of every loss column of a lattop CSV report (ring buffer, queue, our
+# probes' recursion misses, nesting-stack misses).
+csv_drops() {
+	awk -F, 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next}
+		{d+=$h["rb_drops"]+$h["queue_drops"]+$h["recursion_drops"]+$h["nest_drops"]}END{print d+0}' "$1"
+}
 # wait_line PATTERN FILE [TRIES]: poll FILE (every 0.1 s) until a line matches.
 wait_line() {
 	i=0

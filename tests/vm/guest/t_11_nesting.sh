@@ -36,6 +36,7 @@ if watch $T/n.csv "$outer,$inner" 2000; then
 	expect nest-inner-count "$(col count "$inner" $T/n.csv | tail -n 1)" 2000
 	expect nest-stack-misses "$(col nest_drops "$outer" $T/n.csv | tail -n 1)" 0
 	expect nest-recursion-misses "$(col recursion_drops "$outer" $T/n.csv | tail -n 1)" 0
+	expect nest-no-drops "$(csv_drops $T/n.csv)" 0
 	op50=$(col p50_ns "$outer" $T/n.csv | tail -n 1)
 	ip50=$(col p50_ns "$inner" $T/n.csv | tail -n 1)
 fi

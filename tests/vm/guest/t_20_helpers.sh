@@ -36,6 +36,7 @@ expect push-count "$(hcol count bpf_map_push_elem tgt_queue $T/h.csv)" 4000
 expect pop-count "$(hcol count bpf_map_pop_elem tgt_queue $T/h.csv)" 4000
 expect big-update-count "$(hcol count bpf_map_update_elem tgt_big $T/h.csv)" 1000
 expect helper-id "$(hcol helper_id bpf_map_push_elem tgt_queue $T/h.csv)" 87
+expect helpers-no-drops "$(csv_drops $T/h.csv)" 0
 expect map-type "$(hcol map_type bpf_map_pop_elem tgt_queue $T/h.csv)" queue
 small=$(hcol p50_ns bpf_map_update_elem tgt_hash $T/h.csv)
 big=$(hcol p50_ns bpf_map_update_elem tgt_big $T/h.csv)

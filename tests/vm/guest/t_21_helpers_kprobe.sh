@@ -55,6 +55,7 @@ expect kp-delete-count "$(hcol count bpf_map_delete_elem tgt_hash $T/h.csv)" 200
 expect kp-push-count "$(hcol count bpf_map_push_elem tgt_queue $T/h.csv)" 4000
 expect kp-pop-count "$(hcol count bpf_map_pop_elem tgt_queue $T/h.csv)" 4000
 expect kp-big-update-count "$(hcol count bpf_map_update_elem tgt_big $T/h.csv)" 1000
+expect kp-no-drops "$(csv_drops $T/h.csv)" 0
 small=$(hcol p50_ns bpf_map_update_elem tgt_hash $T/h.csv)
 big=$(hcol p50_ns bpf_map_update_elem tgt_big $T/h.csv)
 echo "  kprobe update p50: tgt_hash (8 B values) $small ns, tgt_big (2 KiB values) $big ns"
