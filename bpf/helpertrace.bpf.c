@@ -8,6 +8,10 @@
  * load time). A call counts for program P only when P is on top of this CPU's program stack
  * (lat_nest, pushed by progtrace's fentry): calls from unwatched programs or from syscalls are
  * not attributed (counted in `outside` instead).
+ *
+ * Two probe sets share the logic: fentry/fexit, and kprobe/kretprobe where fentry on the
+ * function fails (user space loads one set). Every map operation takes the map first: its id
+ * is read at entry and kept in the slot, since a kretprobe sees no arguments.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -30,12 +34,20 @@ struct {
 	__type(value, struct lat_hnest);
 } lat_hnest SEC(".maps");
 
-SEC("fentry/placeholder")
-int BPF_PROG(lat_helper_entry)
+/* This CPU's call slots. */
+static __always_inline struct lat_hnest *cpu_hnest(void)
 {
 	__u32 cpu = bpf_get_smp_processor_id() & LAT_CPU_MASK;
+
+	return bpf_map_lookup_elem(&lat_hnest, &cpu);
+}
+
+/* A traced call starts: take the slot of the program on top of the stack, unless a traced
+ * call already holds it (counted in busy) or no watched program runs (outside). */
+static __always_inline int helper_enter(struct bpf_map *map)
+{
 	struct lat_nest *n = cpu_nest();
-	struct lat_hnest *h = bpf_map_lookup_elem(&lat_hnest, &cpu);
+	struct lat_hnest *h = cpu_hnest();
 	__u32 d;
 
 	if (!n || !h)
@@ -50,20 +62,21 @@ int BPF_PROG(lat_helper_entry)
 		h->busy++;
 		return 0;
 	}
+	/* Read without trusting the BTF type (the generic helpers declare u64 arguments). */
+	h->map_id[d] = BPF_CORE_READ(map, id);
 	h->func[d] = func_idx;
 	h->start_ns[d] = bpf_ktime_get_ns();
 	return 0;
 }
 
-SEC("fexit/placeholder")
-int BPF_PROG(lat_helper_exit, struct bpf_map *map)
+/* A traced call returns: emit it if its entry took the slot. */
+static __always_inline int helper_leave(void)
 {
 	__u64 now = bpf_ktime_get_ns();
-	__u32 cpu = bpf_get_smp_processor_id() & LAT_CPU_MASK;
 	struct lat_nest *n = cpu_nest();
-	struct lat_hnest *h = bpf_map_lookup_elem(&lat_hnest, &cpu);
-	__u32 d, map_id;
+	struct lat_hnest *h = cpu_hnest();
 	__u64 start;
+	__u32 d;
 
 	if (!n || !h)
 		return 0;
@@ -75,9 +88,31 @@ int BPF_PROG(lat_helper_exit, struct bpf_map *map)
 	if (!start || h->func[d] != func_idx)
 		return 0; /* not ours: skipped at entry (counted there) */
 	h->start_ns[d] = 0;
-	/* Every map operation takes the map first; read it without trusting the BTF type (the
-	 * generic helpers declare u64 arguments). */
-	map_id = BPF_CORE_READ(map, id);
-	emit_event(LAT_EV_HELPER, 0, n->ids[d], helper_id, map_id, start, now - start);
+	emit_event(LAT_EV_HELPER, 0, n->ids[d], helper_id, h->map_id[d], start, now - start);
 	return 0;
+}
+
+SEC("fentry/placeholder")
+int BPF_PROG(lat_helper_entry, struct bpf_map *map)
+{
+	return helper_enter(map);
+}
+
+SEC("fexit/placeholder")
+int BPF_PROG(lat_helper_exit)
+{
+	return helper_leave();
+}
+
+/* The kprobe twins: attached by user space to the function it names (no auto-attach). */
+SEC("kprobe")
+int BPF_KPROBE(lat_helper_kentry, struct bpf_map *map)
+{
+	return helper_enter(map);
+}
+
+SEC("kretprobe")
+int BPF_KRETPROBE(lat_helper_kexit)
+{
+	return helper_leave();
 }

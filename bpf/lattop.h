@@ -53,11 +53,12 @@ _Static_assert(sizeof(struct lat_nest) == 8 + 4 * LAT_NEST_MAX + 8 * LAT_NEST_MA
 struct lat_hnest {
 	__u64 start_ns[LAT_NEST_MAX]; /* 0 = no call in flight at that depth */
 	__u32 func[LAT_NEST_MAX];     /* which traced function owns the slot */
+	__u32 map_id[LAT_NEST_MAX];   /* the call's map, read at entry (a kretprobe has no args) */
 	__u64 busy;                   /* calls skipped: a traced call inside a traced call */
 	__u64 outside;                /* calls seen outside any watched program */
 };
 
-_Static_assert(sizeof(struct lat_hnest) == 8 * LAT_NEST_MAX + 4 * LAT_NEST_MAX + 16,
+_Static_assert(sizeof(struct lat_hnest) == 8 * LAT_NEST_MAX + 8 * LAT_NEST_MAX + 16,
 	       "lat_hnest layout changed");
 
 /* One latency sample (48 bytes). */

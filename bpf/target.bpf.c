@@ -3,7 +3,8 @@
  * target.bpf.c - test targets with a known, controllable cost (tests/host, tests/vm, bench).
  *
  * target_light does almost nothing; target_heavy spins `heavy_loops` bpf_loop iterations, so
- * its per-run cost is a known multiple of the light one. target_emit emits `emit_n` events
+ * its per-run cost is a known multiple of the light one; target_heavy2 is the same with its own
+ * `heavy2_loops`, so two iteration counts can be measured side by side, under the same load. target_emit emits `emit_n` events
  * per run into the shared ring buffer (the collector benchmark's producer). target_maps does a
  * known number of map operations per run (helpers mode); target_maps2 updates the same hash
  * map from another program, which must never be attributed to target_maps.
@@ -18,6 +19,7 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 /* Written by the driver between runs. */
 __u32 heavy_loops SEC(".data") = 1000;
+__u32 heavy2_loops SEC(".data") = 1000;
 __u32 emit_n SEC(".data") = 1;
 __u64 seq SEC(".bss");
 
@@ -50,6 +52,15 @@ int target_heavy(struct xdp_md *ctx)
 	__u64 acc = 0;
 
 	bpf_loop(heavy_loops, spin_step, &acc, 0);
+	return acc == 42 ? XDP_DROP : XDP_PASS;
+}
+
+SEC("xdp")
+int target_heavy2(struct xdp_md *ctx)
+{
+	__u64 acc = 0;
+
+	bpf_loop(heavy2_loops, spin_step, &acc, 0);
 	return acc == 42 ? XDP_DROP : XDP_PASS;
 }
 

@@ -67,8 +67,8 @@ static const char *const seg_subs[LAT_VSEG__COUNT] = {
 };
 
 /* Warn about what breaks the same-thread assumption: NAPI tun and RPS move netif_receive_skb
- * off the vhost worker. */
-static void check_device(const char *dev, char *warn, size_t len)
+ * off the vhost worker. Each finding is one more warning (NAPI and RPS may both be on). */
+static void check_device(struct session *s, const char *dev)
 {
 	char path[256], buf[128];
 	unsigned long flags;
@@ -80,10 +80,10 @@ static void check_device(const char *dev, char *warn, size_t len)
 	if (f) {
 		if (fgets(buf, sizeof(buf), f) && sscanf(buf, "%lx", &flags) == 1 &&
 		    (flags & 0x10)) /* IFF_NAPI */
-			snprintf(warn, len,
-				 "%s has NAPI enabled (IFF_NAPI): packets reach netif_receive_skb "
-				 "from NAPI, not the vhost worker, so S2 is not measured",
-				 dev);
+			session__warn(s,
+				      "%s has NAPI enabled (IFF_NAPI): packets reach netif_receive_skb "
+				      "from NAPI, not the vhost worker, so S2 is not measured",
+				      dev);
 		fclose(f);
 	}
 	snprintf(path, sizeof(path), "/sys/class/net/%s/queues/rx-*/rps_cpus", dev);
@@ -94,10 +94,10 @@ static void check_device(const char *dev, char *warn, size_t len)
 		if (!f)
 			continue;
 		if (fgets(buf, sizeof(buf), f) && strspn(buf, "0,\n") != strlen(buf))
-			snprintf(warn, len,
-				 "%s has RPS enabled (%s): packets may be processed on other CPUs "
-				 "than the vhost worker's",
-				 dev, g.gl_pathv[i]);
+			session__warn(s,
+				      "%s has RPS enabled (%s): packets may be processed on other "
+				      "CPUs than the vhost worker's",
+				      dev, g.gl_pathv[i]);
 		fclose(f);
 	}
 	globfree(&g);
@@ -183,17 +183,16 @@ int segsession__open(struct session *s, char *err, size_t errlen)
 			return EXIT_USAGE;
 		}
 		if (gone[0])
-			snprintf(s->warn, sizeof(s->warn),
-				 "profile %s: worker thread %s no longer exists; the others are watched",
-				 o->profile_path, gone);
+			session__warn(s,
+				      "profile %s: worker thread %s no longer exists; the others are "
+				      "watched",
+				      o->profile_path, gone);
 		for (int i = 0; i < o->profile.nctx; i++)
 			conf.ctx[conf.nctx++] = o->profile.ctx[i].ctx;
 		for (int i = 0; i < o->profile.ntid; i++)
 			conf.tid[conf.ntid++] = o->profile.tid[i].tid;
 	}
-	if (!s->warn[0])
-		check_device(o->discover ? o->device : o->profile.device, s->warn,
-			     sizeof(s->warn));
+	check_device(s, o->discover ? o->device : o->profile.device);
 	conf.ifindex = o->ifindex;
 	conf.flow = o->flow;
 	conf.fifo_slots = o->fifo_slots;
@@ -201,11 +200,17 @@ int segsession__open(struct session *s, char *err, size_t errlen)
 	if (!g->v)
 		return EXIT_RUNTIME;
 	kind = vhost__probe_kind(g->v, &nprobes);
-	snprintf(s->m->seg_notice, sizeof(s->m->seg_notice), "vhost chain: %d %s", nprobes, kind);
-	if (!kvm && !s->warn[0])
-		snprintf(s->warn, sizeof(s->warn),
-			 "ioeventfd_write [kvm] is not in this kernel: KVM guest kicks are not "
-			 "timed (S0 misses); load kvm to see them");
+	if (vhost__fallback_why(g->v)[0])
+		snprintf(s->m->seg_notice, sizeof(s->m->seg_notice),
+			 "vhost chain: %d %s (fentry/fexit: %s)", nprobes, kind,
+			 vhost__fallback_why(g->v));
+	else
+		snprintf(s->m->seg_notice, sizeof(s->m->seg_notice), "vhost chain: %d %s", nprobes,
+			 kind);
+	if (!kvm)
+		session__warn(s,
+			      "ioeventfd_write [kvm] is not in this kernel: KVM guest kicks are not "
+			      "timed (S0 misses); load kvm to see them");
 	if (!o->discover && add_series(s)) {
 		snprintf(err, errlen, "out of memory");
 		return EXIT_RUNTIME;

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,21 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list 
 	(void)fmt;
 	(void)ap;
 	return 0;
+}
+
+/* Add a warning (joined to the others with "; "; a repeat is dropped). */
+void session__warn(struct session *s, const char *fmt, ...)
+{
+	size_t len = strlen(s->warn);
+	char msg[sizeof(s->warn)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!msg[0] || strstr(s->warn, msg))
+		return;
+	snprintf(s->warn + len, sizeof(s->warn) - len, "%s%s", len ? "; " : "", msg);
 }
 
 /* True when the series passes the -p filter. */
@@ -147,8 +163,7 @@ static int check_filter(struct session *s, char *err, size_t errlen)
 			return -ENOENT;
 		}
 		if (!f->id && matches > 1)
-			snprintf(s->warn, sizeof(s->warn), "name '%s' matches %d programs", f->name,
-				 matches);
+			session__warn(s, "name '%s' matches %d programs", f->name, matches);
 	}
 	return 0;
 }
@@ -287,6 +302,8 @@ int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 		if (e != EXIT_OK)
 			return e;
 	}
+	/* What the chain found about the device and profile stays through filter edits. */
+	s->warn_keep = strlen(s->warn);
 
 	/* Stats stay on exactly as long as this fd is open. */
 	s->stats_fd = progstats__enable();
@@ -457,6 +474,11 @@ void session__close_interval(struct session *s, uint64_t now)
 						     (s->ht ? helpertrace__recursion_misses(s->ht) : 0),
 					.nest = s->pt ? nest_misses(s->pt) : 0,
 				});
+	/* Helper calls lost to a traced call already in flight: a named loss counter, from the
+	 * first time helpers mode ran (it keeps its total across leaving and re-entering). */
+	if (s->ht || s->helper_busy_retired)
+		model__set_counter(s->m, "helper_busy",
+				   s->helper_busy_retired + (s->ht ? helpertrace__busy(s->ht) : 0));
 	segsession__interval(s);
 	model__close_interval(s->m, now);
 	recorder__interval(s);
@@ -508,7 +530,7 @@ static void sync_helpers(struct session *s)
 		if (p->kind != LAT_EV_PROG || p->gone || !progtrace__attached(s->pt, prog_id))
 			continue;
 		if (helpertrace__analyze(s->ht, prog_id, &sites, &n, err, sizeof(err))) {
-			snprintf(s->warn, sizeof(s->warn), "%s", err);
+			session__warn(s, "%s", err);
 			continue;
 		}
 		for (size_t k = 0; k < n; k++) {
@@ -564,6 +586,8 @@ int session__set_mode(struct session *s, enum lat_mode mode, char *err, size_t e
 		return 0;
 	}
 	/* Leaving helpers mode: nothing of it stays attached. */
+	if (s->ht)
+		s->helper_busy_retired += helpertrace__busy(s->ht);
 	helpertrace__free(s->ht);
 	s->ht = NULL;
 	s->helpers_key = 0;
@@ -636,7 +660,8 @@ int session__set_filter(struct session *s, const char *list, char *err, size_t e
 
 	trial = *s->o;
 	trial.nfilter = 0;
-	s->warn[0] = '\0';
+	/* The new filter's warnings replace the old filter's; the session's stay. */
+	s->warn[s->warn_keep] = '\0';
 	if (*list) {
 		e = opts__parse_filter(&trial, list, err, errlen);
 		if (e)

@@ -34,6 +34,7 @@ struct session {
 	struct progtrace *pt; /* NULL when this kernel cannot trace BPF programs */
 	struct helpertrace *ht; /* helpers mode's probes (NULL outside helpers mode) */
 	uint64_t helpers_key;   /* which programs the helper probes were set up for */
+	uint64_t helper_busy_retired; /* helper_busy of helper probe sets already freed */
 	struct spans *sp;       /* -u / --spans probes (segments mode), or NULL */
 	struct segsession *seg; /* --profile / --discover: the vhost chain, or NULL */
 	int stats_fd;
@@ -42,7 +43,11 @@ struct session {
 	struct prog_stat *st;
 	size_t nst, stcap;
 	char notice[320]; /* shown on screen: what this kernel cannot do, one sentence */
-	char warn[256];   /* transient warning (e.g. "name x matches 3 programs") */
+	/* Warnings, "; "-joined (session__warn): the first warn_keep bytes stand for the whole
+	 * session (the device's NAPI/RPS, a gone profile worker, no kvm); the rest are transient
+	 * (e.g. "name x matches 3 programs") and a filter edit replaces them. */
+	char warn[768];
+	size_t warn_keep;
 	uint64_t next_close_ns;
 	uint64_t end_ns; /* -D deadline, 0 = none */
 };
@@ -57,6 +62,9 @@ uint64_t now_ns(void);
  * (uid 0 alone is not enough). */
 bool session__privileged(void);
 
+/* Add a warning to s->warn ("; " between warnings; one already there is not repeated). */
+void session__warn(struct session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Start a session: load the demo if asked, enable stats, validate the filter against loaded
  * programs, start the collector. On failure returns an exit status and err holds one sentence.
  */

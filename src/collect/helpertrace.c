@@ -25,6 +25,7 @@ struct ksym {
 
 struct probe {
 	char func[64];
+	bool kprobe; /* kprobe/kretprobe (fentry on func failed, or forced) */
 	struct helpertrace_bpf *skel;
 };
 
@@ -38,6 +39,7 @@ struct helpertrace {
 	struct probe *p;
 	int n, cap;
 	uint64_t retired_misses;
+	uint64_t retired_busy; /* busy counts of slots cleared by detach_all */
 };
 
 /* Helper functions by kernel implementation name: how a called function maps to the BPF helper
@@ -65,8 +67,10 @@ static const struct {
 /* True when a called kernel function is a map operation lattop reports. */
 static int helper_kind(const char *func)
 {
+	/* for_each: the JIT calls the type's ops (bpf_for_each_array_elem, ..._hash_elem). */
 	bool mapish = strstr(func, "map") || strstr(func, "htab") || strstr(func, "trie") ||
-		      strstr(func, "ringbuf") || strstr(func, "queue") || strstr(func, "stack");
+		      strstr(func, "ringbuf") || strstr(func, "queue") || strstr(func, "stack") ||
+		      strstr(func, "for_each");
 
 	if (!mapish)
 		return -1;
@@ -97,11 +101,33 @@ struct helpertrace *helpertrace__new(struct collector *c, int nest_fd)
 	return ht;
 }
 
-/* recursion_misses of one probe's entry and exit programs. */
+/* recursion_misses of one probe's entry and exit programs (whichever set is loaded). */
 static uint64_t probe_misses(const struct probe *p)
 {
-	return progstats__recursion_misses(bpf_program__fd(p->skel->progs.lat_helper_entry)) +
-	       progstats__recursion_misses(bpf_program__fd(p->skel->progs.lat_helper_exit));
+	const struct helpertrace_bpf *k = p->skel;
+
+	if (p->kprobe)
+		return progstats__recursion_misses(bpf_program__fd(k->progs.lat_helper_kentry)) +
+		       progstats__recursion_misses(bpf_program__fd(k->progs.lat_helper_kexit));
+	return progstats__recursion_misses(bpf_program__fd(k->progs.lat_helper_entry)) +
+	       progstats__recursion_misses(bpf_program__fd(k->progs.lat_helper_exit));
+}
+
+/* Sum of the per-CPU slots' busy counters. */
+static uint64_t slots_busy(const struct helpertrace *ht)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	uint64_t sum = 0;
+
+	if (ncpu <= 0 || ncpu > LAT_MAX_CPUS)
+		ncpu = LAT_MAX_CPUS;
+	for (__u32 cpu = 0; cpu < (__u32)ncpu; cpu++) {
+		struct lat_hnest h;
+
+		if (!bpf_map_lookup_elem(ht->hnest_fd, &cpu, &h))
+			sum += h.busy;
+	}
+	return sum;
 }
 
 /* Detach every helper probe (their losses stay in the totals). A call in flight when its
@@ -114,9 +140,11 @@ void helpertrace__detach_all(struct helpertrace *ht)
 		ht->retired_misses += probe_misses(&ht->p[i]);
 		helpertrace_bpf__destroy(ht->p[i].skel);
 	}
-	if (ht->n)
+	if (ht->n) {
+		ht->retired_busy += slots_busy(ht);
 		for (__u32 cpu = 0; cpu < LAT_MAX_CPUS; cpu++)
 			bpf_map_update_elem(ht->hnest_fd, &cpu, &zero, BPF_ANY);
+	}
 	ht->n = 0;
 }
 
@@ -216,7 +244,7 @@ static bool func_fits_map(const char *func, uint32_t t)
 {
 	if (strstr(func, "ringbuf"))
 		return t == BPF_MAP_TYPE_RINGBUF;
-	if (strstr(func, "htab"))
+	if (strstr(func, "htab") || strstr(func, "for_each_hash"))
 		return t == BPF_MAP_TYPE_HASH || t == BPF_MAP_TYPE_LRU_HASH ||
 		       t == BPF_MAP_TYPE_PERCPU_HASH || t == BPF_MAP_TYPE_LRU_PERCPU_HASH ||
 		       t == BPF_MAP_TYPE_HASH_OF_MAPS;
@@ -412,30 +440,38 @@ static int find(const struct helpertrace *ht, const char *func)
 	return -1;
 }
 
-/* Attach probes for a site's function. */
-int helpertrace__attach(struct helpertrace *ht, struct helper_site *site)
+/* True when the kernel can create kprobes through perf (what libbpf uses). */
+static bool have_kprobes(void)
 {
-	struct helpertrace_bpf *skel;
+	return access("/sys/bus/event_source/devices/kprobe/type", R_OK) == 0;
+}
+
+/* Open a copy for func with one probe set loaded (fentry/fexit, else kprobe/kretprobe),
+ * sharing the stacks and the ring buffer; load and attach it. 0 or a negative errno. */
+static int load_probe(struct helpertrace *ht, const struct helper_site *site, bool fentry,
+		      struct helpertrace_bpf **out)
+{
+	struct helpertrace_bpf *skel = helpertrace_bpf__open();
+	struct bpf_program *entry, *exit;
 	int e;
 
-	if (!site->func[0] || site->why[0])
-		return site->why[0] ? -ENOTSUP : -EINVAL;
-	if (find(ht, site->func) >= 0)
-		return 0;
-	if (!ht->vmlinux)
-		ht->vmlinux = btf__load_vmlinux_btf();
-	if (ht->vmlinux && btf__find_by_name_kind(ht->vmlinux, site->func, BTF_KIND_FUNC) < 0) {
-		snprintf(site->why, sizeof(site->why), "not traceable: %s has no BTF", site->func);
-		return -ENOENT;
-	}
-	skel = helpertrace_bpf__open();
+	*out = NULL;
 	if (!skel)
 		return -errno;
 	skel->rodata->helper_id = site->helper_id;
 	skel->rodata->func_idx = (uint32_t)ht->n + 1;
-	e = bpf_program__set_attach_target(skel->progs.lat_helper_entry, 0, site->func);
-	if (!e)
-		e = bpf_program__set_attach_target(skel->progs.lat_helper_exit, 0, site->func);
+	entry = fentry ? skel->progs.lat_helper_entry : skel->progs.lat_helper_kentry;
+	exit = fentry ? skel->progs.lat_helper_exit : skel->progs.lat_helper_kexit;
+	bpf_program__set_autoload(skel->progs.lat_helper_entry, fentry);
+	bpf_program__set_autoload(skel->progs.lat_helper_exit, fentry);
+	bpf_program__set_autoload(skel->progs.lat_helper_kentry, !fentry);
+	bpf_program__set_autoload(skel->progs.lat_helper_kexit, !fentry);
+	e = 0;
+	if (fentry) {
+		e = bpf_program__set_attach_target(entry, 0, site->func);
+		if (!e)
+			e = bpf_program__set_attach_target(exit, 0, site->func);
+	}
 	if (!e)
 		e = bpf_map__reuse_fd(skel->maps.lat_nest, ht->nest_fd);
 	if (!e)
@@ -444,13 +480,69 @@ int helpertrace__attach(struct helpertrace *ht, struct helper_site *site)
 		e = collector__share(ht->col, skel->obj);
 	if (!e)
 		e = helpertrace_bpf__load(skel);
-	if (!e)
+	if (!e && fentry) {
 		e = helpertrace_bpf__attach(skel);
+	} else if (!e) {
+		LIBBPF_OPTS(bpf_kprobe_opts, ret, .retprobe = true);
+		struct bpf_link *l = bpf_program__attach_kprobe_opts(entry, site->func, NULL);
+
+		/* In the skeleton's link slots, so destroying it detaches them. */
+		skel->links.lat_helper_kentry = l;
+		if (!l)
+			e = -errno;
+		if (!e) {
+			l = bpf_program__attach_kprobe_opts(exit, site->func, &ret);
+			skel->links.lat_helper_kexit = l;
+			if (!l)
+				e = -errno;
+		}
+	}
 	if (e) {
-		snprintf(site->why, sizeof(site->why), "not traceable: fentry on %s: %s",
-			 site->func, strerror(e < 0 ? -e : e));
 		helpertrace_bpf__destroy(skel);
-		return e;
+		return e < 0 ? e : -e;
+	}
+	*out = skel;
+	return 0;
+}
+
+/* Attach probes for a site's function: fentry/fexit, else kprobe/kretprobe on the same
+ * function (LATTOP_HELPER_PROBES=kprobe forces them, for tests). */
+int helpertrace__attach(struct helpertrace *ht, struct helper_site *site)
+{
+	const char *force = getenv("LATTOP_HELPER_PROBES");
+	bool kprobe_only = force && !strcmp(force, "kprobe");
+	struct helpertrace_bpf *skel = NULL;
+	char fwhy[64] = "";
+	int e = -ENOTSUP;
+
+	if (!site->func[0] || site->why[0])
+		return site->why[0] ? -ENOTSUP : -EINVAL;
+	if (find(ht, site->func) >= 0)
+		return 0;
+	if (!ht->vmlinux)
+		ht->vmlinux = btf__load_vmlinux_btf();
+	if (!kprobe_only && ht->vmlinux &&
+	    btf__find_by_name_kind(ht->vmlinux, site->func, BTF_KIND_FUNC) < 0)
+		snprintf(fwhy, sizeof(fwhy), "no BTF");
+	else if (!kprobe_only)
+		e = load_probe(ht, site, true, &skel);
+	if (!fwhy[0] && !kprobe_only && e)
+		snprintf(fwhy, sizeof(fwhy), "%s", strerror(-e));
+	if (!skel && have_kprobes())
+		e = load_probe(ht, site, false, &skel);
+	if (!skel) {
+		if (kprobe_only || fwhy[0] == '\0')
+			snprintf(site->why, sizeof(site->why), "not traceable: kprobe on %s: %s",
+				 site->func, have_kprobes() ? strerror(-e) : "no kprobes");
+		else if (have_kprobes())
+			snprintf(site->why, sizeof(site->why),
+				 "not traceable: fentry on %s: %s; kprobe: %s", site->func, fwhy,
+				 strerror(-e));
+		else
+			snprintf(site->why, sizeof(site->why),
+				 "not traceable: fentry on %s: %s (and no kprobes)", site->func,
+				 fwhy);
+		return e ? e : -ENOTSUP;
 	}
 	if (ht->n == ht->cap) {
 		int cap = ht->cap ? ht->cap * 2 : 16;
@@ -464,6 +556,7 @@ int helpertrace__attach(struct helpertrace *ht, struct helper_site *site)
 		ht->cap = cap;
 	}
 	snprintf(ht->p[ht->n].func, sizeof(ht->p[0].func), "%s", site->func);
+	ht->p[ht->n].kprobe = !bpf_program__autoload(skel->progs.lat_helper_entry);
 	ht->p[ht->n++].skel = skel;
 	return 0;
 }
@@ -482,4 +575,10 @@ uint64_t helpertrace__recursion_misses(const struct helpertrace *ht)
 	for (int i = 0; i < ht->n; i++)
 		sum += probe_misses(&ht->p[i]);
 	return sum;
+}
+
+/* Helper calls skipped because a traced call held their slot. */
+uint64_t helpertrace__busy(const struct helpertrace *ht)
+{
+	return ht->retired_busy + slots_busy(ht);
 }

@@ -4,8 +4,8 @@
  * kernel functions that implement them.
  *
  * Analysis reads the program's xlated instructions (call targets resolved through
- * /proc/kallsyms, as bpftool does) and its maps; probes are fentry/fexit copies of
- * bpf/helpertrace.bpf.c, one per kernel function, attributing each call to the watched program
+ * /proc/kallsyms, as bpftool does) and its maps; probes are fentry/fexit (else kprobe/kretprobe)
+ * copies of bpf/helpertrace.bpf.c, one per kernel function, attributing each call to the watched program
  * on top of the CPU's program stack (shared with progtrace).
  *
  * Thread use: UI/main thread only.
@@ -41,8 +41,9 @@ void helpertrace__free(struct helpertrace *ht);
  * Returns 0 or a negative errno with one sentence in err. */
 int helpertrace__analyze(struct helpertrace *ht, uint32_t prog_id, struct helper_site **out,
 			 size_t *n, char *err, size_t errlen);
-/* Attach probes for site->func (shared by every site using that function); on failure the
- * reason goes to site->why. Returns 0 or a negative errno. */
+/* Attach probes for site->func (shared by every site using that function): fentry/fexit, or
+ * kprobe/kretprobe on the same function when fentry fails (LATTOP_HELPER_PROBES=kprobe forces
+ * them); on failure the reason goes to site->why. Returns 0 or a negative errno. */
 int helpertrace__attach(struct helpertrace *ht, struct helper_site *site);
 /* Detach every helper probe. */
 void helpertrace__detach_all(struct helpertrace *ht);
@@ -50,5 +51,9 @@ void helpertrace__detach_all(struct helpertrace *ht);
 int helpertrace__count(const struct helpertrace *ht);
 /* Sum of recursion_misses over the helper probes. */
 uint64_t helpertrace__recursion_misses(const struct helpertrace *ht);
+/* Helper calls lost because a traced call was already in flight at the same program depth
+ * (a traced map function called inside another, e.g. a lookup in a for_each callback), summed
+ * over CPUs, since the tracer was created (detach_all keeps the count). */
+uint64_t helpertrace__busy(const struct helpertrace *ht);
 
 #endif /* LAT_HELPERTRACE_H */

@@ -26,6 +26,7 @@ struct vhost {
 	bool fentry; /* fentry/fexit programs (else kprobes) */
 	struct bpf_link *links[VHOST_LINKS];
 	int nlinks;
+	char fallback[192]; /* why fentry/fexit were given up, or "" */
 };
 
 /* The functions of the chain, their module, and whether the chain is useless without them. */
@@ -167,7 +168,13 @@ static int attach(struct vhost *v, const struct probe *p, char *err, size_t errl
 	LIBBPF_OPTS(bpf_kprobe_opts, ko, .retprobe = p->ret);
 	struct bpf_link *l;
 
-	if (v->fentry)
+	const char *fail = getenv("LATTOP_VHOST_FENTRY_FAIL");
+
+	if (v->fentry && fail && !strcmp(fail, p->func)) {
+		/* Debug: make this function's fentry/fexit attach fail (tests the fallback). */
+		l = NULL;
+		errno = EBUSY;
+	} else if (v->fentry)
 		l = bpf_program__attach(p->fe);
 	else
 		l = bpf_program__attach_kprobe_opts(p->kp, p->func, &ko);
@@ -182,6 +189,33 @@ static int attach(struct vhost *v, const struct probe *p, char *err, size_t errl
 	}
 	v->links[v->nlinks++] = l;
 	return 0;
+}
+
+/* Attach every probe point of the loaded set; 0 or a negative errno with err. */
+static int attach_all(struct vhost *v, const struct ksyms *ks, bool kvm, char *err,
+		      size_t errlen)
+{
+	struct probe pr[VHOST_LINKS];
+	int n = probes(v->skel, ks, pr);
+
+	for (int i = 0; i < n; i++) {
+		int e;
+
+		if (pr[i].kvm && !kvm)
+			continue;
+		e = attach(v, &pr[i], err, errlen);
+		if (e)
+			return e;
+	}
+	return 0;
+}
+
+/* Destroy the links attached so far. */
+static void detach_all(struct vhost *v)
+{
+	for (int i = v->nlinks - 1; i >= 0; i--)
+		bpf_link__destroy(v->links[i]);
+	v->nlinks = 0;
 }
 
 /* Open and load the object with fentry/fexit or with kprobes; 0 or a negative errno. */
@@ -235,9 +269,8 @@ struct vhost *vhost__new(struct collector *c, const struct vhost_conf *conf, cha
 {
 	const char *force = getenv("LATTOP_VHOST_PROBES");
 	struct vhost *v = calloc(1, sizeof(*v));
-	struct probe pr[VHOST_LINKS];
 	struct ksyms ks;
-	int e, kvm, n;
+	int e, kvm;
 
 	if (!v)
 		return NULL;
@@ -256,18 +289,29 @@ struct vhost *vhost__new(struct collector *c, const struct vhost_conf *conf, cha
 		goto fail;
 	}
 	e = -EINVAL;
-	if (!force || strcmp(force, "kprobe"))
+	if (!force || strcmp(force, "kprobe")) {
+		/* fentry/fexit; if loading or attaching them fails, kprobes (an attach can fail
+		 * where loading worked: a busy trampoline, a function ftrace cannot patch). */
 		e = load(v, c, conf, &ks, kvm, true);
-	if (e && !have_kprobes()) {
-		snprintf(err, errlen,
-			 "segments of the vhost path need fentry on the vhost modules or kprobes: "
-			 "this kernel refuses fentry (%s) and has no kprobes (CONFIG_KPROBES is not "
-			 "set)",
-			 strerror(-e));
-		goto fail;
+		if (e) {
+			snprintf(v->fallback, sizeof(v->fallback), "loading them failed: %s",
+				 strerror(-e));
+		} else {
+			e = attach_all(v, &ks, kvm, v->fallback, sizeof(v->fallback));
+			if (!e)
+				return v;
+			detach_all(v);
+		}
+		if (!have_kprobes()) {
+			snprintf(err, errlen,
+				 "segments of the vhost path need fentry on the vhost modules or "
+				 "kprobes: fentry/fexit failed here (%s) and this kernel has no "
+				 "kprobes (CONFIG_KPROBES is not set)",
+				 v->fallback);
+			goto fail;
+		}
 	}
-	if (e)
-		e = load(v, c, conf, &ks, kvm, false);
+	e = load(v, c, conf, &ks, kvm, false);
 	if (e) {
 		snprintf(err, errlen,
 			 "cannot load the vhost BPF object: %s (are the vhost module's BTF and "
@@ -275,19 +319,20 @@ struct vhost *vhost__new(struct collector *c, const struct vhost_conf *conf, cha
 			 strerror(-e));
 		goto fail;
 	}
-	n = probes(v->skel, &ks, pr);
-	for (int i = 0; i < n; i++) {
-		if (pr[i].kvm && !kvm)
-			continue;
-		e = attach(v, &pr[i], err, errlen);
-		if (e)
-			goto fail;
-	}
+	e = attach_all(v, &ks, kvm, err, errlen);
+	if (e)
+		goto fail;
 	return v;
 fail:
 	vhost__free(v);
 	errno = e < 0 ? -e : EINVAL;
 	return NULL;
+}
+
+/* Why fentry/fexit were given up, or "". */
+const char *vhost__fallback_why(const struct vhost *v)
+{
+	return v->fentry ? "" : v->fallback;
 }
 
 /* Which probes the chain uses, and how many are attached. */
@@ -302,8 +347,7 @@ void vhost__free(struct vhost *v)
 {
 	if (!v)
 		return;
-	for (int i = v->nlinks - 1; i >= 0; i--)
-		bpf_link__destroy(v->links[i]);
+	detach_all(v);
 	vhost_bpf__destroy(v->skel);
 	free(v);
 }

@@ -40,11 +40,14 @@ struct vhost_assoc {
  * missing) with one sentence in why naming what and its module. *kvm is set to whether
  * ioeventfd_write [kvm] is there (without it KVM kicks are not seen). */
 int vhost__support(char *why, size_t len, int *kvm);
-/* Load and attach; NULL + errno with one sentence in err. */
+/* Load and attach: fentry/fexit, else (loading or attaching them failed, or
+ * LATTOP_VHOST_PROBES=kprobe) kprobes/kretprobes. NULL + errno with one sentence in err. */
 struct vhost *vhost__new(struct collector *c, const struct vhost_conf *conf, char *err,
 			 size_t errlen);
 /* Which probes the chain uses ("fentry/fexit" or "kprobes/kretprobes") and how many (*n). */
 const char *vhost__probe_kind(const struct vhost *v, int *n);
+/* Why fentry/fexit were given up for kprobes ("" when they were not tried or not given up). */
+const char *vhost__fallback_why(const struct vhost *v);
 /* Detach and free (NULL is a no-op). */
 void vhost__free(struct vhost *v);
 /* The chain's counters since load. */

@@ -235,7 +235,7 @@ static void report_csv(struct session *s, FILE *f, const struct row *rows, size_
 		fputs("ts_ns,interval_ns,mode,source", f);
 		for (int c = 0; c < ncols; c++)
 			fprintf(f, ",%s", cols[c].key);
-		fputs(",gone,rb_drops,queue_drops,counters,note", f);
+		fputs(",gone,rb_drops,queue_drops,recursion_drops,nest_drops,counters,note", f);
 		fputs(s->o->hist ? ",hist\n" : "\n", f);
 	}
 	batch__named_str(m, s->o->cumulative, named, sizeof(named));
@@ -251,8 +251,8 @@ static void report_csv(struct session *s, FILE *f, const struct row *rows, size_
 			fputc(',', f);
 			csv_field(f, v);
 		}
-		fprintf(f, ",%d,%" PRIu64 ",%" PRIu64 ",", rows[i].s->gone, mc->rb_drops,
-			mc->queue_drops);
+		fprintf(f, ",%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", rows[i].s->gone,
+			mc->rb_drops, mc->queue_drops, mc->recursion, mc->nest);
 		csv_field(f, named);
 		fputc(',', f);
 		csv_field(f, rows[i].s->note);

@@ -170,6 +170,7 @@ int replay_ui__run(struct opts *o)
 	} else {
 		if (!s.warn[0])
 			replay_ui__keys_line(s.warn, sizeof(s.warn));
+		s.warn_keep = strlen(s.warn); /* a filter edit must not drop it */
 		replay__seek(&s, 1);
 		ret = tui__run(&s);
 	}

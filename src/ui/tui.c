@@ -504,7 +504,8 @@ static const struct key keys[] = {
 	{ 't', 0, k_theme, "t", "next colour theme", true },
 	{ 'p', 0, k_mode_programs, "p", "programs mode", false },
 	{ 'h', 0, k_mode_helpers, "h", "helpers mode (map helper latency; needs fentry)", false },
-	{ 's', 0, k_mode_segments, "s", "segments mode (the spans of -u and --spans)", false },
+	{ 's', 0, k_mode_segments, "s", "segments mode (-u, --spans, --profile's vhost chain)",
+	  false },
 	{ '\t', 0, k_mode_next, "Tab", "next mode", false },
 	{ KEY_UP, 'k', k_up, "Up k", "select the previous row", false },
 	{ KEY_DOWN, 'j', k_down, "Down j", "select the next row", false },
@@ -535,8 +536,8 @@ static void draw_counters(struct tui *t, int y)
 	clrtoeol();
 }
 
-/* Session-wide named counters (the vhost chain's), in segments mode: one more line, in the
- * warning colour when a loss counter grew in the last interval. */
+/* Session-wide named counters (the vhost chain's; helper_busy), in segments and helpers modes:
+ * one more line, in the warning colour when a loss counter grew in the last interval. */
 static void draw_named(struct tui *t, int y)
 {
 	const struct model *m = t->s->m;
@@ -684,7 +685,7 @@ void tui__draw(struct tui *t)
 			       tui_attr(t, TH_NOTE));
 	y += tui__draw_wrapped(y, t->s->warn, LINES >= 20 ? 2 : 1, tui_attr(t, TH_NOTE));
 	draw_counters(t, y++);
-	if (t->s->m->mode == MODE_SEGMENTS && has_named(t->s->m))
+	if (t->s->m->mode != MODE_PROGRAMS && has_named(t->s->m))
 		draw_named(t, y++);
 	table_h = LINES - 1 - y;
 	pane_h = tui__pane_height(t, table_h);

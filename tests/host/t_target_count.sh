@@ -12,6 +12,7 @@ read -r _ emit <&"${TGT[0]}"
 read -r _ maps <&"${TGT[0]}"
 read -r _ maps2 <&"${TGT[0]}"
 read -r _ tracing <&"${TGT[0]}"
+read -r _ heavy2 <&"${TGT[0]}"
 read -r ready <&"${TGT[0]}"
 expect_eq target-ready "$ready" ready
 

@@ -2,12 +2,13 @@
 /*
  * target.c - test fixture: loads bpf/target.bpf.c and runs its programs on command.
  *
- * Prints "light ID", "heavy ID", "emit ID", "maps ID", "maps2 ID", "tracing ID", "ready", then reads
- * commands from stdin:
- *   run light|heavy|emit|maps|maps2 N
+ * Prints "light ID", "heavy ID", "emit ID", "maps ID", "maps2 ID", "tracing ID", "heavy2 ID",
+ * "ready", then reads commands from stdin:
+ *   run light|heavy|heavy2|emit|maps|maps2 N
  *                            run the program N times (bpf_prog_test_run repeat=N);
  *                            prints "ran N avg_ns A" (the kernel's average run time)
  *   loops L                  set target_heavy's bpf_loop iterations
+ *   loops2 L                 set target_heavy2's bpf_loop iterations
  *   emit K                   set target_emit's events per run
  *   unload                   destroy the programs, prints "unloaded"
  *   quit (or EOF)            exit
@@ -58,18 +59,23 @@ int main(void)
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	/* The tracing program only needs to be loaded (attaching is not needed to watch it). */
-	printf("light %u\nheavy %u\nemit %u\nmaps %u\nmaps2 %u\ntracing %u\nready\n",
+	printf("light %u\nheavy %u\nemit %u\nmaps %u\nmaps2 %u\ntracing %u\nheavy2 %u\nready\n",
 	       prog_id(skel->progs.target_light), prog_id(skel->progs.target_heavy),
 	       prog_id(skel->progs.target_emit), prog_id(skel->progs.target_maps),
-	       prog_id(skel->progs.target_maps2), prog_id(skel->progs.target_tracing));
+	       prog_id(skel->progs.target_maps2), prog_id(skel->progs.target_tracing),
+	       prog_id(skel->progs.target_heavy2));
 	while (fgets(line, sizeof(line), stdin)) {
 		if (sscanf(line, "run %31s %u", what, &n) == 2) {
 			const struct bpf_program *p = !strcmp(what, "light")  ? skel->progs.target_light
 						    : !strcmp(what, "heavy")  ? skel->progs.target_heavy
+						    : !strcmp(what, "heavy2") ? skel->progs.target_heavy2
 						    : !strcmp(what, "maps")   ? skel->progs.target_maps
 						    : !strcmp(what, "maps2")  ? skel->progs.target_maps2
 									      : skel->progs.target_emit;
 			run(p, n);
+		} else if (sscanf(line, "loops2 %u", &n) == 1) { /* before "loops %u": it would read 2 */
+			skel->data->heavy2_loops = n;
+			printf("ok\n");
 		} else if (sscanf(line, "loops %u", &n) == 1) {
 			skel->data->heavy_loops = n;
 			printf("ok\n");

@@ -16,6 +16,12 @@ ok() {
 	shift
 	if "$@"; then pass "$n"; else fail "$n" "$*"; return 1; fi
 }
+# csv_drops FILE: the sum of every loss column of a lattop CSV report (ring buffer, queue, our
+# probes' recursion misses, nesting-stack misses).
+csv_drops() {
+	awk -F, 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next}
+		{d+=$h["rb_drops"]+$h["queue_drops"]+$h["recursion_drops"]+$h["nest_drops"]}END{print d+0}' "$1"
+}
 # wait_line PATTERN FILE [TRIES]: poll FILE (every 0.1 s) until a line matches.
 wait_line() {
 	i=0
@@ -27,7 +33,7 @@ wait_line() {
 	return 1
 }
 # start_target NAME: start the fixture on a FIFO (fd 3 writes to it); sets light, heavy,
-# maps, maps2 and tracing to the program IDs it prints.
+# heavy2, maps, maps2 and tracing to the program IDs it prints.
 start_target() {
 	rm -f $T/in $T/out
 	mkfifo $T/in
@@ -36,6 +42,7 @@ start_target() {
 	wait_line '^ready' $T/out || { fail "$1-target" "fixture did not start: $(cat $T/out)"; return 1; }
 	light=$(awk '$1=="light"{print $2}' $T/out)
 	heavy=$(awk '$1=="heavy"{print $2}' $T/out)
+	heavy2=$(awk '$1=="heavy2"{print $2}' $T/out)
 	maps=$(awk '$1=="maps"{print $2}' $T/out)
 	maps2=$(awk '$1=="maps2"{print $2}' $T/out)
 	tracing=$(awk '$1=="tracing"{print $2}' $T/out)

@@ -81,6 +81,7 @@ seg_checks() {
 	expect "$1-s0_miss" "$(vcount s0_miss)" 0
 	expect "$1-s1_miss" "$(vcount s1_miss)" 0
 	expect "$1-work_eventfd_miss" "$(vcount work_eventfd_miss)" 0
+	ok "$1-no-drops" grep -q '"drops":{"ringbuf":0,"queue":0,"recursion":0,"nest":0}' $T/last.json
 	expect "$1-details" "$(wc -l <$T/pkts)" "$2"
 	details_sums "$1"
 }

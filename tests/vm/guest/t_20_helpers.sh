@@ -36,6 +36,7 @@ expect push-count "$(hcol count bpf_map_push_elem tgt_queue $T/h.csv)" 4000
 expect pop-count "$(hcol count bpf_map_pop_elem tgt_queue $T/h.csv)" 4000
 expect big-update-count "$(hcol count bpf_map_update_elem tgt_big $T/h.csv)" 1000
 expect helper-id "$(hcol helper_id bpf_map_push_elem tgt_queue $T/h.csv)" 87
+expect helpers-no-drops "$(csv_drops $T/h.csv)" 0
 expect map-type "$(hcol map_type bpf_map_pop_elem tgt_queue $T/h.csv)" queue
 small=$(hcol p50_ns bpf_map_update_elem tgt_hash $T/h.csv)
 big=$(hcol p50_ns bpf_map_update_elem tgt_big $T/h.csv)
@@ -55,7 +56,11 @@ i=0
 while [ "$(bpftool prog show | grep -c 'name lat_helper_')" -lt 2 ] && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
 in_helpers=$(bpftool prog show | grep -c 'name lat_helper_')
 ok tui-helpers-attach [ "$in_helpers" -ge 2 ] || { tmux capture-pane -p -t lh | head -n 12; cat $T/tui.err; }
-ok tui-helper-rows tmux capture-pane -p -t lh | grep -q 'bpf_map_update_elem'
+# The screen is redrawn after the key's work (the probes) is done: wait for it.
+i=0
+while ! tmux capture-pane -p -t lh | grep -q 'bpf_map_update_elem' && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+tmux capture-pane -p -t lh >$T/scr
+ok tui-helper-rows grep -q 'bpf_map_update_elem' $T/scr || head -n 12 $T/scr
 tmux send-keys -t lh p
 i=0
 while [ "$(bpftool prog show | grep -c 'name lat_helper_')" -gt 0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done

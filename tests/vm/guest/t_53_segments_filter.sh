@@ -1,20 +1,31 @@
 # Segments mode with -p naming chain segments: only those rows are reported (the filter list
 # applies to segment names in segments mode); a name that is neither a program nor a segment
 # is refused in one sentence.
+# The same runs prove the fentry -> kprobe fallback on an ATTACH failure (not only a load
+# failure), without LATTOP_VHOST_PROBES: the debug variable LATTOP_VHOST_FENTRY_FAIL makes the
+# fentry attach on handle_tx_kick fail (EBUSY) after the probes before it attached; the notice
+# says kprobes and why, and the counts stay exact.
 . /tests/lib.sh
 . /tests/vhost.sh
 . /tests/seg.sh
 T=/tmp/t53
 mkdir -p $T
+unset LATTOP_VHOST_PROBES
+export LATTOP_VHOST_FENTRY_FAIL=handle_tx_kick
 sn=filter
 seg_fixture $sn --count 32 --burst 32 --kick write --repeat 3 || exit 1
 seg_discover $sn || exit 1
+ok fallback-discover-notice grep -qF '(vhost chain: 10 kprobes/kretprobes (fentry/fexit: cannot attach an fentry to handle_tx_kick: Device or resource busy))' $T/disc.out
 if seg_measure $sn 2 -p S0,S2; then
+	ok fallback-notice grep -qF '"notice":"vhost chain: 10 kprobes/kretprobes (fentry/fexit: cannot attach an fentry to handle_tx_kick: Device or resource busy)"' $T/last.json
 	expect filter-S0 "$(scount S0)" 32
 	expect filter-S2 "$(scount S2)" 32
 	expect filter-no-S1 "$(scount S1)" ""
 	expect filter-no-total "$(scount total)" ""
 	expect filter-matched "$(vcount pkts_matched)" 32
+	for c in fifo_overflow fifo_underflow s0_miss s1_miss work_eventfd_miss; do
+		expect "fallback-$c" "$(vcount $c)" 0
+	done
 fi
 # (While the fixture still waits for round 3: its device and worker exist.)
 lattop -m segments --profile $T/p.json -b -n 1 -p S9 >/dev/null 2>$T/bad.err
