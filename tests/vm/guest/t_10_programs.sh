@@ -76,10 +76,12 @@ echo "  probe floor ${floor:-?} ns"
 # fentry and fexit trampolines and our two probe programs (~the floor again, outside the
 # timed window), test_run's own loop (xdp frame setup, the repeat bookkeeping) and TCG's
 # stalls. Measured: p50 1495 ns vs test_run avg 6440 ns (0.23). So the light p50 must sit
-# near the floor (within [0.5, 3] x: run-to-run noise of two separate p50s under TCG) and
-# below the average (at most 1.2 x, the histogram's error plus noise).
+# near the floor and below the average (at most 1.2 x, the histogram's error plus noise).
+# "Near" is [0.5, 5] x: two separate p50s of the same empty program under TCG gave 731 vs a
+# 659 ns floor on an idle host and 1895 vs 707 ns in the next boot; the heavy program, at
+# 17-70 us, is far outside either.
 floor=${floor:-0}
-ok light-p50-near-floor [ $((lp50 * 2)) -ge "$floor" -a "$lp50" -le $((floor * 3)) ]
+ok light-p50-near-floor [ $((lp50 * 2)) -ge "$floor" -a "$lp50" -le $((floor * 5)) ]
 ok light-p50-below-test-run [ $((lp50 * 10)) -le $((light_avg * 12)) ]
 # The known factor is the work inside the program: heavy runs 3000 bpf_loop iterations and
 # heavy2 1000, side by side (alternating chunks), so heavy's p50 excess over light's (the
