@@ -8,6 +8,6 @@ $(OUTPUT)/bench/%: $(OUTPUT)/bench/%.o $(LIB)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # The live TUI in tmux against the same session in batch mode (root; 100 loaded programs).
-bench: $(BENCH_BINS) $(OUTPUT)/bench/progs_fixture lattop
+bench: $(BENCH_BINS) $(OUTPUT)/tests/host/many lattop
 	$(Q)for b in $(BENCH_BINS); do $$b || exit 1; done
 	$(Q)OUTPUT=$(OUTPUT) bash bench/tui_live.sh

@@ -44,7 +44,7 @@ measure() {
 		'BEGIN { printf "%.2f %.2f\n", 100 * a / hz / s, 100 * p / hz / s }'
 }
 
-"$OUTPUT/bench/progs_fixture" $NPROGS >"$TMP/fix.out" &
+"$OUTPUT/tests/host/many" $NPROGS --run >"$TMP/fix.out" &
 fix=$!
 for _ in $(seq 100); do grep -q '^ready' "$TMP/fix.out" && break; sleep 0.1; done
 rows=$(bpftool prog show 2>/dev/null | grep -c '^[0-9]*:' || true)
@@ -60,10 +60,10 @@ wait $bp 2>/dev/null || true
 tmux -S "$SOCK" new-session -d -s "$S" -x 160 -y 120 "exec $LATTOP -d 1"
 tp=$(tmux -S "$SOCK" display -p -t "$S" '#{pane_pid}')
 read -r t_ui t_proc < <(measure "$tp")
-shown=$(tmux -S "$SOCK" capture-pane -p -t "$S" | grep -c ' bench_' || true)
+shown=$(tmux -S "$SOCK" capture-pane -p -t "$S" | grep -c ' many_' || true)
 tmux -S "$SOCK" send-keys -t "$S" q
 
-echo "tui_live: $rows programs loaded, $shown bench rows on screen, 1 s interval, ${SECS} s"
+echo "tui_live: $rows programs loaded, $shown of its $NPROGS rows on screen, 1 s interval, ${SECS} s"
 echo "tui_live: UI thread  TUI ${t_ui}% of a core, batch ${b_ui}% (whole process: TUI" \
 	"${t_proc}%, batch ${b_proc}%)"
 awk -v t="$t_ui" -v b="$b_ui" 'BEGIN {

@@ -45,3 +45,15 @@ wait_for() {
 	for _ in $(seq "${2:-60}"); do screen | grep -qE -- "$1" && return 0; sleep 0.1; done
 	return 1
 }
+# many_start N: load N tiny programs named many_NNN (tests/host/many) as coprocess M (write
+# "quit" to ${M[1]} to unload them); sets ids[] and names[], and many_ready to the fixture's
+# last line ("ready" once every program is loaded).
+many_start() {
+	coproc M { "$OUTPUT/tests/host/many" "$1"; }
+	ids=() names=()
+	for _ in $(seq "$1"); do
+		read -r id name <&"${M[0]}" || break
+		ids+=("$id") names+=("$name")
+	done
+	read -r many_ready <&"${M[0]}"
+}

@@ -29,7 +29,7 @@ static uint64_t wall_ns(const struct session *s)
 }
 
 /* Print a CSV field, quoted when it holds a comma or a quote. */
-static void csv_field(FILE *f, const char *v)
+void batch__csv_field(FILE *f, const char *v)
 {
 	if (!strpbrk(v, ",\"\n")) {
 		fputs(v, f);
@@ -249,13 +249,13 @@ static void report_csv(struct session *s, FILE *f, const struct row *rows, size_
 			cols[c].get(&rows[i], &cell);
 			cell_raw(&cell, v, sizeof(v));
 			fputc(',', f);
-			csv_field(f, v);
+			batch__csv_field(f, v);
 		}
 		fprintf(f, ",%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", rows[i].s->gone,
 			mc->rb_drops, mc->queue_drops, mc->recursion, mc->nest);
-		csv_field(f, named);
+		batch__csv_field(f, named);
 		fputc(',', f);
-		csv_field(f, rows[i].s->note);
+		batch__csv_field(f, rows[i].s->note);
 		if (s->o->hist) {
 			fputc(',', f);
 			csv_hist(f, &rows[i]);

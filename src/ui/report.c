@@ -190,22 +190,6 @@ static cJSON *row_json(const struct row *r)
 	return o;
 }
 
-/* Print a CSV field, quoted when it holds a comma or a quote. */
-static void csv_field(FILE *f, const char *v)
-{
-	if (!strpbrk(v, ",\"\n")) {
-		fputs(v, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *v; v++) {
-		if (*v == '"')
-			fputc('"', f);
-		fputc(*v, f);
-	}
-	fputc('"', f);
-}
-
 /* One series as a CSV line (helper rows end with their program's and map's names). */
 static void row_csv(FILE *f, const char *kind, const struct row *r)
 {
@@ -213,9 +197,9 @@ static void row_csv(FILE *f, const char *kind, const struct row *r)
 
 	sum_values(r, v);
 	fprintf(f, "%s,%u,%u,%u,", kind, r->s->id, r->s->aux, r->s->aux2);
-	csv_field(f, r->s->type);
+	batch__csv_field(f, r->s->type);
 	fputc(',', f);
-	csv_field(f, r->s->name);
+	batch__csv_field(f, r->s->name);
 	for (int c = 0; c < NSUM; c++) {
 		if (c == 0 || (r->has_rate && (c == 1 || r->has_dist)))
 			fprintf(f, ",%.0f", v[c]);
@@ -224,9 +208,9 @@ static void row_csv(FILE *f, const char *kind, const struct row *r)
 	}
 	fprintf(f, ",%d,", r->s->gone);
 	if (r->s->kind == LAT_EV_HELPER) {
-		csv_field(f, r->prog_name ? r->prog_name : "");
+		batch__csv_field(f, r->prog_name ? r->prog_name : "");
 		fputc(',', f);
-		csv_field(f, r->s->sub);
+		batch__csv_field(f, r->s->sub);
 	} else {
 		fputc(',', f);
 	}

@@ -4,16 +4,9 @@
 # soft open-files limit is raised to the hard one (each watched program holds fds).
 cd "$(dirname "$0")/../.." && . tests/lib.sh
 SUITE=host-many
-MANY=$OUTPUT/tests/host/many
 
-coproc M { "$MANY" 256; }
-ids=() names=()
-for _ in $(seq 256); do
-	read -r id name <&"${M[0]}" || break
-	ids+=("$id") names+=("$name")
-done
-read -r ready <&"${M[0]}"
-expect_eq many-ready "$ready" ready
+many_start 256
+expect_eq many-ready "$many_ready" ready
 byname=$(IFS=,; echo "${names[*]}")
 byid=$(IFS=,; echo "${ids[*]}")
 

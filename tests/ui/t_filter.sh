@@ -62,14 +62,7 @@ tmux kill-session -t "$S" 2>/dev/null
 
 # 256 watched programs (the most a filter holds): the editor opens on the whole list and
 # applies it unchanged, - drops one of them, and a typed list of 256 IDs comes through whole.
-MANY=$OUTPUT/tests/host/many
-coproc M { "$MANY" 256; }
-ids=() names=()
-for _ in $(seq 256); do
-	read -r id name <&"${M[0]}" || break
-	ids+=("$id") names+=("$name")
-done
-read -r _ <&"${M[0]}"
+many_start 256
 byname=$(IFS=,; echo "${names[*]}")
 byid=$(IFS=,; echo "${ids[*]}")
 S=lattop-filter256-$$
