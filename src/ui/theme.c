@@ -24,7 +24,7 @@
 static const char *const slot_names[TH__COUNT] = {
 	[TH_HEADER] = "header", [TH_TITLE] = "title",	  [TH_SELECT] = "selection",
 	[TH_BAR] = "bar",	[TH_SPARK] = "sparkline", [TH_WARN] = "warning",
-	[TH_NOTE] = "note",	[TH_DIM] = "dim",
+	[TH_NOTE] = "note",	[TH_DIM] = "dim",	  [TH_TABLE] = "table",
 };
 
 static const char *const color_names[8] = { "black", "red",     "green", "yellow",
@@ -52,6 +52,7 @@ static const struct theme default_theme = {
 		[TH_WARN] = { 1, THEME_DEFAULT_COLOR, THEME_BOLD },
 		[TH_NOTE] = { 3, THEME_DEFAULT_COLOR, 0 },
 		[TH_DIM] = { 4, THEME_DEFAULT_COLOR, 0 },
+		[TH_TABLE] = { THEME_DEFAULT_COLOR, THEME_DEFAULT_COLOR, 0 },
 	},
 };
 
@@ -67,6 +68,7 @@ static const struct theme mono_theme = {
 		[TH_WARN] = { -1, -1, THEME_BOLD },
 		[TH_NOTE] = { -1, -1, 0 },
 		[TH_DIM] = { -1, -1, THEME_DIM },
+		[TH_TABLE] = { -1, -1, 0 },
 	},
 };
 

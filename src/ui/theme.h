@@ -28,6 +28,7 @@ enum theme_slot {
 	TH_WARN,       /* "warning": losses, errors */
 	TH_NOTE,       /* "note": notices and footer messages */
 	TH_DIM,        /* "dim": rows of unloaded (gone) programs */
+	TH_TABLE,      /* "table": the table's rows (the terminal's colours by default) */
 	TH__COUNT,
 };
 

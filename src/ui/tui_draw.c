@@ -115,11 +115,9 @@ void tui__draw_table(struct tui *t, int y0, int height)
 			continue;
 		}
 		r = &t->rows[idx];
-		if (r->s->gone)
-			attron(tui_attr(t, TH_DIM));
+		attron(tui_attr(t, r->s->gone ? TH_DIM : TH_TABLE));
 		draw_line(t, y0 + 1 + i, r, cols, ncols, width);
-		if (r->s->gone)
-			attroff(tui_attr(t, TH_DIM));
+		attroff(tui_attr(t, r->s->gone ? TH_DIM : TH_TABLE));
 		if (idx == t->sel)
 			mvchgat(y0 + 1 + i, 0, -1, tui_attr(t, TH_SELECT),
 				PAIR_NUMBER(tui_attr(t, TH_SELECT)), NULL);

@@ -193,6 +193,23 @@ check bad-value-message wait_for "theme $TMP/value.json: bad value for key 'colo
 tmux send-keys -t "$S" q
 wait_for '^EXITED 0' 30 >/dev/null
 
+# A theme's "table" colour paints the rows (and only where it is set: the shipped themes keep
+# the terminal's own colours there).
+printf '{"colors": {"table": {"fg": "magenta"}}}\n' >"$TMP/table.json"
+start --demo -d 0.3 --theme "$TMP/table.json"
+check table-theme-starts wait_for 'demo_xdp_hash'
+sleep 0.3
+# (the selected row has the selection's colours instead)
+check table-colour-on-rows test "$(escapes | grep ' demo_' | grep -cP '\e\[([0-9;]*;)?35m')" -ge 2
+tmux send-keys -t "$S" q
+wait_for '^EXITED 0' 30 >/dev/null
+start --demo -d 0.3
+check default-theme-starts wait_for 'demo_xdp_hash'
+sleep 0.3
+check default-rows-no-magenta bash -c "! tmux capture-pane -e -p -t '$S' | grep -qP '\e\[([0-9;]*;)?35m'"
+tmux send-keys -t "$S" q
+wait_for '^EXITED 0' 30 >/dev/null
+
 # --theme mono (by name) on a colour terminal: no colour escapes; the table still highlights.
 start --demo -d 0.3 --theme mono
 check mono-theme-starts wait_for 'demo_xdp_hash'
