@@ -47,9 +47,15 @@ extern const struct pcpu_hot___lat pcpu_hot __ksym __weak;
 #define bpf_ksym_exists(sym) (!!(sym))
 #endif
 
+/* Set before load: behave as if neither variable existed (LATTOP_IRQ_CTX_FAIL, for tests of
+ * the fallback). Every object including this header has its own copy; user space sets all. */
+const volatile __u32 lat_ctx_off = 0;
+
 /* The interrupt-context bits of this CPU's preempt_count (LAT_CTX_MASK), 0 where unreadable. */
 static __always_inline __u32 cpu_irq_ctx(void)
 {
+	if (lat_ctx_off)
+		return 0;
 	if (bpf_ksym_exists(&__preempt_count)) {
 		const int *pc = bpf_this_cpu_ptr(&__preempt_count);
 

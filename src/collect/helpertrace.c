@@ -16,6 +16,7 @@
 #include "collect/collector.h"
 #include "collect/helpertrace.h"
 #include "collect/progstats.h"
+#include "collect/progtrace.h"
 #include "helpertrace.skel.h"
 
 struct ksym {
@@ -466,6 +467,7 @@ static int load_probe(struct helpertrace *ht, const struct helper_site *site, bo
 		return -errno;
 	skel->rodata->helper_id = site->helper_id;
 	skel->rodata->func_idx = (uint32_t)ht->n + 1;
+	skel->rodata->lat_ctx_off = progtrace__ctx_off();
 	entry = fentry ? skel->progs.lat_helper_entry : skel->progs.lat_helper_kentry;
 	exit = fentry ? skel->progs.lat_helper_exit : skel->progs.lat_helper_kexit;
 	bpf_program__set_autoload(skel->progs.lat_helper_entry, fentry);
@@ -606,6 +608,8 @@ uint64_t helpertrace__foreign(const struct helpertrace *ht)
  * bpf/nest.bpf.h reads as weak ksyms, looked up in the kernel's BTF as libbpf does. */
 bool helpertrace__ctx_readable(struct helpertrace *ht)
 {
+	if (progtrace__ctx_off())
+		return false;
 	if (!ht->vmlinux)
 		ht->vmlinux = btf__load_vmlinux_btf();
 	if (!ht->vmlinux)
