@@ -44,6 +44,8 @@ enum lat_kind {
 #define LAT_CTX_HARDIRQ_MASK 0x000f0000u
 #define LAT_CTX_SOFTIRQ_OFFSET 0x00000100u
 #define LAT_CTX_MASK (LAT_CTX_NMI_MASK | LAT_CTX_HARDIRQ_MASK | LAT_CTX_SOFTIRQ_OFFSET)
+/* What entering an NMI adds (NMI_OFFSET + HARDIRQ_OFFSET): also what an int3 kprobe sees. */
+#define LAT_CTX_INT3 0x00110000u
 
 /* Per-CPU stack of programs running on that CPU (one entry of the lat_nest array map, indexed
  * by CPU). fentry pushes, fexit pops; helper probes read the top to attribute calls, and only
