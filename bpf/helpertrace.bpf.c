@@ -6,8 +6,11 @@
  * (htab_map_update_elem, __htab_map_lookup_elem, queue_stack_map_push_elem, ...), so lattop
  * traces those kernel functions: one copy of this object per function (the target is fixed at
  * load time). A call counts for program P only when P is on top of this CPU's program stack
- * (lat_nest, pushed by progtrace's fentry): calls from unwatched programs or from syscalls are
- * not attributed (counted in `outside` instead).
+ * (lat_nest, pushed by progtrace's fentry) and the call runs in the interrupt context P entered
+ * in: calls while no watched program runs are not attributed (counted in `outside`), nor calls
+ * from a hardirq, softirq or NMI that interrupted P, e.g. an unwatched program on a timer
+ * tracepoint (counted in `foreign`). A program nested in the same context (a kprobe program
+ * inside P's map call) is not told apart this way.
  *
  * Two probe sets share the logic: fentry/fexit, and kprobe/kretprobe where fentry on the
  * function fails (user space loads one set). Every map operation takes the map first: its id
@@ -42,9 +45,25 @@ static __always_inline struct lat_hnest *cpu_hnest(void)
 	return bpf_map_lookup_elem(&lat_hnest, &cpu);
 }
 
-/* A traced call starts: take the slot of the program on top of the stack, unless a traced
- * call already holds it (counted in busy) or no watched program runs (outside). */
-static __always_inline int helper_enter(struct bpf_map *map)
+/*
+ * Does a probe running in context now run in the context top entered in? fentry/fexit run in
+ * the caller's context: equal bits. A kprobe where ftrace cannot patch the function (6.18
+ * builds queue_stack_maps.o, lpm_trie.o without ftrace) is an int3, and x86 handles a
+ * kernel-mode int3 like an NMI (irqentry_nmi_enter adds NMI_OFFSET + HARDIRQ_OFFSET) until
+ * the kprobe is optimized into a jump: the kprobe twins accept that too. The price, on
+ * kprobes only: a real NMI program interrupting the watched one (the same bits) is not told
+ * apart. The kretprobe side runs from the return trampoline (no int3), but accepts the same so
+ * that an NMI call taken at entry is closed at exit.
+ */
+static __always_inline bool same_ctx(__u32 top, __u32 now, bool kprobe)
+{
+	return now == top || (kprobe && now == top + LAT_CTX_INT3);
+}
+
+/* A traced call starts: take the slot of the program on top of the stack, unless no watched
+ * program runs (counted in outside), the call comes from another interrupt context than that
+ * program's (foreign), or a traced call already holds the slot (busy). */
+static __always_inline int helper_enter(struct bpf_map *map, bool kprobe)
 {
 	struct lat_nest *n = cpu_nest();
 	struct lat_hnest *h = cpu_hnest();
@@ -58,6 +77,10 @@ static __always_inline int helper_enter(struct bpf_map *map)
 		return 0;
 	}
 	d = (d - 1) & (LAT_NEST_MAX - 1);
+	if (!same_ctx(n->ctx[d], cpu_irq_ctx(), kprobe)) {
+		h->foreign++;
+		return 0;
+	}
 	if (h->start_ns[d]) {
 		h->busy++;
 		return 0;
@@ -69,8 +92,10 @@ static __always_inline int helper_enter(struct bpf_map *map)
 	return 0;
 }
 
-/* A traced call returns: emit it if its entry took the slot. */
-static __always_inline int helper_leave(void)
+/* A traced call returns: emit it if its entry took the slot. A foreign call returning (an
+ * interrupt's call inside the top program's own call of the same function) must leave that
+ * slot alone: its entry was not ours, and the slot belongs to the interrupted call. */
+static __always_inline int helper_leave(bool kprobe)
 {
 	__u64 now = bpf_ktime_get_ns();
 	struct lat_nest *n = cpu_nest();
@@ -84,6 +109,8 @@ static __always_inline int helper_leave(void)
 	if (d == 0 || d > LAT_NEST_MAX)
 		return 0;
 	d = (d - 1) & (LAT_NEST_MAX - 1);
+	if (!same_ctx(n->ctx[d], cpu_irq_ctx(), kprobe))
+		return 0; /* counted as foreign at entry */
 	start = h->start_ns[d];
 	if (!start || h->func[d] != func_idx)
 		return 0; /* not ours: skipped at entry (counted there) */
@@ -95,24 +122,24 @@ static __always_inline int helper_leave(void)
 SEC("fentry/placeholder")
 int BPF_PROG(lat_helper_entry, struct bpf_map *map)
 {
-	return helper_enter(map);
+	return helper_enter(map, false);
 }
 
 SEC("fexit/placeholder")
 int BPF_PROG(lat_helper_exit)
 {
-	return helper_leave();
+	return helper_leave(false);
 }
 
 /* The kprobe twins: attached by user space to the function it names (no auto-attach). */
 SEC("kprobe")
 int BPF_KPROBE(lat_helper_kentry, struct bpf_map *map)
 {
-	return helper_enter(map);
+	return helper_enter(map, true);
 }
 
 SEC("kretprobe")
 int BPF_KRETPROBE(lat_helper_kexit)
 {
-	return helper_leave();
+	return helper_leave(true);
 }

@@ -33,19 +33,35 @@ enum lat_kind {
 /* lat_event.flags */
 #define LAT_EVF_SELF 0x1 /* timed by the program itself (demo), not by a probe */
 
+/* The interrupt-context bits of the kernel's preempt_count (include/linux/preempt.h): NMI
+ * (0x00f00000), hardirq (0x000f0000) and SOFTIRQ_OFFSET (0x100, set only while serving
+ * softirqs). Not the rest of SOFTIRQ_MASK: local_bh_disable() adds 2 * SOFTIRQ_OFFSET, so the
+ * bh-disable depth lives in bits 9-15 and may change inside one program without any other
+ * program running (a helper disabling bh); nor the preemption depth (0xff), which the map
+ * functions themselves change. Two code paths with different values of these bits are
+ * different contexts: one interrupted the other. */
+#define LAT_CTX_NMI_MASK 0x00f00000u
+#define LAT_CTX_HARDIRQ_MASK 0x000f0000u
+#define LAT_CTX_SOFTIRQ_OFFSET 0x00000100u
+#define LAT_CTX_MASK (LAT_CTX_NMI_MASK | LAT_CTX_HARDIRQ_MASK | LAT_CTX_SOFTIRQ_OFFSET)
+/* What entering an NMI adds (NMI_OFFSET + HARDIRQ_OFFSET): also what an int3 kprobe sees. */
+#define LAT_CTX_INT3 0x00110000u
+
 /* Per-CPU stack of programs running on that CPU (one entry of the lat_nest array map, indexed
- * by CPU). fentry pushes, fexit pops; helper probes read the top to attribute calls. */
+ * by CPU). fentry pushes, fexit pops; helper probes read the top to attribute calls, and only
+ * when they run in the interrupt context the top program entered in (ctx). */
 struct lat_nest {
 	__u32 depth;    /* entries pushed; may exceed LAT_NEST_MAX (then not stored) */
 	__u32 pad;
 	__u32 ids[LAT_NEST_MAX];
+	__u32 ctx[LAT_NEST_MAX]; /* preempt_count & LAT_CTX_MASK at entry (0 where unreadable) */
 	__u64 start_ns[LAT_NEST_MAX];
 	__u64 overflow; /* pushes beyond LAT_NEST_MAX */
 	__u64 mismatch; /* pops whose top was another program (a missed entry or exit) */
 	__u64 underflow; /* pops on an empty stack */
 };
 
-_Static_assert(sizeof(struct lat_nest) == 8 + 4 * LAT_NEST_MAX + 8 * LAT_NEST_MAX + 24,
+_Static_assert(sizeof(struct lat_nest) == 8 + 8 * LAT_NEST_MAX + 8 * LAT_NEST_MAX + 24,
 	       "lat_nest layout changed");
 
 /* Per-CPU helper-call slots, one per program nesting depth (an entry of the lat_hnest array
@@ -56,9 +72,11 @@ struct lat_hnest {
 	__u32 map_id[LAT_NEST_MAX];   /* the call's map, read at entry (a kretprobe has no args) */
 	__u64 busy;                   /* calls skipped: a traced call inside a traced call */
 	__u64 outside;                /* calls seen outside any watched program */
+	__u64 foreign;                /* calls from another interrupt context than the top
+				       * program's (a program interrupting it): not attributed */
 };
 
-_Static_assert(sizeof(struct lat_hnest) == 8 * LAT_NEST_MAX + 8 * LAT_NEST_MAX + 16,
+_Static_assert(sizeof(struct lat_hnest) == 8 * LAT_NEST_MAX + 8 * LAT_NEST_MAX + 24,
 	       "lat_hnest layout changed");
 
 /* One latency sample (48 bytes). */

@@ -26,4 +26,47 @@ static __always_inline struct lat_nest *cpu_nest(void)
 	return bpf_map_lookup_elem(&lat_nest, &cpu);
 }
 
+/*
+ * The CPU's preempt_count, which says whether it runs a task, serves softirqs, or handles a
+ * hardirq or NMI. On x86 it is a per-CPU variable: `__preempt_count` (up to 6.1 and again from
+ * 6.15) or the preempt_count field of `pcpu_hot` (6.2 to 6.14). Both are weak typed ksyms: where
+ * one is missing from the kernel's BTF libbpf loads its address as 0, bpf_ksym_exists() is a
+ * known false and the verifier drops that branch (selftests test_ksyms_weak.c). Where neither
+ * exists (other architectures keep it in thread_info), every context reads 0: the helper probes
+ * then attribute by the stack alone, as before, and user space says so
+ * (helpertrace__ctx_readable checks the same two names in the kernel's BTF).
+ */
+extern const int __preempt_count __ksym __weak;
+
+struct pcpu_hot___lat {
+	int preempt_count;
+} __attribute__((preserve_access_index));
+extern const struct pcpu_hot___lat pcpu_hot __ksym __weak;
+
+#ifndef bpf_ksym_exists /* libbpf >= 1.2 has it */
+#define bpf_ksym_exists(sym) (!!(sym))
+#endif
+
+/* Set before load: behave as if neither variable existed (LATTOP_IRQ_CTX_FAIL, for tests of
+ * the fallback). Every object including this header has its own copy; user space sets all. */
+const volatile __u32 lat_ctx_off = 0;
+
+/* The interrupt-context bits of this CPU's preempt_count (LAT_CTX_MASK), 0 where unreadable. */
+static __always_inline __u32 cpu_irq_ctx(void)
+{
+	if (lat_ctx_off)
+		return 0;
+	if (bpf_ksym_exists(&__preempt_count)) {
+		const int *pc = bpf_this_cpu_ptr(&__preempt_count);
+
+		return (__u32)*pc & LAT_CTX_MASK;
+	}
+	if (bpf_ksym_exists(&pcpu_hot)) {
+		const struct pcpu_hot___lat *hot = bpf_this_cpu_ptr(&pcpu_hot);
+
+		return (__u32)hot->preempt_count & LAT_CTX_MASK;
+	}
+	return 0;
+}
+
 #endif /* LATTOP_NEST_BPF_H */

@@ -9,7 +9,8 @@
  * Programs nest on a CPU (task context interrupted by softirq, hardirq or NMI), so starts live
  * on a per-CPU stack (lat_nest), not in one slot: fentry pushes (id, start), fexit pops and
  * emits. An exit whose top is another program means our entry was missed: counted, and the
- * stack is left as it was.
+ * stack is left as it was. Each entry also keeps the interrupt context the program entered in
+ * (nest.bpf.h cpu_irq_ctx), for the helper probes.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -37,6 +38,8 @@ int BPF_PROG(lat_prog_entry)
 		return 0;
 	}
 	n->ids[d & (LAT_NEST_MAX - 1)] = target_id;
+	/* The context the program runs in: a map call from another one is not its own. */
+	n->ctx[d & (LAT_NEST_MAX - 1)] = cpu_irq_ctx();
 	n->start_ns[d & (LAT_NEST_MAX - 1)] = bpf_ktime_get_ns();
 	n->depth = d + 1;
 	return 0;

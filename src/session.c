@@ -479,6 +479,12 @@ void session__close_interval(struct session *s, uint64_t now)
 	if (s->ht || s->helper_busy_retired)
 		model__set_counter(s->m, "helper_busy",
 				   s->helper_busy_retired + (s->ht ? helpertrace__busy(s->ht) : 0));
+	/* Calls from a program that interrupted a watched one (hardirq, softirq, NMI): not
+	 * attributed to it, counted the same way. */
+	if (s->ht || s->helper_foreign_retired)
+		model__set_counter(s->m, "helper_foreign",
+				   s->helper_foreign_retired +
+					   (s->ht ? helpertrace__foreign(s->ht) : 0));
 	segsession__interval(s);
 	model__close_interval(s->m, now);
 	recorder__interval(s);
@@ -551,6 +557,20 @@ static void sync_helpers(struct session *s)
 	}
 }
 
+/* Where the helper probes cannot read the CPU's interrupt context, say once (in the notice)
+ * that calls from programs interrupting a watched one are counted for it. */
+static void note_ctx(struct session *s)
+{
+	static const char msg[] = "helpers: interrupt context not readable on this kernel; "
+				  "calls from interrupting programs may be counted";
+	size_t len = strlen(s->notice);
+
+	if (helpertrace__ctx_readable(s->ht) || strstr(s->notice, msg))
+		return;
+	snprintf(s->notice + len, sizeof(s->notice) - len, "%s%s", len ? "; " : "", msg);
+	snprintf(s->m->notice, sizeof(s->m->notice), "%s", s->notice);
+}
+
 /* Switch the view to mode. */
 int session__set_mode(struct session *s, enum lat_mode mode, char *err, size_t errlen)
 {
@@ -582,12 +602,15 @@ int session__set_mode(struct session *s, enum lat_mode mode, char *err, size_t e
 			return -errno;
 		}
 		s->m->mode = mode;
+		note_ctx(s);
 		sync_helpers(s);
 		return 0;
 	}
 	/* Leaving helpers mode: nothing of it stays attached. */
-	if (s->ht)
+	if (s->ht) {
 		s->helper_busy_retired += helpertrace__busy(s->ht);
+		s->helper_foreign_retired += helpertrace__foreign(s->ht);
+	}
 	helpertrace__free(s->ht);
 	s->ht = NULL;
 	s->helpers_key = 0;

@@ -35,6 +35,7 @@ struct session {
 	struct helpertrace *ht; /* helpers mode's probes (NULL outside helpers mode) */
 	uint64_t helpers_key;   /* which programs the helper probes were set up for */
 	uint64_t helper_busy_retired; /* helper_busy of helper probe sets already freed */
+	uint64_t helper_foreign_retired; /* helper_foreign of helper probe sets already freed */
 	struct spans *sp;       /* -u / --spans probes (segments mode), or NULL */
 	struct segsession *seg; /* --profile / --discover: the vhost chain, or NULL */
 	int stats_fd;

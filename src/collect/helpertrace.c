@@ -16,6 +16,7 @@
 #include "collect/collector.h"
 #include "collect/helpertrace.h"
 #include "collect/progstats.h"
+#include "collect/progtrace.h"
 #include "helpertrace.skel.h"
 
 struct ksym {
@@ -40,6 +41,7 @@ struct helpertrace {
 	int n, cap;
 	uint64_t retired_misses;
 	uint64_t retired_busy; /* busy counts of slots cleared by detach_all */
+	uint64_t retired_foreign; /* foreign counts of slots cleared by detach_all */
 };
 
 /* Helper functions by kernel implementation name: how a called function maps to the BPF helper
@@ -113,21 +115,22 @@ static uint64_t probe_misses(const struct probe *p)
 	       progstats__recursion_misses(bpf_program__fd(k->progs.lat_helper_exit));
 }
 
-/* Sum of the per-CPU slots' busy counters. */
-static uint64_t slots_busy(const struct helpertrace *ht)
+/* Sums of the per-CPU slots' busy and foreign counters. */
+static void slots_losses(const struct helpertrace *ht, uint64_t *busy, uint64_t *foreign)
 {
 	int ncpu = libbpf_num_possible_cpus();
-	uint64_t sum = 0;
 
+	*busy = *foreign = 0;
 	if (ncpu <= 0 || ncpu > LAT_MAX_CPUS)
 		ncpu = LAT_MAX_CPUS;
 	for (__u32 cpu = 0; cpu < (__u32)ncpu; cpu++) {
 		struct lat_hnest h;
 
-		if (!bpf_map_lookup_elem(ht->hnest_fd, &cpu, &h))
-			sum += h.busy;
+		if (!bpf_map_lookup_elem(ht->hnest_fd, &cpu, &h)) {
+			*busy += h.busy;
+			*foreign += h.foreign;
+		}
 	}
-	return sum;
 }
 
 /* Detach every helper probe (their losses stay in the totals). A call in flight when its
@@ -141,7 +144,11 @@ void helpertrace__detach_all(struct helpertrace *ht)
 		helpertrace_bpf__destroy(ht->p[i].skel);
 	}
 	if (ht->n) {
-		ht->retired_busy += slots_busy(ht);
+		uint64_t busy, foreign;
+
+		slots_losses(ht, &busy, &foreign);
+		ht->retired_busy += busy;
+		ht->retired_foreign += foreign;
 		for (__u32 cpu = 0; cpu < LAT_MAX_CPUS; cpu++)
 			bpf_map_update_elem(ht->hnest_fd, &cpu, &zero, BPF_ANY);
 	}
@@ -460,6 +467,7 @@ static int load_probe(struct helpertrace *ht, const struct helper_site *site, bo
 		return -errno;
 	skel->rodata->helper_id = site->helper_id;
 	skel->rodata->func_idx = (uint32_t)ht->n + 1;
+	skel->rodata->lat_ctx_off = progtrace__ctx_off();
 	entry = fentry ? skel->progs.lat_helper_entry : skel->progs.lat_helper_kentry;
 	exit = fentry ? skel->progs.lat_helper_exit : skel->progs.lat_helper_kexit;
 	bpf_program__set_autoload(skel->progs.lat_helper_entry, fentry);
@@ -580,5 +588,32 @@ uint64_t helpertrace__recursion_misses(const struct helpertrace *ht)
 /* Helper calls skipped because a traced call held their slot. */
 uint64_t helpertrace__busy(const struct helpertrace *ht)
 {
-	return ht->retired_busy + slots_busy(ht);
+	uint64_t busy, foreign;
+
+	slots_losses(ht, &busy, &foreign);
+	return ht->retired_busy + busy;
+}
+
+/* Helper calls not attributed because they ran in another interrupt context than the
+ * program on top of the stack. */
+uint64_t helpertrace__foreign(const struct helpertrace *ht)
+{
+	uint64_t busy, foreign;
+
+	slots_losses(ht, &busy, &foreign);
+	return ht->retired_foreign + foreign;
+}
+
+/* Can the probes read the CPU's interrupt context? The same two per-CPU variables that
+ * bpf/nest.bpf.h reads as weak ksyms, looked up in the kernel's BTF as libbpf does. */
+bool helpertrace__ctx_readable(struct helpertrace *ht)
+{
+	if (progtrace__ctx_off())
+		return false;
+	if (!ht->vmlinux)
+		ht->vmlinux = btf__load_vmlinux_btf();
+	if (!ht->vmlinux)
+		return false;
+	return btf__find_by_name_kind(ht->vmlinux, "__preempt_count", BTF_KIND_VAR) >= 0 ||
+	       btf__find_by_name_kind(ht->vmlinux, "pcpu_hot", BTF_KIND_VAR) >= 0;
 }

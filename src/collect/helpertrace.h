@@ -55,5 +55,13 @@ uint64_t helpertrace__recursion_misses(const struct helpertrace *ht);
  * (a traced map function called inside another, e.g. a lookup in a for_each callback), summed
  * over CPUs, since the tracer was created (detach_all keeps the count). */
 uint64_t helpertrace__busy(const struct helpertrace *ht);
+/* Helper calls not attributed because they ran in another interrupt context (hardirq,
+ * softirq, NMI) than the watched program on top of the CPU's stack: a program that interrupted
+ * it. Summed over CPUs since the tracer was created (detach_all keeps the count). */
+uint64_t helpertrace__foreign(const struct helpertrace *ht);
+/* True when this kernel lets the probes read the CPU's interrupt context (x86's per-CPU
+ * preempt_count in BTF); false: calls from interrupting programs are attributed to the
+ * program they interrupted. */
+bool helpertrace__ctx_readable(struct helpertrace *ht);
 
 #endif /* LAT_HELPERTRACE_H */

@@ -103,6 +103,7 @@ static int load_copy(struct progtrace *pt, int target_fd, uint32_t id, const cha
 	if (!skel)
 		return -errno;
 	skel->rodata->target_id = id;
+	skel->rodata->lat_ctx_off = progtrace__ctx_off();
 	err = bpf_program__set_attach_target(skel->progs.lat_prog_entry, target_fd, func);
 	if (!err)
 		err = bpf_program__set_attach_target(skel->progs.lat_prog_exit, target_fd, func);
@@ -392,4 +393,13 @@ void progtrace__nest(const struct progtrace *pt, struct progtrace_nest *out)
 		out->mismatch += n.mismatch;
 		out->underflow += n.underflow;
 	}
+}
+
+/* True when LATTOP_IRQ_CTX_FAIL is set: the probes then behave as on a kernel whose BTF lacks
+ * the per-CPU preempt_count (a debug knob, to test that fallback on a kernel that has it). */
+bool progtrace__ctx_off(void)
+{
+	const char *v = getenv("LATTOP_IRQ_CTX_FAIL");
+
+	return v && *v && strcmp(v, "0");
 }

@@ -55,5 +55,8 @@ int progtrace__reap(struct progtrace *pt, uint32_t *reaped, int max);
 uint64_t progtrace__recursion_misses(const struct progtrace *pt);
 /* Read the nesting stacks' loss counters, summed over CPUs. */
 void progtrace__nest(const struct progtrace *pt, struct progtrace_nest *out);
+/* True when LATTOP_IRQ_CTX_FAIL asks the probes not to read the CPU's interrupt context (to test
+ * the fallback of kernels where it is not readable). */
+bool progtrace__ctx_off(void);
 
 #endif /* LAT_PROGTRACE_H */

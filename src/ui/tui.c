@@ -536,8 +536,9 @@ static void draw_counters(struct tui *t, int y)
 	clrtoeol();
 }
 
-/* Session-wide named counters (the vhost chain's; helper_busy), in segments and helpers modes:
- * one more line, in the warning colour when a loss counter grew in the last interval. */
+/* Session-wide named counters (the vhost chain's; helper_busy, helper_foreign), in segments
+ * and helpers modes: one more line, in the warning colour when a loss counter grew in the last
+ * interval. */
 static void draw_named(struct tui *t, int y)
 {
 	const struct model *m = t->s->m;

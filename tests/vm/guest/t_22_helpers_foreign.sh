@@ -1,0 +1,61 @@
+# Helpers mode attribution across interrupt contexts (issue 4: "a helper call counts for
+# program P only when P is the program running on that CPU"). fg_watched (watched, XDP) does
+# 4 hash updates per run and spins between them; fg_tick (unwatched, tp_btf on
+# hrtimer_expire_entry) updates the same map from the timer interrupts that land inside it.
+# Exactly N x 4 updates are fg_watched's; the interrupts' updates are counted as
+# helper_foreign (> 0: interrupts did land and were excluded). Once on fentry/fexit, once on
+# kprobe/kretprobe (LATTOP_HELPER_PROBES=kprobe).
+. /tests/lib.sh
+T=/tmp/hforeign
+mkdir -p $T
+N=150
+LOOPS=20000
+
+# hcol NAME HELPER MAP FILE: CSV column NAME of the last interval's row for (HELPER, MAP).
+hcol() {
+	awk -F, -v want="$1" -v hl="$2" -v mp="$3" 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next}
+		$h["helper"]==hl && $h["map_name"]==mp {v=$h[want]} END{print v}' "$4"
+}
+# ctr NAME FILE: a session-wide named counter of the last CSV row ("a=1;b=2").
+ctr() {
+	awk -F, -v want="$1" 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next} {c=$h["counters"]}
+		END{n=split(c,kv,";"); for(i=1;i<=n;i++){split(kv[i],p,"="); if(p[1]==want) print p[2]}}' "$2"
+}
+
+rm -f $T/in $T/out
+mkfifo $T/in
+foreign <$T/in >$T/out 2>&1 &
+exec 3>$T/in
+wait_line '^ready' $T/out || { fail foreign-fixture "did not start: $(cat $T/out)"; exit 1; }
+watched=$(awk '$1=="watched"{print $2}' $T/out)
+per=$(awk '$1=="updates_per_run"{print $2}' $T/out)
+cmd "loops $LOOPS" >/dev/null
+
+# one PROBES TAG: a lattop session on fg_watched with helper probes PROBES (fentry|kprobe).
+one() {
+	LATTOP_HELPER_PROBES=$1 lattop -m helpers -b -o csv -c -d 0.5 -D 120 -p "$watched" \
+		>$T/$2.csv 2>$T/$2.err &
+	lp=$!
+	wait_line 'fentry' $T/$2.csv 300
+	ran=$(cmd "run $N")
+	sleep 0.6
+	kill -INT $lp
+	wait $lp
+	expect $2-lattop-exit $? 0
+	cat $T/$2.err
+	fires=$(echo "$ran" | awk '{print $(NF-2)}')
+	during=$(echo "$ran" | awk '{print $NF}')
+	foreign=$(ctr helper_foreign $T/$2.csv)
+	echo "  $1: $ran; helper_foreign ${foreign:-none}, helper_busy $(ctr helper_busy $T/$2.csv)"
+	expect $2-update-count "$(hcol count bpf_map_update_elem fg_hash $T/$2.csv)" $((N * per)) ||
+		{ head -n 1 $T/$2.csv; tail -n 4 $T/$2.csv; }
+	ok $2-ticks-landed-inside [ "${during:-0}" -gt 0 ]
+	ok $2-helper-foreign-counted [ "${foreign:-0}" -gt 0 ]
+	# Every foreign call is a tick inside a watched run (none from elsewhere).
+	ok $2-helper-foreign-at-most-fires [ "${foreign:-0}" -le "${fires:-0}" ]
+}
+one fentry fe
+one kprobe kp
+echo quit >&3
+exec 3>&-
+wait
