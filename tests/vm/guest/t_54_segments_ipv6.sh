@@ -17,6 +17,8 @@ expect ipv6-fixture-lens "$(field target_len target_len) $(field target_len deco
 seg_discover $sn || exit 1
 # The profile keeps the flow as flow__format wrote it (IPv6 addresses in their short form).
 ok ipv6-profile-flow grep -q "\"flow\":[[:space:]]*\"$FLOW\"" $T/p.json || cat $T/p.json
+# Discover counted the flow's packets per worker: the 64 targets, none of the decoys.
+expect ipv6-discover-packets "$(grep -c "^  worker tid [0-9]* (vhost-$(field pid pid)) queue 0 eventfd_ctx 0x[0-9a-f]*: [0-9]* runs, $K packets$" $T/disc.out)" 1
 cp $T/p.json $T/p6.json
 if seg_measure $sn 2 --details; then
 	seg_checks $sn $K $M
