@@ -51,21 +51,30 @@ struct ksyms {
 	uint64_t signal_addr;
 };
 
-/* Look the chain's functions up in /proc/kallsyms (text symbols only). */
+/* Look the chain's functions up in /proc/kallsyms (text symbols only). The file has 100k+
+ * lines and costs ~1 s under emulation: no sscanf, and names are compared only after a cheap
+ * first-letter test. */
 static int ksyms_read(struct ksyms *k)
 {
-	char line[512], name[256], type;
-	unsigned long long addr;
+	char line[512];
 	FILE *f = fopen("/proc/kallsyms", "r");
 
 	memset(k, 0, sizeof(*k));
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
+		/* "ffffffff81000000 T name\t[module]\n" */
+		char *sp = strchr(line, ' '), *name, *end;
+		unsigned long long addr;
+
+		if (!sp || (sp[1] != 't' && sp[1] != 'T') || sp[2] != ' ')
 			continue;
-		if (type != 't' && type != 'T')
+		name = sp + 3;
+		if (!strchr("eihvtn", name[0]))
 			continue;
+		end = name + strcspn(name, " \t\n");
+		*end = '\0';
+		addr = strtoull(line, NULL, 16);
 		for (size_t i = 0; i < sizeof(vfuncs) / sizeof(vfuncs[0]); i++)
 			if (!k->addr[i] && !strcmp(name, vfuncs[i].name))
 				k->addr[i] = addr ? addr : 1;
@@ -81,6 +90,11 @@ static int ksyms_read(struct ksyms *k)
 	return 0;
 }
 
+/* The symbols the last vhost__support read, for the vhost__new that follows it (one read of
+ * kallsyms per session instead of three). */
+static struct ksyms support_ks;
+static bool support_ks_valid;
+
 /* True when the kernel can create kprobes through perf (what libbpf uses). */
 static bool have_kprobes(void)
 {
@@ -94,6 +108,7 @@ int vhost__support(char *why, size_t len, int *kvm)
 	int e;
 
 	*kvm = 0;
+	support_ks_valid = false;
 	e = ksyms_read(&k);
 	if (!have_kprobes() && (e || !k.addr[VF_TX_KICK])) {
 		/* Without vhost-net there is nothing to try fentry on either. */
@@ -129,6 +144,8 @@ int vhost__support(char *why, size_t len, int *kvm)
 		return -ENOENT;
 	}
 	*kvm = k.addr[VF_IOEVENTFD_WRITE] != 0;
+	support_ks = k;
+	support_ks_valid = true;
 	return 0;
 }
 
@@ -274,12 +291,14 @@ struct vhost *vhost__new(struct collector *c, const struct vhost_conf *conf, cha
 
 	if (!v)
 		return NULL;
-	e = vhost__support(err, errlen, &kvm);
-	if (e)
-		goto fail;
-	e = ksyms_read(&ks);
-	if (e)
-		goto fail;
+	if (!support_ks_valid) {
+		e = vhost__support(err, errlen, &kvm);
+		if (e)
+			goto fail;
+	}
+	ks = support_ks; /* what that check read: the chain is built on the same symbols */
+	support_ks_valid = false;
+	kvm = ks.addr[VF_IOEVENTFD_WRITE] != 0;
 	if (ks.addr[VF_TX_KICK] == 1) {
 		/* The wakeup probe tells TX kicks from others by this address. */
 		snprintf(err, errlen,

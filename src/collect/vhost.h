@@ -41,7 +41,9 @@ struct vhost_assoc {
  * ioeventfd_write [kvm] is there (without it KVM kicks are not seen). */
 int vhost__support(char *why, size_t len, int *kvm);
 /* Load and attach: fentry/fexit, else (loading or attaching them failed, or
- * LATTOP_VHOST_PROBES=kprobe) kprobes/kretprobes. NULL + errno with one sentence in err. */
+ * LATTOP_VHOST_PROBES=kprobe) kprobes/kretprobes. NULL + errno with one sentence in err.
+ * Builds on the symbols a successful vhost__support just before it read (else checks
+ * support itself). */
 struct vhost *vhost__new(struct collector *c, const struct vhost_conf *conf, char *err,
 			 size_t errlen);
 /* Which probes the chain uses ("fentry/fexit" or "kprobes/kretprobes") and how many (*n). */
