@@ -148,12 +148,18 @@ int progtrace__probe(struct progtrace *pt, char *why, size_t len)
 		    .repeat = FLOOR_RUNS);
 	struct target_bpf *tgt = target_bpf__open();
 	struct progtrace_bpf *copy = NULL;
+	struct bpf_program *p;
 	struct ring_buffer *rb = NULL;
 	struct floor_ctx f = {};
 	int err;
 
 	if (!tgt)
 		return -errno;
+	/* Only target_light is needed: the other test programs would cost verifier time (a
+	 * second under emulation). */
+	bpf_object__for_each_program(p, tgt->obj)
+		if (p != tgt->progs.target_light)
+			bpf_program__set_autoload(p, false);
 	/* The target object's ring buffer is never used by target_light; keep it tiny. */
 	err = bpf_map__set_max_entries(tgt->maps.events, 4096);
 	if (!err)
