@@ -10,7 +10,7 @@ LAT=$(readlink -f "$LATTOP")
 FIX=$(readlink -f "$OUTPUT/tests/host/spanfix")
 
 wait_gone
-trap 'tmux kill-session -t "$S" 2>/dev/null; rm -rf "$TMP"; jobs -p | xargs -r kill 2>/dev/null' EXIT
+trap 'tmux kill-session -t "$S" 2>/dev/null; tmux kill-server 2>/dev/null; rm -rf "$TMP"; jobs -p | xargs -r kill 2>/dev/null' EXIT
 
 coproc SF { "$FIX"; }
 read -r _ _ <&"${SF[0]}"
