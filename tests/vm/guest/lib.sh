@@ -22,6 +22,20 @@ csv_drops() {
 	awk -F, 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next}
 		{d+=$h["rb_drops"]+$h["queue_drops"]+$h["recursion_drops"]+$h["nest_drops"]}END{print d+0}' "$1"
 }
+# col NAME ID FILE: values of CSV column NAME for prog_id ID, one per interval.
+col() {
+	awk -F, -v want="$1" -v id="$2" 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next} $h["prog_id"]==id{print $h[want]}' "$3"
+}
+# hcol NAME HELPER MAP FILE: CSV column NAME of the last interval's row for (HELPER, MAP).
+hcol() {
+	awk -F, -v want="$1" -v hl="$2" -v mp="$3" 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next}
+		$h["helper"]==hl && $h["map_name"]==mp {v=$h[want]} END{print v}' "$4"
+}
+# ctr NAME FILE: a session-wide named counter of the last CSV row ("a=1;b=2").
+ctr() {
+	awk -F, -v want="$1" 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next} {c=$h["counters"]}
+		END{n=split(c,kv,";"); for(i=1;i<=n;i++){split(kv[i],p,"="); if(p[1]==want) print p[2]}}' "$2"
+}
 # wait_line PATTERN FILE [TRIES]: poll FILE (every 0.1 s) until a line matches.
 wait_line() {
 	i=0

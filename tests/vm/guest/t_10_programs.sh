@@ -6,10 +6,6 @@ T=/tmp/progs
 mkdir -p $T
 use_tmux
 
-# col NAME ID FILE: values of CSV column NAME for prog_id ID, one per interval.
-col() {
-	awk -F, -v want="$1" -v id="$2" 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next} $h["prog_id"]==id{print $h[want]}' "$3"
-}
 
 # 1+2: exact counts; the heavy target is slower at p50 and p99, and its p50 agrees with the
 # kernel's own test_run average.

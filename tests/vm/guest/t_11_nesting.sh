@@ -6,10 +6,6 @@
 T=/tmp/nest
 mkdir -p $T
 
-# col NAME ID FILE: values of CSV column NAME for prog_id ID, one per interval.
-col() {
-	awk -F, -v want="$1" -v id="$2" 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next} $h["prog_id"]==id{print $h[want]}' "$3"
-}
 # watch FILE IDS RUNS: lattop -b -o csv -c on IDS while the fixture runs nest_outer RUNS times;
 # the fixture's answer goes to $T/ran.
 watch() {

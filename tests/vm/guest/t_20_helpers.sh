@@ -6,11 +6,6 @@ T=/tmp/helpers
 mkdir -p $T
 use_tmux
 
-# hcol NAME HELPER MAP FILE: CSV column NAME of the last interval's row for (HELPER, MAP).
-hcol() {
-	awk -F, -v want="$1" -v hl="$2" -v mp="$3" 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next}
-		$h["helper"]==hl && $h["map_name"]==mp {v=$h[want]} END{print v}' "$4"
-}
 
 start_target helpers || exit 1
 

@@ -6,16 +6,6 @@
 T=/tmp/hkprobe
 mkdir -p $T
 
-# hcol NAME HELPER MAP FILE: CSV column NAME of the last interval's row for (HELPER, MAP).
-hcol() {
-	awk -F, -v want="$1" -v hl="$2" -v mp="$3" 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next}
-		$h["helper"]==hl && $h["map_name"]==mp {v=$h[want]} END{print v}' "$4"
-}
-# ctr NAME FILE: a session-wide named counter of the last CSV row ("a=1;b=2").
-ctr() {
-	awk -F, -v want="$1" 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next} {c=$h["counters"]}
-		END{n=split(c,kv,";"); for(i=1;i<=n;i++){split(kv[i],p,"="); if(p[1]==want) print p[2]}}' "$2"
-}
 
 # The nest fixture on fd 4 (lib.sh's cmd drives the target fixture on fd 3).
 rm -f $T/nin $T/nout
