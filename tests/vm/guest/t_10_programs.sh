@@ -6,7 +6,6 @@ T=/tmp/progs
 mkdir -p $T
 use_tmux
 
-
 # 1+2: exact counts; the heavy target is slower at p50 and p99, and its p50 agrees with the
 # kernel's own test_run average.
 start_target counts || exit 1

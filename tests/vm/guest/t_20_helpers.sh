@@ -6,7 +6,6 @@ T=/tmp/helpers
 mkdir -p $T
 use_tmux
 
-
 start_target helpers || exit 1
 
 # Per run target_maps does 3 updates, 5 lookups, 2 deletes on tgt_hash, 4 push and 4 pop on

@@ -6,7 +6,6 @@
 T=/tmp/hkprobe
 mkdir -p $T
 
-
 # The nest fixture on fd 4 (lib.sh's cmd drives the target fixture on fd 3).
 rm -f $T/nin $T/nout
 mkfifo $T/nin
