@@ -34,7 +34,14 @@ seg_discover() {
 	wait $lp
 	rc=$?
 	sed "s/^/seg: $sn: discover: /" $T/disc.out $T/disc.err
-	expect "$sn-discover-exit" $rc 0 || return 1
+	# On failure, what the next person needs (seen once in CI: a discover that saw no kick
+	# and no packet while the fixture's round completed): the fixture's own lines and the
+	# device's index.
+	expect "$sn-discover-exit" $rc 0 || {
+		sed "s/^/seg: $sn: fixture: /" $T/out $T/err
+		echo "seg: $sn: $IFNAME ifindex $(cat /sys/class/net/$IFNAME/ifindex 2>&1)"
+		return 1
+	}
 	pid=$(field pid pid)
 	ok "$sn-profile-worker" grep -q "\"comm\":[[:space:]]*\"vhost-$pid\"" $T/p.json || { cat $T/p.json; return 1; }
 	ok "$sn-profile-ctx" grep -q '"ctx":[[:space:]]*"0xffff' $T/p.json
