@@ -105,29 +105,28 @@ static cJSON *cell_json(const struct cell *c)
 /* Widest bar of a --hist text histogram, in characters. */
 #define HIST_BAR 40
 
+/* The row's log2 histogram ranges into lr (at most 64); how many (0 without samples). */
+static int row_log2(const struct row *r, struct hist_log2_row *lr)
+{
+	const struct hist *h = model__row_hist(r);
+
+	return h && h->count ? hist__log2(h, lr, 64) : 0;
+}
+
 /* --hist in text: the row's log2 histogram as "[lo, hi] count ####" lines under it. */
 static void text_hist(FILE *f, const struct row *r)
 {
 	struct hist_log2_row lr[64];
-	const struct hist *h = model__row_hist(r);
+	int n = row_log2(r, lr);
 	uint64_t widest = 0;
-	int n;
 
-	if (!h || !h->count)
-		return;
-	n = hist__log2(h, lr, 64);
 	for (int i = 0; i < n; i++)
 		widest = lr[i].count > widest ? lr[i].count : widest;
 	for (int i = 0; i < n; i++) {
-		char lo[16], hi[16], cnt[32];
-		int bar = (int)((double)lr[i].count / (double)widest * HIST_BAR + 0.5);
+		char range[80];
 
-		if (lr[i].count && !bar)
-			bar = 1; /* a non-empty range always shows */
-		fmt_ns((double)lr[i].lo, lo, sizeof(lo));
-		fmt_ns((double)lr[i].hi, hi, sizeof(hi));
-		fmt_count(lr[i].count, cnt, sizeof(cnt));
-		fprintf(f, "    [%8s, %8s] %13s %.*s\n", lo, hi, cnt, bar,
+		fmt_log2_range(&lr[i], range, sizeof(range));
+		fprintf(f, "    %s %.*s\n", range, log2_bar(lr[i].count, widest, HIST_BAR),
 			"########################################");
 	}
 }
@@ -136,8 +135,7 @@ static void text_hist(FILE *f, const struct row *r)
 static void csv_hist(FILE *f, const struct row *r)
 {
 	struct hist_log2_row lr[64];
-	const struct hist *h = model__row_hist(r);
-	int n = h && h->count ? hist__log2(h, lr, 64) : 0;
+	int n = row_log2(r, lr);
 
 	for (int i = 0; i < n; i++)
 		fprintf(f, "%s%" PRIu64 ":%" PRIu64 ":%" PRIu64, i ? ";" : "", lr[i].lo, lr[i].hi,
@@ -148,8 +146,7 @@ static void csv_hist(FILE *f, const struct row *r)
 static void json_hist(cJSON *o, const struct row *r)
 {
 	struct hist_log2_row lr[64];
-	const struct hist *h = model__row_hist(r);
-	int n = h && h->count ? hist__log2(h, lr, 64) : 0;
+	int n = row_log2(r, lr);
 	cJSON *arr = cJSON_AddArrayToObject(o, "hist");
 
 	for (int i = 0; i < n; i++) {

@@ -290,6 +290,28 @@ void fmt_rate(double v, char *buf, size_t len)
 }
 
 /* The human loss line: "drops: ringbuf 0  queue 0  recursion 0  nest 0  events 48,820". */
+void fmt_log2_range(const struct hist_log2_row *r, char *buf, size_t len)
+{
+	char lo[16], hi[16], cnt[32];
+
+	fmt_ns((double)r->lo, lo, sizeof(lo));
+	fmt_ns((double)r->hi, hi, sizeof(hi));
+	fmt_count(r->count, cnt, sizeof(cnt));
+	snprintf(buf, len, "[%8s, %8s] %13s", lo, hi, cnt);
+}
+
+/* Bar length of a log2 range: count scaled to room by the widest count. */
+int log2_bar(uint64_t count, uint64_t widest, int room)
+{
+	int bar;
+
+	if (room <= 0 || !widest)
+		return 0;
+	bar = (int)((double)count / (double)widest * room + 0.5);
+	return count && !bar ? 1 : bar;
+}
+
+/* The loss counters as the human drops line. */
 void fmt_drops(const struct model_counters *mc, char *buf, size_t len)
 {
 	char rb[32], q[32], rec[32], nest[32], ev[32];

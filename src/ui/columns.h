@@ -64,6 +64,12 @@ void fmt_rate(double v, char *buf, size_t len);
 /* The loss counters of mc as the human "drops: ringbuf N  queue N  recursion N  nest N
  * events N" line, with thousands separators (text reports and the TUI's counters line). */
 void fmt_drops(const struct model_counters *mc, char *buf, size_t len);
+/* One log2 histogram range for humans: "[      lo,       hi]         count" (the TUI pane and
+ * batch --hist both print it, then a bar). */
+void fmt_log2_range(const struct hist_log2_row *r, char *buf, size_t len);
+/* Length of the bar for count when the widest count gets room characters (a non-empty range
+ * always gets at least one). */
+int log2_bar(uint64_t count, uint64_t widest, int room);
 
 /* Fit columns into cols screen columns (one space between columns). need[c] is the width
  * column c needs to show every value; fills width[c]: text columns that are never dropped

@@ -178,18 +178,13 @@ static int draw_log2(struct tui *t, const struct hist *h, int y, int lines)
 		widest = rows[i].count > widest ? rows[i].count : widest;
 	for (int i = 0; i < lines && start + i < n; i++) {
 		const struct hist_log2_row *r = &rows[start + i];
-		char lo[16], hi[16], cnt[32], text[96];
-		int room, bar;
+		char range[80], text[96];
+		int bar;
 
-		fmt_ns((double)r->lo, lo, sizeof(lo));
-		fmt_ns((double)r->hi, hi, sizeof(hi));
-		fmt_count(r->count, cnt, sizeof(cnt));
-		snprintf(text, sizeof(text), "  [%8s, %8s] %13s ", lo, hi, cnt);
+		fmt_log2_range(r, range, sizeof(range));
+		snprintf(text, sizeof(text), "  %s ", range);
 		mvaddnstr(y + i, 0, text, COLS);
-		room = COLS - (int)strlen(text) - 1;
-		bar = room > 0 ? (int)((double)r->count / (double)widest * room + 0.5) : 0;
-		if (r->count && !bar && room > 0)
-			bar = 1; /* a non-empty range always shows */
+		bar = log2_bar(r->count, widest, COLS - (int)strlen(text) - 1);
 		attron(tui_attr(t, TH_BAR));
 		for (int k = 0; k < bar; k++)
 			addch('#');
