@@ -33,7 +33,7 @@ suite() {
 		failed=$((failed + 1))
 		failures+=("FAIL $name: exit $rc")
 	elif [ "$f" -gt 0 ]; then
-		grep -B3 '^FAIL ' "$log" | grep -v '^PASS' | sed 's/^/    /' | head -n 40
+		grep -B3 -A4 '^FAIL ' "$log" | grep -v '^PASS' | sed 's/^/    /' | head -n 40
 	fi
 }
 

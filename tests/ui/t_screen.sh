@@ -169,7 +169,12 @@ tmux resize-window -t "$S" -x 140 -y 30
 check r140-starts wait_for 'demo_xdp_hash'
 sleep 0.3
 tmux send-keys -t "$S" End
-check r140-end wait_for 'x1 END  filter all *$' 100 || screen | head -n 3 | sed 's/^/    screen: /'
+if wait_for 'x1 END  filter all *$' 100; then
+	pass r140-end
+else
+	fail r140-end "the header never showed 'x1 END  filter all'; the screen's top and bottom:"
+	screen | sed -n '1,3p;$p' | sed 's/^/    screen: /'
+fi
 check header-140-replay grep -qE '^lattop .*REPLAY sample\.lrec [0-9:]+ \(0:00:02\.5/0:00:02\.5\) x1 END  filter all *$' <(screen | head -n 1)
 tmux resize-window -t "$S" -x 80 -y 24
 sleep 0.6
