@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,17 +228,18 @@ static void lock_open_error(const char *path, int e, char *err, size_t errlen)
 		*(slash == dir ? slash + 1 : slash) = '\0';
 	if (e == ENOENT && slash && stat(dir, &st) && errno == ENOENT) {
 		snprintf(err, errlen,
-			 "cannot create the session lock %s: %s does not exist (a minimal system "
-			 "or an initramfs?): create it (mkdir -m 0755 %s) and start again",
-			 path, dir, dir);
+			 "cannot create the session lock %s: %s does not exist%s: create it "
+			 "(mkdir -m 0755 %s) and start again",
+			 path, dir,
+			 strcmp(dir, "/run") ? "" : " (a minimal system or an initramfs?)", dir);
 		return;
 	}
 	snprintf(err, errlen, "cannot open the session lock %s: %s", path, strerror(e));
 }
 
-/* Open the lock file: never through a symbolic link; only a regular file this user owns,
- * with one link, that no other user can open (any user who can open it can flock it and block
- * every session), holding nothing but a pid. Returns the fd or a negative errno with err. */
+/* Open the lock file: never through a symbolic link; only a regular file this user owns, with
+ * one link, holding nothing but a pid; made 0600 if it was not (any user who can open it can
+ * flock it and block every session). Returns the fd or a negative errno with err. */
 static int open_lock(const char *path, char *err, size_t errlen)
 {
 	struct stat st;
@@ -270,19 +272,18 @@ static int open_lock(const char *path, char *err, size_t errlen)
 			 "(owner uid %u): remove it, or point LATTOP_LOCK at a new file",
 			 path, (unsigned)st.st_uid);
 		e = -EPERM;
-	} else if (!e && (st.st_mode & 077)) {
-		snprintf(err, errlen,
-			 "the session lock %s can be opened by other users (mode %04o; made by an "
-			 "older lattop?), and any user holding it blocks every session: remove it "
-			 "(rm %s) and start again",
-			 path, (unsigned)(st.st_mode & 07777), path);
-		e = -EPERM;
 	} else if (!e && !lock_content_ok(fd)) {
 		snprintf(err, errlen,
 			 "the session lock %s holds something other than a pid, so it is not a "
 			 "lattop lock and will not be overwritten: point LATTOP_LOCK at a new file",
 			 path);
 		e = -EINVAL;
+	} else if (!e && (st.st_mode & 077) && fchmod(fd, 0600)) {
+		/* An older lattop made it 0644: ours, so it is closed to others from now on. A
+		 * user who opened it before can still hold it: take_lock tells that apart. */
+		e = -errno;
+		snprintf(err, errlen, "cannot make the session lock %s private (mode 0600): %s",
+			 path, strerror(-e));
 	} else if (e) {
 		snprintf(err, errlen, "cannot check the session lock %s: %s", path, strerror(-e));
 	}
@@ -313,6 +314,16 @@ static int take_lock(struct session *s, char *err, size_t errlen)
 			pid = strtol(buf, NULL, 10);
 		}
 		close(fd);
+		if (e == EWOULDBLOCK && pid > 0 && kill((pid_t)pid, 0) && errno == ESRCH) {
+			/* Held, but not by the session that wrote its pid: by whoever opened it
+			 * while an older lattop left it open to every user. */
+			snprintf(err, errlen,
+				 "the session lock %s is held by a process that is not a lattop "
+				 "session (pid %ld, its last holder, is gone): remove it (rm %s) and "
+				 "start again",
+				 lock_path(), pid, lock_path());
+			return -EBUSY;
+		}
 		if (e == EWOULDBLOCK) {
 			snprintf(err, errlen,
 				 "another lattop session (pid %ld) is already tracing: only one live "
