@@ -15,10 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <sys/utsname.h>
 
 #include <cjson/cJSON.h>
 
+#include "collect/outfile.h"
 #include "collect/profile.h"
 
 /* Queue of an eventfd. */
@@ -48,7 +50,7 @@ int profile__write(struct profile *p, const char *path, char *err, size_t errlen
 	struct tm tm;
 	char *txt;
 	FILE *f;
-	int e = 0;
+	int fd, e = 0;
 
 	gmtime_r(&t, &tm);
 	strftime(p->timestamp, sizeof(p->timestamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
@@ -86,11 +88,29 @@ int profile__write(struct profile *p, const char *path, char *err, size_t errlen
 	}
 	txt = cJSON_Print(root);
 	cJSON_Delete(root);
-	f = txt ? fopen(path, "w") : NULL;
-	if (!f || fprintf(f, "%s\n", txt) < 0)
-		e = errno ? errno : ENOMEM;
-	if (f && fclose(f) && !e)
+	if (!txt) {
+		snprintf(err, errlen, "cannot write the profile %s: out of memory", path);
+		return -ENOMEM;
+	}
+	/* A new file only (outfile.h): never through a link, never over another file. */
+	fd = outfile__create(path, "profile", err, errlen);
+	if (fd < 0) {
+		free(txt);
+		return fd;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
 		e = errno;
+		close(fd);
+	} else {
+		/* Buffered: a full disk may only show at fflush or fclose. */
+		if (fputs(txt, f) < 0 || fputc('\n', f) < 0 || fflush(f))
+			e = errno;
+		if (!e && fsync(fileno(f)) && errno != EINVAL)
+			e = errno;
+		if (fclose(f) && !e)
+			e = errno;
+	}
 	free(txt);
 	if (e)
 		snprintf(err, errlen, "cannot write the profile %s: %s", path, strerror(e));

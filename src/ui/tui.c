@@ -563,6 +563,16 @@ static bool has_named(const struct model *m)
 	return false;
 }
 
+/* True when a session-wide loss counter (collector_errors, lost_frames ...) ever moved: its
+ * line is shown in every mode then, programs mode included. */
+static bool named_loss(const struct model *m)
+{
+	for (size_t i = 0; i < m->nctr; i++)
+		if (m->ctr[i].series < 0 && m->ctr[i].loss && (m->ctr[i].cum || m->ctr[i].last))
+			return true;
+	return false;
+}
+
 /* The prompt text of each prompt kind. */
 static const char *const prompts[] = {
 	[PROMPT_FILTER] = "filter (IDs or names; Enter apply, Esc cancel): ",
@@ -685,8 +695,10 @@ void tui__draw(struct tui *t)
 	y += tui__draw_wrapped(y, model__notice(t->s->m), LINES >= 20 ? 2 : 1,
 			       tui_attr(t, TH_NOTE));
 	y += tui__draw_wrapped(y, t->s->warn, LINES >= 20 ? 2 : 1, tui_attr(t, TH_NOTE));
+	/* Errors the session went on after (a recording that failed ...): they stay. */
+	y += tui__draw_wrapped(y, t->s->errors, LINES >= 20 ? 2 : 1, tui_attr(t, TH_WARN));
 	draw_counters(t, y++);
-	if (t->s->m->mode != MODE_PROGRAMS && has_named(t->s->m))
+	if ((t->s->m->mode != MODE_PROGRAMS && has_named(t->s->m)) || named_loss(t->s->m))
 		draw_named(t, y++);
 	table_h = LINES - 1 - y;
 	pane_h = tui__pane_height(t, table_h);

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * test_profile.c - segments-mode profiles: a written profile loads back field for field, and
- * each broken file gets its sentence naming the file and the key.
+ * each broken file gets its sentence naming the file and the key; a profile is written only
+ * into a new file (mode 0600), never over a file or through a symbolic link.
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "collect/profile.h"
@@ -36,6 +38,7 @@ static void test_roundtrip(void)
 	p.tid[0] = (struct profile_tid){ .tid = 812, .pid = 2, .ctx = 0xffff888006334600ull,
 					 .queue = 1, .runs = 1, .packets = 2 };
 	snprintf(p.tid[0].comm, sizeof(p.tid[0].comm), "vhost-811");
+	unlink(path);
 	ASSERT_OK(profile__write(&p, path, err, sizeof(err)), "write");
 	ASSERT_OK(profile__load(&q, path, err, sizeof(err)), "load");
 	ASSERT_STREQ(q.device, "vtap0", "device");
@@ -94,6 +97,41 @@ static void test_errors(void)
 	ASSERT_TRUE(strstr(err, "cannot open the profile") != NULL, "no file sentence");
 }
 
+/* A profile is only ever a new file: an existing one, a symbolic link (its target untouched)
+ * and a device are refused with a sentence; a new one is created 0600 whatever the umask. */
+static void test_write_refuses(void)
+{
+	char dir[] = "/tmp/lattop-profile-dir-XXXXXX", f[64], link[64], target[64], err[256];
+	struct profile p = {};
+	struct stat st;
+	mode_t old = umask(0);
+
+	if (!ASSERT_TRUE(mkdtemp(dir) != NULL, "mkdtemp"))
+		goto out;
+	snprintf(p.device, sizeof(p.device), "vtap0");
+	snprintf(p.flow, sizeof(p.flow), "proto=udp");
+	snprintf(f, sizeof(f), "%s/p.json", dir);
+	snprintf(link, sizeof(link), "%s/l.json", dir);
+	snprintf(target, sizeof(target), "%s/target", dir);
+	ASSERT_OK(profile__write(&p, f, err, sizeof(err)), "new file");
+	ASSERT_TRUE(stat(f, &st) == 0 && (st.st_mode & 07777) == 0600, "created 0600");
+	ASSERT_EQ(profile__write(&p, f, err, sizeof(err)), -EEXIST, "existing refused");
+	ASSERT_TRUE(strstr(err, "already exists: lattop never overwrites a file") != NULL,
+		    "existing: sentence");
+	ASSERT_TRUE(symlink(target, link) == 0, "symlink");
+	ASSERT_EQ(profile__write(&p, link, err, sizeof(err)), -ELOOP, "symlink refused");
+	ASSERT_TRUE(strstr(err, "is a symbolic link") != NULL, "symlink: sentence");
+	ASSERT_TRUE(lstat(target, &st) != 0, "symlink: target not created");
+	ASSERT_EQ(profile__write(&p, "/dev/null", err, sizeof(err)), -EEXIST, "device refused");
+	ASSERT_TRUE(strstr(err, "/dev/null is a character device, not a regular file") != NULL,
+		    "device: sentence");
+	unlink(link);
+	unlink(f);
+	rmdir(dir);
+out:
+	umask(old);
+}
+
 int main(void)
 {
 	int fd = mkstemp(path);
@@ -104,6 +142,7 @@ int main(void)
 	test__suite = "profile";
 	RUN_TEST(test_roundtrip);
 	RUN_TEST(test_errors);
+	RUN_TEST(test_write_refuses);
 	unlink(path);
 	printf("profile: %d passed, %d failed\n", test__passed, test__failed);
 	return TEST_EXIT();
