@@ -29,7 +29,7 @@ id_of() { eval echo "\$$1"; }
 # lines FILE: the number of lines in FILE (report lines mark the interval clock).
 lines() { wc -l <"$1"; }
 # drive OUT: first runs of each program, 5 runs each (under the 64-record wake-up), each just
-# after a report line plus a different delay; then 12 bursts of light, 0.05 to 0.35 s apart.
+# after a report line plus a different delay; then 6 bursts of light, 0.05 to 0.35 s apart.
 # Sets ran_<prog> to the runs driven.
 drive() {
 	d=0
@@ -43,7 +43,7 @@ drive() {
 		d=$((d + 1))
 	done
 	k=0
-	while [ $k -lt 12 ]; do
+	while [ $k -lt 6 ]; do
 		cmd "run light 1500" >/dev/null
 		ran_light=$((ran_light + 1500))
 		sleep "0.$(((k * 7) % 6 + 1))"
