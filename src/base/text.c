@@ -120,6 +120,14 @@ void text__fputs(FILE *f, const char *s)
 	}
 }
 
+/* Write a message line: prefix, the visible form of s, a newline. */
+void text__line(FILE *f, const char *prefix, const char *s)
+{
+	fputs(prefix, f);
+	text__fputs(f, s);
+	fputc('\n', f);
+}
+
 /* Bytes of the visible-form unit at v: a whole escape (\\, \xHH, \uHHHH) or a character. */
 static size_t vis_unit(const char *v)
 {

@@ -25,6 +25,9 @@
 size_t text__esc(char *buf, size_t len, const char *s);
 /* Write the visible form of s to f. */
 void text__fputs(FILE *f, const char *s);
+/* Write prefix (lattop's own text), the visible form of s and a newline to f: one line of a
+ * message to the user whose s may name things from the kernel, a file or the command line. */
+void text__line(FILE *f, const char *prefix, const char *s);
 /* Columns a visible-form string takes (one per character; an escape counts its characters). */
 int text__cols(const char *vis);
 /* Copy the visible-form string vis into buf cut to at most width columns (never inside a
