@@ -20,6 +20,19 @@ static void describe(const cJSON *v, char *buf, size_t len)
 		snprintf(buf, len, "is %.15g", v->valuedouble);
 }
 
+/* What a member holds, for a sentence. */
+void jnum__show(const cJSON *obj, const char *key, char *buf, size_t len)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	if (!v)
+		snprintf(buf, len, "missing");
+	else if (!cJSON_IsNumber(v) || isnan(v->valuedouble))
+		snprintf(buf, len, "not a number");
+	else
+		snprintf(buf, len, "%.15g", v->valuedouble);
+}
+
 /* Read a whole number in [min, max]. */
 int jnum__int(const cJSON *obj, const char *key, int64_t min, int64_t max, int64_t *out,
 	      char *why, size_t whylen)

@@ -26,4 +26,8 @@ int jnum__int(const cJSON *obj, const char *key, int64_t min, int64_t max, int64
 int jnum__num(const cJSON *obj, const char *key, double min, double max, double *out, char *why,
 	      size_t whylen);
 
+/* What member key of obj holds, for a sentence: its number ("-1", "1e+300", "inf"), "not a
+ * number" or "missing". */
+void jnum__show(const cJSON *obj, const char *key, char *buf, size_t len);
+
 #endif /* LAT_JNUM_H */
