@@ -7,7 +7,7 @@
 # totals, --events) must hold no raw control byte, be valid UTF-8, and parse back: CSV per
 # RFC 4180 to the strings' visible forms, JSON to the strings. No root, no BPF.
 cd "$(dirname "$0")/../.." && . tests/lib.sh
-SUITE=host-escape
+SUITE=${SUITE_PREFIX:-}host-escape
 GEN=$OUTPUT/tests/test_rec_escape
 
 if ! "$GEN" --write "$TMP/e.lrec" 2>"$TMP/gen.err"; then

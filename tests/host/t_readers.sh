@@ -5,7 +5,7 @@
 # never a silent or undefined conversion), and a spans file over the 1 MiB limit says so.
 # No root, no BPF.
 cd "$(dirname "$0")/../.." && . tests/lib.sh
-SUITE=host-readers
+SUITE=${SUITE_PREFIX:-}host-readers
 
 # one NAME STATUS PATTERN ARGS...: lattop ARGS exits STATUS with one stderr line matching
 # PATTERN and nothing on stdout, within 10 s (a FIFO must not block).
