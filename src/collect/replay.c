@@ -238,7 +238,8 @@ static int read_meta(struct replay *r, struct opts *o, char *why, size_t whylen)
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (jnum__int(r->f.meta, keys[i].key, 0, keys[i].max, &v[i], why, whylen) == -EINVAL)
 			return -EINVAL;
-	r->wall_off_ns = v[0] - v[1]; /* both in [0, INT64_MAX]: no overflow */
+	/* In doubles, as the file holds them (both below 2^63: the difference fits). */
+	r->wall_off_ns = (int64_t)((double)v[0] - (double)v[1]);
 	if (v[2] >= 1000000)
 		o->interval_ns = (uint64_t)v[2];
 	r->floor_ns = (uint64_t)v[3];
