@@ -34,8 +34,8 @@ void jnum__show(const cJSON *obj, const char *key, char *buf, size_t len)
 }
 
 /* Read a whole number in [min, max]. */
-int jnum__int(const cJSON *obj, const char *key, int64_t min, int64_t max, int64_t *out,
-	      char *why, size_t whylen)
+int jnum__int(const cJSON *obj, const char *key, int64_t min, int64_t max, int64_t *out, char *why,
+	      size_t whylen)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
 	char is[64];

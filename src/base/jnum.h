@@ -19,8 +19,8 @@
  * obj has no such member (*out and why untouched), or -EINVAL with one sentence in why naming
  * the key, the value and the range ("\"tid\" is 4294967297: give a whole number from 1 to
  * 4194304"): not a number, fractional, infinite or out of range. */
-int jnum__int(const cJSON *obj, const char *key, int64_t min, int64_t max, int64_t *out,
-	      char *why, size_t whylen);
+int jnum__int(const cJSON *obj, const char *key, int64_t min, int64_t max, int64_t *out, char *why,
+	      size_t whylen);
 /* Read member key of obj as a finite number from min to max (fractions allowed); returns and
  * words errors as jnum__int. */
 int jnum__num(const cJSON *obj, const char *key, double min, double max, double *out, char *why,

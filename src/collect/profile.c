@@ -151,8 +151,9 @@ static int get_num(const cJSON *o, const char *key, bool required, int64_t min, 
 	if (!e)
 		*out = (uint64_t)v;
 	else if (e == -ENOENT && required)
-		snprintf(err, errlen, "profile %s: %s\"%s\" is missing: run lattop --discover again",
-			 path, where, key);
+		snprintf(err, errlen,
+			 "profile %s: %s\"%s\" is missing: run lattop --discover again", path,
+			 where, key);
 	else if (e == -EINVAL)
 		snprintf(err, errlen, "profile %s: %s%s (run lattop --discover again)", path, where,
 			 why);

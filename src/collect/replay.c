@@ -231,12 +231,13 @@ static int read_meta(struct replay *r, struct opts *o, char *why, size_t whylen)
 		{ "start_realtime_ns", INT64_MAX },
 		{ "start_monotonic_ns", INT64_MAX },
 		{ "interval_ns", 86400000000000ll }, /* -d is at most a day */
-		{ "floor_ns", 60000000000ll },       /* a probe floor of a minute is absurd already */
+		{ "floor_ns", 60000000000ll },       /* a minute's probe floor is absurd already */
 	};
 	int64_t v[4] = { 0 };
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (jnum__int(r->f.meta, keys[i].key, 0, keys[i].max, &v[i], why, whylen) == -EINVAL)
+		if (jnum__int(r->f.meta, keys[i].key, 0, keys[i].max, &v[i], why, whylen) ==
+		    -EINVAL)
 			return -EINVAL;
 	/* In doubles, as the file holds them (both below 2^63: the difference fits). */
 	r->wall_off_ns = (int64_t)((double)v[0] - (double)v[1]);
@@ -272,7 +273,8 @@ int replay__open(struct session *s, struct opts *o, const char *path, char *err,
 	e = read_file(path, &r->data, &r->size, &kind);
 	if (e == -ENODEV) {
 		snprintf(err, errlen,
-			 "%s is %s, not a recording: give a file written with lattop -w", path, kind);
+			 "%s is %s, not a recording: give a file written with lattop -w", path,
+			 kind);
 		return EXIT_RUNTIME;
 	}
 	if (e) {

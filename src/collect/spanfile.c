@@ -433,7 +433,8 @@ static int parse_filter(const cJSON *o, struct span_spec *sp, const char *file, 
 		if (jnum__int(o, "pid", 0, 4194304, &v, why, sizeof(why))) {
 			jnum__show(o, "pid", why, sizeof(why));
 			snprintf(err, errlen,
-				 "%s: 'pid' in %s must be a process ID up to 4194304 (0: any), not %s",
+				 "%s: 'pid' in %s must be a process ID up to 4194304 (0: any), "
+				 "not %s",
 				 file, where, why);
 			return -EINVAL;
 		}
@@ -497,7 +498,8 @@ static int parse_span(const cJSON *o, int idx, struct span_spec *sp, const char 
 		if (jnum__num(o, "timeout", 0.1, 86400, &secs, why, sizeof(why))) {
 			jnum__show(o, "timeout", why, sizeof(why));
 			snprintf(err, errlen,
-				 "%s: 'timeout' in span '%s' must be seconds from 0.1 to 86400, not %s",
+				 "%s: 'timeout' in span '%s' must be seconds from 0.1 to 86400, "
+				 "not %s",
 				 file, sp->name, why);
 			return -EINVAL;
 		}
