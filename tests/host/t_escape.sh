@@ -117,7 +117,10 @@ run() {
 	while [ "$1" != -- ]; do cargs+=("$1"); shift; done; shift
 	$LATTOP -r "$TMP/e.lrec" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
 	local rc=$?
-	if [ "$rc" != 0 ]; then fail "$name" "exit $rc: $(head -c 300 "$TMP/$name.err" | cat -v)"; return; fi
+	if [ "$rc" != 0 ] || [ -s "$TMP/$name.err" ]; then
+		fail "$name" "exit $rc: $(head -c 300 "$TMP/$name.err" | cat -v)"
+		return
+	fi
 	expect_eq "$name" "$(python3 "$TMP/check.py" "$kind" "$TMP/$name.out" "${cargs[@]}")" ok
 }
 
