@@ -780,6 +780,8 @@ static int edit_key(struct tui *t, int ch)
 /* Dispatch one key through the table. */
 static int handle_key(struct tui *t, int ch)
 {
+	char said[sizeof(t->flash)];
+
 	if (t->prompt)
 		return edit_key(t, ch);
 	if (ch == KEY_RESIZE)
@@ -790,7 +792,8 @@ static int handle_key(struct tui *t, int ch)
 	}
 	if (ch == '\r' || ch == KEY_ENTER)
 		ch = '\n';
-	if (t->s->rp && replay_ui__key(t->s, ch, t->flash, sizeof(t->flash))) {
+	if (t->s->rp && replay_ui__key(t->s, ch, said, sizeof(said))) {
+		text__esc(t->flash, sizeof(t->flash), said); /* may quote what was typed */
 		t->flash_until_ns = t->flash[0] ? now_ns() + 3000000000ull : 0;
 		return KH_HANDLED | KH_REDRAW;
 	}
