@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "base/text.h"
 #include "opts.h"
 #include "segsession.h"
 #include "session.h"
@@ -47,7 +48,7 @@ int main(int argc, char **argv)
 	/* Options: usage errors exit 2 before anything starts. */
 	ret = opts__parse(&o, argc, argv, err, sizeof(err));
 	if (ret < 0) {
-		fprintf(stderr, "lattop: %s\n", err);
+		text__line(stderr, "lattop: ", err);
 		return EXIT_USAGE;
 	}
 	if (ret == OPTS_HELP) {
@@ -88,14 +89,14 @@ int main(int argc, char **argv)
 	/* Session: privileges, stats, demo, filter check, collector. */
 	ret = session__open(&s, &o, err, sizeof(err));
 	if (ret != EXIT_OK) {
-		fprintf(stderr, "lattop: %s\n", err);
+		text__line(stderr, "lattop: ", err);
 		session__close(&s);
 		return ret;
 	}
 
 	/* Recording (-w): the header is written now, frames at each interval close. */
 	if (o.record && recorder__start(&s, o.record, o.raw, err, sizeof(err))) {
-		fprintf(stderr, "lattop: %s\n", err);
+		text__line(stderr, "lattop: ", err);
 		session__close(&s);
 		return EXIT_RUNTIME;
 	}

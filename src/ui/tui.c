@@ -14,6 +14,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "base/text.h"
 #include "collect/recorder.h"
 #include "collect/replay.h"
 #include "ui/replay_ui.h"
@@ -30,7 +31,8 @@ enum {
 /* Show msg in the footer for ms milliseconds. */
 void tui__say(struct tui *t, const char *msg, unsigned ms)
 {
-	snprintf(t->flash, sizeof(t->flash), "%s", msg);
+	/* Messages may name programs, files and themes: ncurses would act on CR, LF and BS. */
+	text__esc(t->flash, sizeof(t->flash), msg);
 	t->flash_until_ns = now_ns() + ms * 1000000ull;
 }
 
@@ -790,6 +792,8 @@ static int edit_key(struct tui *t, int ch)
 /* Dispatch one key through the table. */
 static int handle_key(struct tui *t, int ch)
 {
+	char said[sizeof(t->flash)];
+
 	if (t->prompt)
 		return edit_key(t, ch);
 	if (ch == KEY_RESIZE)
@@ -800,7 +804,8 @@ static int handle_key(struct tui *t, int ch)
 	}
 	if (ch == '\r' || ch == KEY_ENTER)
 		ch = '\n';
-	if (t->s->rp && replay_ui__key(t->s, ch, t->flash, sizeof(t->flash))) {
+	if (t->s->rp && replay_ui__key(t->s, ch, said, sizeof(said))) {
+		text__esc(t->flash, sizeof(t->flash), said); /* may quote what was typed */
 		t->flash_until_ns = t->flash[0] ? now_ns() + 3000000000ull : 0;
 		return KH_HANDLED | KH_REDRAW;
 	}
@@ -822,12 +827,12 @@ struct tui *tui__new(struct session *s)
 	t->s = s;
 	t->sortcol = columns__default_sort(s->m ? s->m->mode : MODE_PROGRAMS);
 	if (uname(&u) == 0) {
-		snprintf(t->host, sizeof(t->host), "%s", u.nodename);
-		snprintf(t->kernel, sizeof(t->kernel), "%s", u.release);
+		text__esc(t->host, sizeof(t->host), u.nodename);
+		text__esc(t->kernel, sizeof(t->kernel), u.release);
 	}
 	if (s->rp) {
-		snprintf(t->host, sizeof(t->host), "%s", replay__host(s->rp));
-		snprintf(t->kernel, sizeof(t->kernel), "%s", replay__kernel(s->rp));
+		text__esc(t->host, sizeof(t->host), replay__host(s->rp));
+		text__esc(t->kernel, sizeof(t->kernel), replay__kernel(s->rp));
 	}
 	t->color = !s->o->no_color && has_colors();
 	if (t->color) {

@@ -132,6 +132,53 @@ out:
 	umask(old);
 }
 
+/* Numbers out of their range, fractional or absurd are one sentence naming the key and the
+ * range, never a silent conversion (a tid of 4294967297 used to become 1). */
+static void test_number_ranges(void)
+{
+	static const struct {
+		const char *worker, *want;
+	} bad[] = {
+		{ "\"tid\": 4294967297", "workers[0].\"tid\" is 4294967297: give a whole number from 1 to 4194304" },
+		{ "\"tid\": 4294967296", "\"tid\" is 4294967296" },
+		{ "\"tid\": -1", "\"tid\" is -1" },
+		{ "\"tid\": 0", "\"tid\" is 0" },
+		{ "\"tid\": 1e300", "\"tid\" is 1e+300" },
+		{ "\"tid\": -1e300", "\"tid\" is -1e+300" },
+		{ "\"tid\": 1e999", "\"tid\" is inf" },
+		{ "\"tid\": 12.5", "\"tid\" is 12.5: give a whole number" },
+		{ "\"tid\": \"12\"", "\"tid\" is not a number" },
+		{ "\"tid\": 5, \"pid\": 4294967297", "\"pid\" is 4294967297" },
+		{ "\"tid\": 5, \"runs\": 1e300", "\"runs\" is 1e+300: give a whole number from 0 to 9007199254740992" },
+		{ "\"tid\": 5, \"packets\": -3", "\"packets\" is -3" },
+	};
+	struct profile p;
+	char err[320], text[512];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text),
+			 "{\"device\": \"v\", \"flow\": \"x\", \"eventfds\": [{\"ctx\": \"0x12\"}], "
+			 "\"workers\": [{%s, \"ctx\": \"0x12\"}]}",
+			 bad[i].worker);
+		put(text);
+		err[0] = '\0';
+		ASSERT_EQ(profile__load(&p, path, err, sizeof(err)), -EINVAL, bad[i].worker);
+		if (!ASSERT_TRUE(strstr(err, bad[i].want) != NULL, bad[i].want))
+			printf("  got: %s\n", err);
+	}
+	put("{\"device\": \"v\", \"flow\": \"x\", \"eventfds\": [{\"ctx\": \"0x12\", "
+	    "\"runs\": 1e300}], \"workers\": [{\"tid\": 5, \"ctx\": \"0x12\"}]}");
+	ASSERT_EQ(profile__load(&p, path, err, sizeof(err)), -EINVAL, "eventfd runs 1e300");
+	ASSERT_TRUE(strstr(err, "eventfds[0].\"runs\" is 1e+300") != NULL, err);
+	/* The bounds themselves are accepted. */
+	put("{\"device\": \"v\", \"flow\": \"x\", \"eventfds\": [{\"ctx\": \"0x12\", "
+	    "\"runs\": 9007199254740992}], \"workers\": [{\"tid\": 4194304, \"pid\": 1, "
+	    "\"ctx\": \"0x12\", \"packets\": 0}]}");
+	ASSERT_OK(profile__load(&p, path, err, sizeof(err)), "bounds accepted");
+	ASSERT_EQ(p.tid[0].tid, 4194304, "largest tid");
+	ASSERT_TRUE(p.ctx[0].runs == 9007199254740992ull, "largest count");
+}
+
 int main(void)
 {
 	int fd = mkstemp(path);
@@ -143,6 +190,7 @@ int main(void)
 	RUN_TEST(test_roundtrip);
 	RUN_TEST(test_errors);
 	RUN_TEST(test_write_refuses);
+	RUN_TEST(test_number_ranges);
 	unlink(path);
 	printf("profile: %d passed, %d failed\n", test__passed, test__failed);
 	return TEST_EXIT();
