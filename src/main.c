@@ -79,7 +79,7 @@ int main(int argc, char **argv)
 	 * starts; the files are created exclusively later (outfile.h). */
 	if ((o.record && outfile__check(o.record, "recording", err, sizeof(err))) ||
 	    (o.profile_out && outfile__check(o.profile_out, "profile", err, sizeof(err)))) {
-		fprintf(stderr, "lattop: %s\n", err);
+		text__line(stderr, "lattop: ", err);
 		return EXIT_USAGE;
 	}
 
@@ -112,7 +112,7 @@ int main(int argc, char **argv)
 	/* Errors the session went on after: batch printed them as they came; the TUI showed
 	 * them and the terminal is back now. Either way the run failed. */
 	if (s.errors[0] && !o.batch && !o.discover)
-		fprintf(stderr, "lattop: %s\n", s.errors);
+		text__line(stderr, "lattop: ", s.errors);
 	if (s.errors[0] && ret == EXIT_OK)
 		ret = EXIT_RUNTIME;
 

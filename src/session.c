@@ -16,6 +16,7 @@
 
 #include <bpf/libbpf.h>
 
+#include "base/text.h"
 #include "collect/collector.h"
 #include "collect/demo.h"
 #include "collect/progstats.h"
@@ -97,7 +98,7 @@ void session__error(struct session *s, const char *fmt, ...)
 		return;
 	snprintf(s->errors + len, sizeof(s->errors) - len, "%s%s", len ? "; " : "", msg);
 	if (s->o->batch || s->o->discover)
-		fprintf(stderr, "lattop: %s\n", msg);
+		text__line(stderr, "lattop: ", msg);
 }
 
 /* True when the series passes the -p filter. */

@@ -16,6 +16,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "base/text.h"
 #include "collect/outfile.h"
 #include "collect/recorder.h"
 #include "model/rec.h"
@@ -338,11 +339,15 @@ void recorder__stop(struct session *s)
 	if (e)
 		session__error(s, "recording stopped: cannot write %.200s: %s", r->path,
 			       strerror(e));
-	if (r->lost && s->o->batch)
-		fprintf(stderr,
-			"lattop: recording %s: %llu frames (%llu --raw events) lost because the disk "
-			"fell behind\n",
-			r->path, (unsigned long long)r->lost, (unsigned long long)r->lost_events);
+	if (r->lost && s->o->batch) {
+		char msg[4096 + 160];
+
+		snprintf(msg, sizeof(msg),
+			 "recording %s: %llu frames (%llu --raw events) lost because the disk fell "
+			 "behind",
+			 r->path, (unsigned long long)r->lost, (unsigned long long)r->lost_events);
+		text__line(stderr, "lattop: ", msg);
+	}
 	recorder_free(r);
 	s->rec = NULL;
 }
