@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
 # Build a sanitizer variant (SAN=address,undefined or thread) in its own OUTPUT and run the
-# tests that exercise threads and memory under it. Prints PASS/FAIL lines.
+# tests that exercise threads and memory under it. Prints PASS/FAIL lines, then "END san-SAN N".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 san=$1
 out=${OUTPUT:-.output}/san-${san//,/-}
+n=0
+# say LINE: print a PASS/FAIL line and count it for the END line.
+say() {
+	echo "$1"
+	n=$((n + 1))
+}
 if ! make -s OUTPUT="$out" SAN="$san" "$out/lattop" unit >"$out.build.log" 2>&1; then
-	echo "FAIL san-$san/build: see $out.build.log"
+	say "FAIL san-$san/build: see $out.build.log"
 	tail -n 20 "$out.build.log"
+	echo "END san-$san $n"
 	exit 1
 fi
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1
@@ -22,10 +29,12 @@ fi
 for t in $tests; do
 	[ -x "$t" ] || continue
 	name=$(basename "$t")
-	if "$t" >"$out.$name.log" 2>&1; then
-		echo "PASS san-$san/$name"
+	# (a program that exits 0 before its END line stopped early: a failure too)
+	if "$t" >"$out.$name.log" 2>&1 && [ "$(grep '^END ' "$out.$name.log" | sed 's/.* //')" = \
+		"$(grep -cE '^(PASS|FAIL|SKIP) ' "$out.$name.log")" ]; then
+		say "PASS san-$san/$name"
 	else
-		echo "FAIL san-$san/$name: see $out.$name.log"
+		say "FAIL san-$san/$name: see $out.$name.log"
 		tail -n 30 "$out.$name.log"
 	fi
 done
@@ -33,18 +42,19 @@ done
 if [ "$san" != thread ]; then
 	if "$out/lattop" --demo -b -n 2 -d 0.3 -o json >"$out.live.log" 2>&1 &&
 		[ "$(grep -c '"rows"' "$out.live.log")" = 2 ]; then
-		echo "PASS san-$san/live-demo"
+		say "PASS san-$san/live-demo"
 	else
-		echo "FAIL san-$san/live-demo: see $out.live.log"
+		say "FAIL san-$san/live-demo: see $out.live.log"
 		tail -n 30 "$out.live.log"
 	fi
 	# Spans: spans file parsing, the spans object's load/attach/teardown, segments rows.
 	if "$out/lattop" -b -n 2 -d 0.3 -o json --spans spans/sched-wakeup.json \
 		-u "$out/tests/host/spanfix:spanfix_work" >"$out.spans.log" 2>&1 &&
 		[ "$(grep -c '"mode":"segments"' "$out.spans.log")" = 2 ]; then
-		echo "PASS san-$san/live-spans"
+		say "PASS san-$san/live-spans"
 	else
-		echo "FAIL san-$san/live-spans: see $out.spans.log"
+		say "FAIL san-$san/live-spans: see $out.spans.log"
 		tail -n 30 "$out.spans.log"
 	fi
 fi
+echo "END san-$san $n"

@@ -47,3 +47,4 @@ expect_eq text-demo-rows "$(grep -c ' demo_' "$TMP/d.txt")" 4
 
 # Demo programs are unloaded at exit: nothing of ours stays in the kernel.
 expect_eq demo-unloaded "$(bpftool prog show 2>/dev/null | grep -c 'demo_')" 0
+end_suite

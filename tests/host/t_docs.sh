@@ -57,3 +57,4 @@ for t in $(sed -n 's/^\.PHONY: *//p' Makefile); do
 done
 # --help fits an 80-column terminal.
 expect_eq help-80-columns "$($LATTOP --help | awk 'length($0) > 80' | head -n 3)" ""
+end_suite

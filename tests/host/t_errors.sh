@@ -66,3 +66,4 @@ $LATTOP -m helpers -b -n 1 -d 0.3 >"$TMP/h.txt" 2>&1
 expect_eq helpers-degrades-status $? 0
 check helpers-degrades-sentence grep -q '^note: helpers mode needs fentry/fexit, which this kernel refuses: staying in programs mode' "$TMP/h.txt"
 check helpers-degrades-overview grep -q ' mode programs ' "$TMP/h.txt"
+end_suite

@@ -22,3 +22,4 @@ check lock-file-left test -s /run/lattop.lock
 $LATTOP -b -n 1 -d 0.3 >"$TMP/third" 2>&1
 expect_eq stale-lock-does-not-block $? 0
 check third-reports grep -q '^lattop ' "$TMP/third"
+end_suite

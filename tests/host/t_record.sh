@@ -202,7 +202,7 @@ if mount -t tmpfs -o size=96k tmpfs "$TMP/small" 2>/dev/null; then
 	expect_eq disk-full-file-readable $? 0
 	umount "$TMP/small"
 else
-	echo "SKIP host-record/disk-full: cannot mount a tmpfs"
+	skip disk-full "cannot mount a tmpfs"
 fi
 
 # Under ASan/UBSan (the build the asan suite made): recording with --raw (writer thread) and
@@ -238,3 +238,4 @@ if [ -x "$OUTPUT/san-thread/tests/test_recorder" ]; then
 		fail tsan-recorder "$(grep -m3 -E 'WARNING|ERROR|FAIL' "$TMP/tsan.log")"
 	fi
 fi
+end_suite

@@ -93,5 +93,6 @@ if [ ! -e /sys/bus/event_source/devices/kprobe/type ]; then
 	check discover-message grep -qF "lattop: $WHY" "$TMP/err"
 	check discover-no-profile test ! -e "$TMP/d.json"
 else
-	echo "SKIP $SUITE/degrade: this kernel has kprobes"
+	skip degrade "this kernel has kprobes"
 fi
+end_suite

@@ -161,3 +161,4 @@ f=$(ls "$TMP"/lattop-*.lrec 2>/dev/null | head -n1)
 $LATTOP -r "$f" -b -n 100 -o json >"$TMP/w.json" 2>/dev/null
 expect_eq w-file-replays $? 0
 check w-file-intervals test "$(json 'len(L)' "$TMP/w.json")" -ge 2
+end_suite

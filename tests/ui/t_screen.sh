@@ -294,3 +294,4 @@ if [ -x "$SAN" ]; then
 fi
 tmux kill-session -t "$S" 2>/dev/null
 wait_gone
+end_suite

@@ -192,3 +192,4 @@ for how in ctrl-c sighup; do
 	tmux kill-session -t "$S"
 	wait_gone
 done
+end_suite
