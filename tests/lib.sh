@@ -43,6 +43,13 @@ check() {
 expect_eq() {
 	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', expected '$3'"; fi
 }
+# demo_loaded: how many demo_ programs the kernel has loaded, from a bpftool listing that
+# worked (a failed listing prints why instead of a count, so "0" always means none).
+demo_loaded() {
+	local o
+	o=$(bpftool prog show 2>&1) || { echo "bpftool prog show failed: $o"; return; }
+	grep -c 'demo_' <<<"$o"
+}
 # json QUERY FILE: evaluate a python expression over the list of JSON lines `L` in FILE.
 json() {
 	python3 -c 'import json,sys
