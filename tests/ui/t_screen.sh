@@ -88,7 +88,12 @@ check search-next wait_for "'xdp_lru': demo_xdp_lru" 20
 tmux send-keys -t "$S" / zzz_nothing Enter
 check search-none wait_for "no program name contains 'zzz_nothing'" 20
 tmux send-keys -t "$S" / sk_queue Enter
-check search-moves-pane wait_for '^ [0-9]+ demo_sk_queue: interval latency histogram' 20
+if wait_for '^ [0-9]+ demo_sk_queue: interval latency histogram' 20; then
+	pass search-moves-pane
+else
+	fail search-moves-pane "the pane never showed demo_sk_queue; the screen's top and bottom:"
+	screen | sed -n '1,12p;$p' | cut -c1-120 | sed 's/^/    screen: /'
+fi
 tmux send-keys -t "$S" H
 sleep 0.4
 scr=$(screen)
