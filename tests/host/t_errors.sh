@@ -49,6 +49,8 @@ if id nobody >/dev/null 2>&1; then
 	rc=$?
 	expect_eq bpf-perfmon-only-status "$rc" 1
 	expect_eq bpf-perfmon-only-message "$(cat "$TMP/err")" "$NEEDS"
+else
+	skip not-root "no user nobody to run as"
 fi
 # uid 0 with CAP_SYS_ADMIN dropped: the same sentence, not a failure further on.
 setpriv --bounding-set=-sys_admin --inh-caps=-sys_admin $LATTOP -b -n 1 >"$TMP/out" 2>"$TMP/err"

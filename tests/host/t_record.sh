@@ -227,6 +227,8 @@ if [ -x "$SAN_LAT" ]; then
 			fi
 		done
 	done
+else
+	skip asan-replay "no $SAN_LAT: tests/sanitize.sh address,undefined builds it"
 fi
 
 # Under TSan (the build the tsan suite made): the UI thread queueing frames and the writer
@@ -237,5 +239,7 @@ if [ -x "$OUTPUT/san-thread/tests/test_recorder" ]; then
 	else
 		fail tsan-recorder "$(grep -m3 -E 'WARNING|ERROR|FAIL' "$TMP/tsan.log")"
 	fi
+else
+	skip tsan-recorder "no $OUTPUT/san-thread/tests/test_recorder: tests/sanitize.sh thread builds it"
 fi
 end_suite
