@@ -55,6 +55,8 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
 HOST_SRCS := $(wildcard tests/host/*.c)
 HOST_BINS := $(patsubst tests/host/%.c,$(OUTPUT)/tests/host/%,$(HOST_SRCS))
+# LD_PRELOAD shims the UI tests run lattop with.
+UI_SHIMS := $(patsubst tests/ui/%.c,$(OUTPUT)/tests/ui/%.so,$(wildcard tests/ui/*.c))
 
 .DELETE_ON_ERROR:
 .SECONDARY:
@@ -107,7 +109,12 @@ $(OUTPUT)/tests/host/%: $(OUTPUT)/tests/host/%.o $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-unit: $(UNIT_BINS) $(HOST_BINS)
+$(OUTPUT)/tests/ui/%.so: tests/ui/%.c
+	$(call msg,SHIM,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -shared -fPIC -O2 -Wall -o $@ $< -ldl
+
+unit: $(UNIT_BINS) $(HOST_BINS) $(UI_SHIMS)
 
 # The whole suite: unit, sanitizers, host BPF, tmux UI and (when qemu is usable) the VM.
 test: lattop unit

@@ -6,8 +6,34 @@ SUITE=${SUITE:-host}
 TMP=$(mktemp -d /tmp/lattop-test.XXXXXX)
 trap '[ -n "${TMUX_TMPDIR:-}" ] && tmux kill-server 2>/dev/null; rm -rf "$TMP"; jobs -p | xargs -r kill 2>/dev/null' EXIT
 
-pass() { echo "PASS $SUITE/$1"; }
-fail() { echo "FAIL $SUITE/$1: $2"; }
+# Every PASS/FAIL/SKIP line also adds a line to $TMP/checks (a file, so checks made in
+# subshells count too); end_suite prints the total.
+: >"$TMP/checks"
+pass() { echo "PASS $SUITE/$1"; echo >>"$TMP/checks"; }
+fail() { echo "FAIL $SUITE/$1: $2"; echo >>"$TMP/checks"; }
+# skip NAME WHY: a check this machine cannot make, with the reason.
+skip() { echo "SKIP $SUITE/$1: $2"; echo >>"$TMP/checks"; }
+# end_suite: the last line of every suite: "END <suite> <n>", n the PASS/FAIL/SKIP lines it
+# printed. tests/run.sh fails a suite without it (it stopped early) or whose count differs.
+end_suite() { echo "END $SUITE $(wc -l <"$TMP/checks")"; }
+# c_suite BIN [ARGS...]: run a C test program (tests/unit/test.h) as part of this suite: its
+# PASS/FAIL lines count as this suite's, and a program that stops before its own END line (or
+# whose count differs) is a FAIL.
+c_suite() {
+	local out=$TMP/c_suite.out rc n end
+	"$@" >"$out" 2>&1
+	rc=$?
+	grep -v '^END ' "$out"
+	n=$(grep -cE '^(PASS|FAIL|SKIP) ' "$out")
+	for _ in $(seq "$n"); do echo >>"$TMP/checks"; done
+	end=$(grep '^END ' "$out" | tail -n 1)
+	if [ -z "$end" ]; then
+		fail "$(basename "$1")-end" "exited $rc before its END line"
+	elif [ "${end##* }" != "$n" ]; then
+		fail "$(basename "$1")-end" "'$end' but it printed $n PASS/FAIL/SKIP lines"
+	fi
+	return "$rc"
+}
 # check NAME CONDITION-COMMAND...: pass when the command succeeds.
 check() {
 	local name=$1; shift
@@ -16,6 +42,13 @@ check() {
 # expect_eq NAME ACTUAL EXPECTED
 expect_eq() {
 	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', expected '$3'"; fi
+}
+# demo_loaded: how many demo_ programs the kernel has loaded, from a bpftool listing that
+# worked (a failed listing prints why instead of a count, so "0" always means none).
+demo_loaded() {
+	local o
+	o=$(bpftool prog show 2>&1) || { echo "bpftool prog show failed: $o"; return; }
+	grep -c 'demo_' <<<"$o"
 }
 # json QUERY FILE: evaluate a python expression over the list of JSON lines `L` in FILE.
 json() {

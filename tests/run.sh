@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # lattop's one test runner: unit, sanitizers, host BPF, tmux UI and VM suites.
-# Every suite prints "PASS <suite>/<name>" or "FAIL <suite>/<name>: why" lines; this script
-# counts them, treats a suite that exits non-zero without a FAIL line as one failure, and ends
-# with "N passed, M failed" (exit 1 when M > 0).
+# Every suite prints "PASS <suite>/<name>", "FAIL <suite>/<name>: why" or "SKIP <suite>/<name>:
+# why" lines and, last, "END <suite> <n>" (n: how many of those lines it printed). This script
+# counts them, treats a suite that exits non-zero without a FAIL line as one failure, and a
+# suite whose END line is missing (it stopped early) or disagrees with its lines as another;
+# it ends with "N passed, M failed" (exit 1 when M > 0).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUTPUT=${OUTPUT:-.output}
@@ -12,6 +14,35 @@ LOG=$OUTPUT/test-logs
 mkdir -p "$LOG"
 passed=0 failed=0
 failures=()
+
+# What a suite run by `suite NAME CMD...` must add to print its END line.
+end_hint() {
+	local cmd="$*"
+	case "$cmd" in
+	"bash tests/"*/t_*.sh) echo "add 'end_suite' (tests/lib.sh) as the last line of ${cmd#bash }" ;;
+	"bash tests/sanitize.sh"*) echo "tests/sanitize.sh must end with its END line" ;;
+	*/tests/test_*) echo "return TEST_EXIT() (tests/unit/test.h) at the end of main() in tests/unit/$(basename "$1").c" ;;
+	*vmtest*) echo "tests/vm/run.sh must end with 'END vm <n>'" ;;
+	*) echo "print 'END <suite> <number of PASS/FAIL/SKIP lines>' as its last line" ;;
+	esac
+}
+
+# The END line check: one FAIL line (echoed and tallied) when the marker is missing or its
+# count differs from the PASS/FAIL/SKIP lines in the log.
+check_end() {
+	local name=$1 log=$2 end n why=; shift 2
+	end=$(grep -E '^END ' "$log" | tail -n 1)
+	n=$(grep -cE '^(PASS|FAIL|SKIP) ' "$log")
+	if [ -z "$end" ]; then
+		why="no 'END <suite> <n>' line: it stopped early, or it does not print one ($(end_hint "$@"))"
+	elif [ "${end##* }" != "$n" ]; then
+		why="'$end' but it printed $n PASS/FAIL/SKIP lines (a check printed in the wrong format, or lost)"
+	fi
+	[ -n "$why" ] || return 0
+	echo "FAIL $name/end: $why"
+	failed=$((failed + 1))
+	failures+=("FAIL $name/end: $why")
+}
 
 # Run one suite command, echo its PASS/FAIL lines, tally them.
 suite() {
@@ -35,6 +66,7 @@ suite() {
 	elif [ "$f" -gt 0 ]; then
 		grep -B3 -A4 '^FAIL ' "$log" | grep -v '^PASS' | sed 's/^/    /' | head -n 40
 	fi
+	check_end "$name" "$log" "$@"
 }
 
 # Unit tests (pure C).

@@ -11,6 +11,7 @@
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -854,6 +855,23 @@ void tui__free(struct tui *t)
 	free(t);
 }
 
+/* Take the terminal's size again now that curses catches SIGWINCH: initscr reads the size
+ * before it installs its handler, and a resize in between (tmux or a window manager resizing
+ * the terminal while lattop starts) sends a SIGWINCH nobody catches, so the screen would stay
+ * laid out for the old size until the next resize. LINES/COLUMNS in the environment override
+ * the terminal's size in curses; then this leaves curses alone. */
+static void catch_up_size(void)
+{
+	struct winsize ws;
+
+	if (getenv("LINES") || getenv("COLUMNS"))
+		return;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) || !ws.ws_row || !ws.ws_col)
+		return;
+	if (is_term_resized(ws.ws_row, ws.ws_col))
+		resizeterm(ws.ws_row, ws.ws_col);
+}
+
 /* Run the TUI until q or a signal. */
 int tui__run(struct session *s)
 {
@@ -869,6 +887,7 @@ int tui__run(struct session *s)
 	keypad(stdscr, TRUE);
 	curs_set(0);
 	set_escdelay(25);
+	catch_up_size();
 	timeout(50); /* getch waits at most 50 ms: the queues are drained at least 20x/s */
 	t = tui__new(s);
 	if (!t) {

@@ -59,3 +59,4 @@ check tui-rows-still-shown wait_for 'demo_xdp_hash' 20
 tmux send-keys -t "$S" q
 check tui-exit-1 wait_for '^EXITED 1' 50
 expect_eq tui-stderr "$(cat "$TMP/tui.err")" "lattop: $SENTENCE"
+end_suite

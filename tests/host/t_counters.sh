@@ -46,3 +46,4 @@ expect_eq report-unmatched "$(json "L[0]['segments'][0]['counters']['unmatched']
 $LATTOP -r "$TMP/c.lrec" -b >"$TMP/t.txt" 2>&1
 check report-text grep -qE 'request_by_tid .*\[unmatched 99, collided 99\]' "$TMP/t.txt"
 echo quit >&"${SF[1]}"
+end_suite

@@ -46,4 +46,5 @@ check text-columns grep -qE '^ +ID TYPE +NAME +COUNT +RATE/S +AVG +P50 +P95 +P99
 expect_eq text-demo-rows "$(grep -c ' demo_' "$TMP/d.txt")" 4
 
 # Demo programs are unloaded at exit: nothing of ours stays in the kernel.
-expect_eq demo-unloaded "$(bpftool prog show 2>/dev/null | grep -c 'demo_')" 0
+expect_eq demo-unloaded "$(demo_loaded)" 0
+end_suite

@@ -5,6 +5,7 @@ cd "$(dirname "$0")/../.." && . tests/lib.sh
 SUITE=docs
 
 out=$(groff -man -ww -z man/lattop.8 2>&1)
+expect_eq man-renders $? 0
 expect_eq man-no-warnings "$out" ""
 for opt in $($LATTOP --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
 	esc=$(echo "$opt" | sed 's/-/\\\\-/g')
@@ -56,4 +57,7 @@ for t in $(sed -n 's/^\.PHONY: *//p' Makefile); do
 	check "make-rule-$t" grep -qE "^$t:" Makefile bench/bench.mk tests/vm/vm.mk tests/fuzz/fuzz.mk
 done
 # --help fits an 80-column terminal.
-expect_eq help-80-columns "$($LATTOP --help | awk 'length($0) > 80' | head -n 3)" ""
+help=$($LATTOP --help)
+check help-prints test "$(grep -c . <<<"$help")" -ge 10
+expect_eq help-80-columns "$(awk 'length($0) > 80' <<<"$help" | head -n 3)" ""
+end_suite

@@ -49,6 +49,8 @@ if id nobody >/dev/null 2>&1; then
 	rc=$?
 	expect_eq bpf-perfmon-only-status "$rc" 1
 	expect_eq bpf-perfmon-only-message "$(cat "$TMP/err")" "$NEEDS"
+else
+	skip not-root "no user nobody to run as"
 fi
 # uid 0 with CAP_SYS_ADMIN dropped: the same sentence, not a failure further on.
 setpriv --bounding-set=-sys_admin --inh-caps=-sys_admin $LATTOP -b -n 1 >"$TMP/out" 2>"$TMP/err"
@@ -66,3 +68,4 @@ $LATTOP -m helpers -b -n 1 -d 0.3 >"$TMP/h.txt" 2>&1
 expect_eq helpers-degrades-status $? 0
 check helpers-degrades-sentence grep -q '^note: helpers mode needs fentry/fexit, which this kernel refuses: staying in programs mode' "$TMP/h.txt"
 check helpers-degrades-overview grep -q ' mode programs ' "$TMP/h.txt"
+end_suite

@@ -154,3 +154,4 @@ expect_eq file-name-visible "$(python3 "$TMP/check.py" text "$TMP/name.out" 'f\x
 $LATTOP -r "$evil_name.missing" -b >"$TMP/miss.out" 2>"$TMP/miss.err"
 expect_eq missing-file-status $? 1
 expect_eq missing-file-stderr "$(python3 "$TMP/check.py" text "$TMP/miss.err" 'f\x1b]2;F\x07\x0d\x0ax.lrec.missing')" ok
+end_suite

@@ -142,5 +142,6 @@ if mount -t tmpfs -o size=96k,mode=755 tmpfs "$TMP/small" 2>/dev/null; then
 		"profwrite: cannot write the profile $TMP/small/p.json: No space left on device"
 	umount "$TMP/small"
 else
-	echo "SKIP host-files/disk-full: cannot mount a tmpfs"
+	skip disk-full "cannot mount a tmpfs"
 fi
+end_suite

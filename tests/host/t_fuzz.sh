@@ -7,6 +7,7 @@ SUITE=fuzz
 
 if ! make -s "$OUTPUT/fuzz/fuzz_rec" >"$TMP/build.log" 2>&1; then
 	fail build "$(tail -n 5 "$TMP/build.log")"
+	end_suite
 	exit 0
 fi
 pass build
@@ -26,3 +27,4 @@ for f in tests/fuzz/corpus/*; do
 	$LATTOP -r "$f" -b -o json >/dev/null 2>&1
 	expect_eq "seed-$(basename "$f" .lrec)-replays" $? 0
 done
+end_suite

@@ -40,3 +40,4 @@ expect_eq text-sums "$bad" "0 1"
 $LATTOP --hist >"$TMP/o" 2>"$TMP/e"
 expect_eq no-batch-status $? 2
 check no-batch-message grep -q -- '--hist apply to batch output: add -b' "$TMP/e"
+end_suite

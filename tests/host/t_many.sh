@@ -43,3 +43,4 @@ expect_eq replay-exit $? 0
 expect_eq replay-rows "$(json '[len(l["rows"]) for l in L]' "$TMP/replay.json")" "[256, 256]"
 echo quit >&"${M[1]}"
 wait "$M_PID" 2>/dev/null
+end_suite

@@ -74,3 +74,4 @@ one profile-tid-2-32 2 "workers\\[0\\]\\.\"tid\" is 4294967297: give a whole num
 # A spans file over 1 MiB names the limit.
 python3 -c 'import sys; sys.stdout.write("{\"spans\": []" + " " * (1 << 20) + "}")' >"$TMP/big.json"
 one spans-over-1mib 2 "the spans file $TMP/big.json is larger than 1 MiB, the most lattop reads: split it into several --spans files" --spans "$TMP/big.json" -b -n 1
+end_suite

@@ -203,7 +203,7 @@ if mount -t tmpfs -o size=96k tmpfs "$TMP/small" 2>/dev/null; then
 	expect_eq disk-full-file-readable $? 0
 	umount "$TMP/small"
 else
-	echo "SKIP host-record/disk-full: cannot mount a tmpfs"
+	skip disk-full "cannot mount a tmpfs"
 fi
 
 # Under ASan/UBSan (the build the asan suite made): recording with --raw (writer thread) and
@@ -228,6 +228,8 @@ if [ -x "$SAN_LAT" ]; then
 			fi
 		done
 	done
+else
+	skip asan-replay "no $SAN_LAT: tests/sanitize.sh address,undefined builds it"
 fi
 
 # Under TSan (the build the tsan suite made): the UI thread queueing frames and the writer
@@ -238,4 +240,7 @@ if [ -x "$OUTPUT/san-thread/tests/test_recorder" ]; then
 	else
 		fail tsan-recorder "$(grep -m3 -E 'WARNING|ERROR|FAIL' "$TMP/tsan.log")"
 	fi
+else
+	skip tsan-recorder "no $OUTPUT/san-thread/tests/test_recorder: tests/sanitize.sh thread builds it"
 fi
+end_suite

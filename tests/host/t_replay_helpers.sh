@@ -9,6 +9,7 @@ GEN=$OUTPUT/tests/test_rec_helpers
 
 if ! "$GEN" --write "$TMP/h.lrec" >"$TMP/expect.json" 2>"$TMP/gen.err"; then
 	fail generate "$(cat "$TMP/gen.err")"
+	end_suite
 	exit 0
 fi
 pass generate
@@ -121,3 +122,4 @@ print(bool(m) and int(m.group(1)) == want and int(m.group(2)) == 3000000000)
 EOF2
 )
 expect_eq totals-json-exact-ns "$start" True
+end_suite

@@ -77,6 +77,8 @@ if id nobody >/dev/null 2>&1; then
 		-m segments --profile "$P" -b -n 1 >"$TMP/out" 2>"$TMP/err"
 	expect_eq not-root-status $? 1
 	check not-root-message grep -q "needs root (CAP_SYS_ADMIN) to list BPF programs" "$TMP/err"
+else
+	skip not-root "no user nobody to run as"
 fi
 
 # This kernel has neither kprobes nor vhost-net: measure says so in one sentence and stays in
@@ -93,5 +95,6 @@ if [ ! -e /sys/bus/event_source/devices/kprobe/type ]; then
 	check discover-message grep -qF "lattop: $WHY" "$TMP/err"
 	check discover-no-profile test ! -e "$TMP/d.json"
 else
-	echo "SKIP $SUITE/degrade: this kernel has kprobes"
+	skip degrade "this kernel has kprobes"
 fi
+end_suite

@@ -302,7 +302,7 @@ expect_eq age-count "$(arow aged count)" 0
 expect_eq age-default-kept "$(arow kept count)/$(arow kept evicted)/$(arow kept unmatched)" 20/0/0
 # The sweeper itself against a real map: exact counts, and a start racing the removal of its
 # stale entry is kept, not dropped uncounted.
-"$OUTPUT/tests/host/spanage_test"
+c_suite "$OUTPUT/tests/host/spanage_test"
 # --span-timeout: -u spans (and file spans without a timeout of their own) take it. Three
 # 600 ms calls outlast 0.2 s: their starts are dropped (evicted 3) and their returns miss
 # (unmatched 3); two 50 ms calls pair. The same function in a file with "timeout": 10 pairs all.
@@ -344,7 +344,7 @@ if [ "$dd_rc" = 0 ]; then
 	check block-by-rq python3 -c "import sys; sys.exit(not ($(brow block_issue_to_complete count) >= 200))"
 	check block-by-sector python3 -c "import sys; sys.exit(not ($(brow by_sector count) >= 200))"
 else
-	echo "SKIP host-spans/block-by-rq: no direct I/O to a block device under $OUTPUT"
+	skip block-by-rq "no direct I/O to a block device under $OUTPUT"
 fi
 
 # The sched example on a loaded machine (two busy loops): wake-ups turn into samples.
@@ -419,3 +419,4 @@ wait_gone
 $LATTOP -b -n 1 -d 0.2 -u "$FIXABS:spanfix_work" >/dev/null 2>&1
 expect_eq after-error-runs $? 0
 wait
+end_suite

@@ -41,3 +41,4 @@ expect_eq marked-gone "$(json "L[-1]['rows'][0]['gone'] and L[-1]['rows'][1]['go
 expect_eq not-gone-first "$(json "any(r['gone'] for r in L[0]['rows'])" "$TMP/t.json")" False
 echo quit >&"${TGT[1]}"
 wait
+end_suite

@@ -39,3 +39,4 @@ check span-row-one-line wait_for "^ +3 S$vis.* K$vis" 20
 check counter-visible wait_for "^counters: C$vis\"q\"" 20
 tmux send-keys -t "$S" q
 check quits wait_for '^EXITED 0' 40
+end_suite

@@ -87,3 +87,4 @@ tmux send-keys -t "$S" q
 check many-quits wait_for '^EXITED 0' 30
 tmux kill-session -t "$S" 2>/dev/null
 echo quit >&"${M[1]}"
+end_suite

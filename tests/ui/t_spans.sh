@@ -35,3 +35,4 @@ tmux send-keys -t "$S" q
 check quits wait_for 'EXITED 0' 50
 echo quit >&"${SF[1]}"
 wait
+end_suite

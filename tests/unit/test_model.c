@@ -49,14 +49,16 @@ static void test_gone(void)
 {
 	struct model *m = model__new(0);
 	struct prog_stat st[2] = { ps(10, "a", 1, 1), ps(11, "b", 1, 1) };
-	struct series *b;
+	struct series *a, *b;
 
 	model__apply_stats(m, st, 2, 0);
 	model__apply_stats(m, st, 1, S); /* b no longer loaded */
 	b = model__find(m, LAT_EV_PROG, 11, 0, 0);
 	ASSERT_TRUE(b && b->gone, "b gone");
 	ASSERT_EQ(b ? b->gone_ns : 0, S, "gone at");
-	ASSERT_EQ(model__find(m, LAT_EV_PROG, 10, 0, 0)->gone, 0, "a stays");
+	a = model__find(m, LAT_EV_PROG, 10, 0, 0);
+	if (ASSERT_NONNULL(a, "a still found"))
+		ASSERT_EQ(a->gone, 0, "a stays");
 	model__free(m);
 }
 
@@ -73,6 +75,8 @@ static void test_events(void)
 	}
 	model__close_interval(m, S);
 	s = model__find(m, LAT_EV_PROG, 7, 0, 0);
+	if (!ASSERT_NONNULL(s, "series 7"))
+		goto out;
 	model__row(m, s, false, &r);
 	ASSERT_EQ(r.count, 1000, "count");
 	ASSERT_EQ(r.has_dist, 1, "distribution");
@@ -92,6 +96,7 @@ static void test_events(void)
 	model__row(m, s, true, &r);
 	ASSERT_EQ(r.count, 0, "reset");
 	ASSERT_EQ(m->n, 1, "series stays");
+out:
 	model__free(m);
 }
 
@@ -150,6 +155,8 @@ static void test_p99_history(void)
 			model__add_event(m, &e, SRC_SELF);
 		model__close_interval(m, (uint64_t)i * S);
 		s = model__find(m, LAT_EV_PROG, 3, 0, 0);
+		if (!ASSERT_NONNULL(s, "series 3"))
+			goto out;
 		if (i == 3) {
 			n = model__p99_history(s, out, MODEL_P99_RING);
 			ASSERT_EQ(n, 3, "three intervals so far");
@@ -169,6 +176,7 @@ static void test_p99_history(void)
 	model__close_interval(m, 100 * S);
 	n = model__p99_history(s, out, MODEL_P99_RING);
 	ASSERT_EQ(out[n - 1], 0, "empty interval");
+out:
 	model__free(m);
 }
 

@@ -19,6 +19,7 @@ static struct model *record(struct rec_buf *b, size_t *bounds, size_t *nb)
 	struct model *m = model__new(0);
 	struct rec_enc *e = rec_enc__new();
 	struct prog_stat st[2] = { ps(10, "a", 100, 1000), ps(11, "b", 5, 50) };
+	struct series *a;
 
 	rec__header(b, "{\"host\":\"t\",\"interval_ns\":1000000000}");
 	*nb = 0;
@@ -42,8 +43,9 @@ static struct model *record(struct rec_buf *b, size_t *bounds, size_t *nb)
 		 * that grows only in interval 2. */
 		model__set_counter(m, "fifo_overflow", 3ull * k * k);
 		model__set_tally(m, "pkts_matched", 100ull * k);
-		model__set_series_counter(m, model__find(m, LAT_EV_PROG, 10, 0, 0), "unmatched", true,
-					  k >= 2 ? 5 : 0);
+		a = model__find(m, LAT_EV_PROG, 10, 0, 0);
+		if (ASSERT_NONNULL(a, "series 10 recorded")) /* NULL: the session's counter */
+			model__set_series_counter(m, a, "unmatched", true, k >= 2 ? 5 : 0);
 		model__close_interval(m, k * S);
 		rec_enc__interval(e, m, k == 2 ? "10" : "", 0, b);
 		/* Record boundaries: walk the records this frame added. */
@@ -95,6 +97,7 @@ static void test_round_trip(void)
 	struct rec_buf b = { 0 };
 	size_t bounds[64], nb;
 	struct model *live = record(&b, bounds, &nb), *rep = NULL;
+	struct series *a;
 	struct rec_file f;
 	char err[256];
 
@@ -113,12 +116,14 @@ static void test_round_trip(void)
 	ASSERT_EQ(model__counter(rep, NULL, "fifo_overflow", true), 27, "counter since start");
 	ASSERT_EQ(model__counter(rep, NULL, "pkts_matched", true), 300, "tally since start");
 	ASSERT_TRUE(model__counters_lost(rep, NULL), "a session loss in the last interval");
-	ASSERT_EQ(model__counter(rep, model__find(rep, LAT_EV_PROG, 10, 0, 0), "unmatched", false),
-		  0, "series counter: nothing in interval 3");
-	ASSERT_EQ(model__counter(rep, model__find(rep, LAT_EV_PROG, 10, 0, 0), "unmatched", true),
-		  5, "series counter since start");
-	ASSERT_TRUE(!model__counters_lost(rep, model__find(rep, LAT_EV_PROG, 10, 0, 0)),
-		     "no series loss in the last interval");
+	/* (a NULL series would ask for the session-wide counter instead) */
+	a = model__find(rep, LAT_EV_PROG, 10, 0, 0);
+	if (ASSERT_NONNULL(a, "replayed series 10")) {
+		ASSERT_EQ(model__counter(rep, a, "unmatched", false), 0,
+			  "series counter: nothing in interval 3");
+		ASSERT_EQ(model__counter(rep, a, "unmatched", true), 5, "series counter since start");
+		ASSERT_TRUE(!model__counters_lost(rep, a), "no series loss in the last interval");
+	}
 	ASSERT_STREQ(rec__meta_str(&f, "host"), "t", "metadata");
 	rec__fini(&f);
 out:

@@ -25,9 +25,11 @@ skip() {
 	if [ "${VM_REQUIRED:-0}" = 1 ]; then
 		echo "FAIL vm/setup: $1 (VM_REQUIRED=1)"
 		echo "vm: 0 passed, 1 failed"
+		echo "END vm 1"
 		exit 1
 	fi
 	echo "SKIP vm: $1"
+	echo "END vm 1"
 	exit 0
 }
 
@@ -35,6 +37,7 @@ skip() {
 die() {
 	echo "FAIL vm/setup: $1"
 	echo "vm: 0 passed, 1 failed"
+	echo "END vm 1"
 	exit 1
 }
 
@@ -231,6 +234,7 @@ grep -E '^vmtest: (init|done) ' "$CONSOLE" >&2 || true
 grep -E '^(PASS|FAIL|SKIP) ' "$CONSOLE" || true
 passed=$(grep -c '^PASS ' "$CONSOLE" || true)
 failed=$(grep -c '^FAIL ' "$CONSOLE" || true)
+skipped=$(grep -c '^SKIP ' "$CONSOLE" || true)
 if ! grep -qx 'VMTEST-DONE' "$CONSOLE"; then
 	why="qemu exited $rc"
 	[ "$rc" -ne 124 ] || why="qemu timed out after ${VM_TIMEOUT}s"
@@ -239,4 +243,7 @@ if ! grep -qx 'VMTEST-DONE' "$CONSOLE"; then
 	failed=$((failed + 1))
 fi
 echo "vm: $passed passed, $failed failed"
+# The end marker tests/run.sh checks: every PASS/FAIL/SKIP line printed above (the guest's are
+# trusted only with VMTEST-DONE, checked above).
+echo "END vm $((passed + failed + skipped))"
 [ "$failed" -eq 0 ]
