@@ -7,10 +7,11 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "collect/recorder.h"
 #include "opts.h"
 #include "segsession.h"
 #include "session.h"
-#include "collect/recorder.h"
+#include "ui/prom.h"
 #include "ui/replay_ui.h"
 #include "ui/ui.h"
 
@@ -39,6 +40,7 @@ int main(int argc, char **argv)
 {
 	static struct opts o;
 	static struct session s;
+	struct prom *prom = NULL;
 	struct sigaction sa;
 	char err[512];
 	int ret;
@@ -88,13 +90,31 @@ int main(int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 
-	/* Front end until q, -n, -D or a signal. */
+	/* Prometheus endpoint (--listen): bound now, fed at each interval close. */
+	if (o.listen) {
+		prom = prom__new(o.listen, err, sizeof(err));
+		if (!prom) {
+			fprintf(stderr, "lattop: %s\n", err);
+			session__close(&s);
+			return EXIT_RUNTIME;
+		}
+		s.on_interval = prom__on_interval;
+		s.on_interval_arg = prom;
+	}
+
+	/* Front end until q, -n, -D or a signal (--listen alone: headless). */
 	if (o.discover)
 		ret = segsession__discover(&s, &ui_stop);
+	else if (o.batch)
+		ret = batch__run(&s);
+	else if (o.listen && !o.tui)
+		ret = prom__run(&s, &ui_stop);
 	else
-		ret = o.batch ? batch__run(&s) : tui__run(&s);
+		ret = tui__run(&s);
 
-	/* Teardown: threads joined, links destroyed, stats fd closed. */
+	/* Teardown: the HTTP server first (it reads snapshots only), then threads joined, links
+	 * destroyed, stats fd closed. */
+	prom__free(prom);
 	session__close(&s);
 	return ret;
 }

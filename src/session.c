@@ -488,6 +488,8 @@ void session__close_interval(struct session *s, uint64_t now)
 	segsession__interval(s);
 	model__close_interval(s->m, now);
 	recorder__interval(s);
+	if (s->on_interval)
+		s->on_interval(s->on_interval_arg, s->m);
 }
 
 /* If the interval has elapsed, close it. */
