@@ -7,10 +7,10 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "collect/recorder.h"
 #include "opts.h"
 #include "segsession.h"
 #include "session.h"
+#include "collect/recorder.h"
 #include "ui/prom.h"
 #include "ui/replay_ui.h"
 #include "ui/ui.h"

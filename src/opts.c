@@ -16,13 +16,16 @@
 #include "ui/theme.h"
 
 static const char *const mode_names[MODE__COUNT] = {
-    [MODE_PROGRAMS] = "programs",
-    [MODE_HELPERS] = "helpers",
-    [MODE_SEGMENTS] = "segments",
+	[MODE_PROGRAMS] = "programs",
+	[MODE_HELPERS] = "helpers",
+	[MODE_SEGMENTS] = "segments",
 };
 
 /* Name of a mode. */
-const char *opts__mode_name(enum lat_mode m) { return m < MODE__COUNT ? mode_names[m] : "?"; }
+const char *opts__mode_name(enum lat_mode m)
+{
+	return m < MODE__COUNT ? mode_names[m] : "?";
+}
 
 /* Print the usage text. */
 void opts__usage(void *fp)
@@ -136,7 +139,10 @@ static int parse_count(const char *s, long *out)
 }
 
 /* True if c may appear in a BPF program name. */
-static bool name_char(int c) { return isalnum(c) || c == '_' || c == '.'; }
+static bool name_char(int c)
+{
+	return isalnum(c) || c == '_' || c == '.';
+}
 
 /* Parse a -p list. */
 int opts__parse_filter(struct opts *o, const char *list, char *err, size_t errlen)
@@ -160,11 +166,10 @@ int opts__parse_filter(struct opts *o, const char *list, char *err, size_t errle
 				valid = false;
 		}
 		if (!valid || len >= sizeof(f->name)) {
-			snprintf(
-			    err, errlen,
-			    "bad entry '%.*s' in -p: use program IDs or names (letters, digits, "
-			    "'_' and '.') separated by commas",
-			    (int)(len > 40 ? 40 : len), tok);
+			snprintf(err, errlen,
+				 "bad entry '%.*s' in -p: use program IDs or names (letters, digits, "
+				 "'_' and '.') separated by commas",
+				 (int)(len > 40 ? 40 : len), tok);
 			return -EINVAL;
 		}
 		if (o->nfilter == FILTER_MAX) {
@@ -230,16 +235,13 @@ int opts__filter_str(const struct opts *o, char *buf, size_t len)
 static int check_listen(const struct opts *o, char *err, size_t errlen)
 {
 	if (o->tui && !o->listen)
-		snprintf(err, errlen,
-			 "--tui applies to --listen (the TUI is the default without it)");
+		snprintf(err, errlen, "--tui applies to --listen (the TUI is the default without it)");
 	else if (o->tui && o->batch)
-		snprintf(err, errlen,
-			 "--tui and -b exclude each other: give one of them with --listen");
+		snprintf(err, errlen, "--tui and -b exclude each other: give one of them with --listen");
 	else if (o->listen && o->replay)
 		snprintf(err, errlen, "--listen serves a live session: it does not apply to -r");
 	else if (o->listen && o->discover)
-		snprintf(err, errlen,
-			 "--listen does not apply to --discover: give it with --profile");
+		snprintf(err, errlen, "--listen does not apply to --discover: give it with --profile");
 	else
 		return 0;
 	return -EINVAL;
@@ -248,57 +250,41 @@ static int check_listen(const struct opts *o, char *err, size_t errlen)
 /* Parse argv into o. */
 int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 {
-	enum {
-		OPT_DEMO = 256,
-		OPT_NO_COLOR,
-		OPT_THEME,
-		OPT_RAW,
-		OPT_EVENTS,
-		OPT_SPANS,
-		OPT_DISCOVER,
-		OPT_DEVICE,
-		OPT_FLOW,
-		OPT_PROFILE_OUT,
-		OPT_PROFILE,
-		OPT_DETAILS,
-		OPT_FIFO_SLOTS,
-		OPT_HIST,
-		OPT_SPAN_TIMEOUT,
-		OPT_LISTEN,
-		OPT_TUI
-	};
+	enum { OPT_DEMO = 256, OPT_NO_COLOR, OPT_THEME, OPT_RAW, OPT_EVENTS, OPT_SPANS,
+	       OPT_DISCOVER, OPT_DEVICE, OPT_FLOW, OPT_PROFILE_OUT, OPT_PROFILE, OPT_DETAILS,
+	       OPT_FIFO_SLOTS, OPT_HIST, OPT_SPAN_TIMEOUT, OPT_LISTEN, OPT_TUI };
 	static const struct option longopts[] = {
-	    {"mode", required_argument, NULL, 'm'},
-	    {"programs", required_argument, NULL, 'p'},
-	    {"interval", required_argument, NULL, 'd'},
-	    {"batch", no_argument, NULL, 'b'},
-	    {"iterations", required_argument, NULL, 'n'},
-	    {"duration", required_argument, NULL, 'D'},
-	    {"output", required_argument, NULL, 'o'},
-	    {"cumulative", no_argument, NULL, 'c'},
-	    {"demo", no_argument, NULL, OPT_DEMO},
-	    {"no-color", no_argument, NULL, OPT_NO_COLOR},
-	    {"theme", required_argument, NULL, OPT_THEME},
-	    {"write", required_argument, NULL, 'w'},
-	    {"read", required_argument, NULL, 'r'},
-	    {"raw", no_argument, NULL, OPT_RAW},
-	    {"events", no_argument, NULL, OPT_EVENTS},
-	    {"uprobe", required_argument, NULL, 'u'},
-	    {"spans", required_argument, NULL, OPT_SPANS},
-	    {"span-timeout", required_argument, NULL, OPT_SPAN_TIMEOUT},
-	    {"discover", no_argument, NULL, OPT_DISCOVER},
-	    {"device", required_argument, NULL, OPT_DEVICE},
-	    {"flow", required_argument, NULL, OPT_FLOW},
-	    {"profile-out", required_argument, NULL, OPT_PROFILE_OUT},
-	    {"profile", required_argument, NULL, OPT_PROFILE},
-	    {"details", no_argument, NULL, OPT_DETAILS},
-	    {"fifo-slots", required_argument, NULL, OPT_FIFO_SLOTS},
-	    {"hist", no_argument, NULL, OPT_HIST},
-	    {"listen", required_argument, NULL, OPT_LISTEN},
-	    {"tui", no_argument, NULL, OPT_TUI},
-	    {"help", no_argument, NULL, 'h'},
-	    {"version", no_argument, NULL, 'V'},
-	    {NULL, 0, NULL, 0},
+		{ "mode", required_argument, NULL, 'm' },
+		{ "programs", required_argument, NULL, 'p' },
+		{ "interval", required_argument, NULL, 'd' },
+		{ "batch", no_argument, NULL, 'b' },
+		{ "iterations", required_argument, NULL, 'n' },
+		{ "duration", required_argument, NULL, 'D' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "cumulative", no_argument, NULL, 'c' },
+		{ "demo", no_argument, NULL, OPT_DEMO },
+		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+		{ "theme", required_argument, NULL, OPT_THEME },
+		{ "write", required_argument, NULL, 'w' },
+		{ "read", required_argument, NULL, 'r' },
+		{ "raw", no_argument, NULL, OPT_RAW },
+		{ "events", no_argument, NULL, OPT_EVENTS },
+		{ "uprobe", required_argument, NULL, 'u' },
+		{ "spans", required_argument, NULL, OPT_SPANS },
+		{ "span-timeout", required_argument, NULL, OPT_SPAN_TIMEOUT },
+		{ "discover", no_argument, NULL, OPT_DISCOVER },
+		{ "device", required_argument, NULL, OPT_DEVICE },
+		{ "flow", required_argument, NULL, OPT_FLOW },
+		{ "profile-out", required_argument, NULL, OPT_PROFILE_OUT },
+		{ "profile", required_argument, NULL, OPT_PROFILE },
+		{ "details", no_argument, NULL, OPT_DETAILS },
+		{ "fifo-slots", required_argument, NULL, OPT_FIFO_SLOTS },
+		{ "hist", no_argument, NULL, OPT_HIST },
+		{ "listen", required_argument, NULL, OPT_LISTEN },
+		{ "tui", no_argument, NULL, OPT_TUI },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
 	};
 	const char *nc = getenv("NO_COLOR");
 	int c, err_ret = -EINVAL;
@@ -321,8 +307,7 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 				o->mode = MODE_SEGMENTS;
 			} else {
 				snprintf(err, errlen,
-					 "unknown mode '%s': use programs, helpers or segments",
-					 optarg);
+					 "unknown mode '%s': use programs, helpers or segments", optarg);
 				return err_ret;
 			}
 			break;
@@ -333,10 +318,9 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 		case 'd':
 			if (opts__parse_secs(optarg, &o->interval_ns) ||
 			    o->interval_ns < 10000000ull) {
-				snprintf(
-				    err, errlen,
-				    "bad interval '%s' for -d: give seconds >= 0.01, e.g. -d 0.5",
-				    optarg);
+				snprintf(err, errlen,
+					 "bad interval '%s' for -d: give seconds >= 0.01, e.g. -d 0.5",
+					 optarg);
 				return err_ret;
 			}
 			break;
@@ -345,18 +329,16 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 			break;
 		case 'n':
 			if (parse_count(optarg, &o->iterations)) {
-				snprintf(
-				    err, errlen,
-				    "bad count '%s' for -n: give a whole number of intervals >= 1",
-				    optarg);
+				snprintf(err, errlen,
+					 "bad count '%s' for -n: give a whole number of intervals >= 1",
+					 optarg);
 				return err_ret;
 			}
 			break;
 		case 'D':
 			if (opts__parse_secs(optarg, &o->duration_ns)) {
 				snprintf(err, errlen,
-					 "bad duration '%s' for -D: give seconds > 0, e.g. -D 10",
-					 optarg);
+					 "bad duration '%s' for -D: give seconds > 0, e.g. -D 10", optarg);
 				return err_ret;
 			}
 			break;
@@ -396,8 +378,7 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 			break;
 		case 'u':
 			if (o->nspans == LAT_SPAN_MAX) {
-				snprintf(err, errlen, "too many spans: at most %d in all",
-					 LAT_SPAN_MAX);
+				snprintf(err, errlen, "too many spans: at most %d in all", LAT_SPAN_MAX);
 				return err_ret;
 			}
 			if (spans__parse_func(&o->spans[o->nspans], optarg, err, errlen))
@@ -411,13 +392,11 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 			break;
 		case OPT_SPAN_TIMEOUT:
 			if (opts__parse_secs(optarg, &o->span_timeout_ns) ||
-			    o->span_timeout_ns < 100000000ull ||
-			    o->span_timeout_ns > 86400000000000ull) {
-				snprintf(
-				    err, errlen,
-				    "bad timeout '%s' for --span-timeout: give seconds from 0.1 "
-				    "to 86400, e.g. --span-timeout 60",
-				    optarg);
+			    o->span_timeout_ns < 100000000ull || o->span_timeout_ns > 86400000000000ull) {
+				snprintf(err, errlen,
+					 "bad timeout '%s' for --span-timeout: give seconds from 0.1 "
+					 "to 86400, e.g. --span-timeout 60",
+					 optarg);
 				return err_ret;
 			}
 			break;
@@ -475,11 +454,10 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 			char path[4096];
 
 			if (theme__find(optarg, path, sizeof(path))) {
-				snprintf(
-				    err, errlen,
-				    "no theme '%s': give a name from ./themes or %s, or a path "
-				    "to a .json file",
-				    optarg, theme__dir());
+				snprintf(err, errlen,
+					 "no theme '%s': give a name from ./themes or %s, or a path "
+					 "to a .json file",
+					 optarg, theme__dir());
 				return err_ret;
 			}
 			o->theme = optarg;
@@ -520,8 +498,7 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 		if (!o->spans[i].timeout_given)
 			o->spans[i].timeout_ns = o->span_timeout_ns;
 	if (o->nspans && o->replay) {
-		snprintf(err, errlen,
-			 "-u and --spans trace a live system: they do not apply to -r");
+		snprintf(err, errlen, "-u and --spans trace a live system: they do not apply to -r");
 		return err_ret;
 	}
 	if (opts__check_segments(o, err, errlen))

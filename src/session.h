@@ -29,15 +29,15 @@ struct session {
 	struct opts *o;
 	struct collector *col;
 	struct demo *demo;
-	struct recorder *rec;		 /* -w / the w key: recording this session, or NULL */
-	struct replay *rp;		 /* -r: frames come from a recording (no BPF), or NULL */
-	struct progtrace *pt;		 /* NULL when this kernel cannot trace BPF programs */
-	struct helpertrace *ht;		 /* helpers mode's probes (NULL outside helpers mode) */
-	uint64_t helpers_key;		 /* which programs the helper probes were set up for */
-	uint64_t helper_busy_retired;	 /* helper_busy of helper probe sets already freed */
+	struct recorder *rec; /* -w / the w key: recording this session, or NULL */
+	struct replay *rp;    /* -r: frames come from a recording (no BPF), or NULL */
+	struct progtrace *pt; /* NULL when this kernel cannot trace BPF programs */
+	struct helpertrace *ht; /* helpers mode's probes (NULL outside helpers mode) */
+	uint64_t helpers_key;   /* which programs the helper probes were set up for */
+	uint64_t helper_busy_retired; /* helper_busy of helper probe sets already freed */
 	uint64_t helper_foreign_retired; /* helper_foreign of helper probe sets already freed */
-	struct spans *sp;		 /* -u / --spans probes (segments mode), or NULL */
-	struct segsession *seg;		 /* --profile / --discover: the vhost chain, or NULL */
+	struct spans *sp;       /* -u / --spans probes (segments mode), or NULL */
+	struct segsession *seg; /* --profile / --discover: the vhost chain, or NULL */
 	int stats_fd;
 	int lock_fd;
 	struct model *m;
@@ -68,7 +68,8 @@ uint64_t now_ns(void);
 bool session__privileged(void);
 
 /* Add a warning to s->warn ("; " between warnings; one already there is not repeated). */
-void session__warn(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void session__warn(struct session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Start a session: load the demo if asked, enable stats, validate the filter against loaded
  * programs, start the collector. On failure returns an exit status and err holds one sentence.
  */
