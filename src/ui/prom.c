@@ -4,7 +4,8 @@
  * request handler and the snapshot hand-over between the UI thread and the HTTP thread.
  *
  * Bounds (a scraper is one connection; anything beyond is a misbehaving client):
- * PROM_MAX_CONNECTIONS connections in all and PROM_MAX_PER_IP from one address; a connection
+ * PROM_MAX_CONNECTIONS connections in all (no per-address limit: scrapers and slow clients may
+ * share one address, 127.0.0.1 behind a proxy, and must not lock each other out); a connection
  * idle for PROM_TIMEOUT_S seconds (a client that never reads its response, or never finishes
  * its request) is closed; PROM_CONN_MEMORY bytes of request (headers included) per connection,
  * beyond which libmicrohttpd answers 431 or closes. A response is one rendering of one
@@ -238,12 +239,12 @@ struct prom *prom__new(const char *spec, char *err, size_t errlen)
 		errno = -fd;
 		return NULL;
 	}
-	p->d = MHD_start_daemon(
-	    MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, on_request, p, MHD_OPTION_LISTEN_SOCKET,
-	    (MHD_socket)fd, MHD_OPTION_CONNECTION_LIMIT, (unsigned int)PROM_MAX_CONNECTIONS,
-	    MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)PROM_MAX_PER_IP,
-	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)PROM_TIMEOUT_S,
-	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)PROM_CONN_MEMORY, MHD_OPTION_END);
+	p->d = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, on_request, p,
+				MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
+				MHD_OPTION_CONNECTION_LIMIT, (unsigned int)PROM_MAX_CONNECTIONS,
+				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)PROM_TIMEOUT_S,
+				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)PROM_CONN_MEMORY,
+				MHD_OPTION_END);
 	if (!p->d) {
 		close(fd);
 		snprintf(err, errlen, "cannot start the HTTP server on %s", a.text);

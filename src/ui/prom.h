@@ -23,7 +23,6 @@ struct prom;
 
 /* Bounds on what clients can make the server hold (see prom.c for the reasons). */
 #define PROM_MAX_CONNECTIONS 16
-#define PROM_MAX_PER_IP 8
 #define PROM_TIMEOUT_S 10
 #define PROM_CONN_MEMORY (32 * 1024)
 /* A program unloaded this long ago stops being exported. */
