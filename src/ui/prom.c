@@ -239,12 +239,11 @@ struct prom *prom__new(const char *spec, char *err, size_t errlen)
 		errno = -fd;
 		return NULL;
 	}
-	p->d = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, on_request, p,
-				MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
-				MHD_OPTION_CONNECTION_LIMIT, (unsigned int)PROM_MAX_CONNECTIONS,
-				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)PROM_TIMEOUT_S,
-				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)PROM_CONN_MEMORY,
-				MHD_OPTION_END);
+	p->d = MHD_start_daemon(
+	    MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, on_request, p, MHD_OPTION_LISTEN_SOCKET,
+	    (MHD_socket)fd, MHD_OPTION_CONNECTION_LIMIT, (unsigned int)PROM_MAX_CONNECTIONS,
+	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)PROM_TIMEOUT_S,
+	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)PROM_CONN_MEMORY, MHD_OPTION_END);
 	if (!p->d) {
 		close(fd);
 		snprintf(err, errlen, "cannot start the HTTP server on %s", a.text);
