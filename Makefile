@@ -140,9 +140,17 @@ unit: $(UNIT_BINS) $(HOST_BINS)
 test: lattop unit
 	$(Q)OUTPUT=$(OUTPUT) MAKE="$(MAKE)" bash tests/run.sh
 
+# The systemd unit goes under the prefix's lib/systemd/system (/usr/local/lib/systemd/system
+# is on systemd's search path), naming the installed binary.
+SYSTEMD_UNIT_DIR ?= $(PREFIX)/lib/systemd/system
+
 install: lattop
 	install -D -m 0755 lattop $(DESTDIR)$(PREFIX)/sbin/lattop
 	install -D -m 0644 man/lattop.8 $(DESTDIR)$(PREFIX)/share/man/man8/lattop.8
+	install -d $(DESTDIR)$(SYSTEMD_UNIT_DIR)
+	sed 's|@SBINDIR@|$(PREFIX)/sbin|g' systemd/lattop.service.in > \
+		$(DESTDIR)$(SYSTEMD_UNIT_DIR)/lattop.service
+	chmod 0644 $(DESTDIR)$(SYSTEMD_UNIT_DIR)/lattop.service
 	$(if $(wildcard themes/*.json),install -d $(DESTDIR)$(PREFIX)/share/lattop/themes)
 	$(if $(wildcard themes/*.json),install -m 0644 themes/*.json $(DESTDIR)$(PREFIX)/share/lattop/themes/)
 	$(if $(wildcard spans/*.json),install -d $(DESTDIR)$(PREFIX)/share/lattop/spans)
@@ -150,6 +158,7 @@ install: lattop
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/sbin/lattop $(DESTDIR)$(PREFIX)/share/man/man8/lattop.8
+	rm -f $(DESTDIR)$(SYSTEMD_UNIT_DIR)/lattop.service
 	rm -rf $(DESTDIR)$(PREFIX)/share/lattop
 
 clean:

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "model/promhist.h"
@@ -75,6 +76,34 @@ static void push_bucket(struct promhist_native *out, int32_t idx, uint64_t n, in
 	*prev_cnt = n;
 }
 
+/* Native index of each lattop bucket's midpoint, computed once (log2 per bucket is most of the
+ * cost otherwise); only the first and last non-empty buckets, whose value may be clamped to
+ * min or max, are computed afresh. */
+#define NB ((1u << HIST_SUB_BITS) + (HIST_MAX_POW2 - HIST_SUB_BITS) * (1u << (HIST_SUB_BITS - 1)))
+static int32_t mid_index[NB];
+static pthread_once_t mid_once = PTHREAD_ONCE_INIT;
+
+/* Fill mid_index. */
+static void mid_init(void)
+{
+	for (uint32_t b = 0; b < hist__nbuckets() && b < NB; b++) {
+		uint64_t lo = hist__bucket_lo(b), v = lo + (hist__bucket_hi(b) - lo) / 2;
+
+		mid_index[b] = v ? promhist__native_index((double)v * 1e-9) : INT32_MIN;
+	}
+}
+
+/* Native index of bucket b's reported value, or INT32_MIN for the zero bucket. */
+static int32_t index_of(const struct hist *h, uint32_t b)
+{
+	uint64_t lo = hist__bucket_lo(b), v = lo + (hist__bucket_hi(b) - lo) / 2;
+
+	if (b < NB && v >= h->min && v <= h->max)
+		return mid_index[b];
+	v = bucket_value(h, b);
+	return v ? promhist__native_index((double)v * 1e-9) : INT32_MIN;
+}
+
 /* Fill out with h's native histogram: lattop buckets in order, each into the native bucket of
  * its reported value; buckets sharing a native index are adjacent and summed. */
 int promhist__native(const struct hist *h, struct promhist_native *out)
@@ -89,25 +118,24 @@ int promhist__native(const struct hist *h, struct promhist_native *out)
 		nonzero += h->buckets[b] != 0;
 	if (!nonzero)
 		return 0;
+	pthread_once(&mid_once, mid_init);
 	/* At most one span per non-empty bucket; deltas add at most SPAN_JOIN_GAP zeros each. */
-	out->spans = calloc(nonzero, sizeof(*out->spans));
-	out->deltas = calloc((size_t)nonzero * (SPAN_JOIN_GAP + 1), sizeof(*out->deltas));
+	out->spans = malloc(nonzero * sizeof(*out->spans)); /* written as they are used */
+	out->deltas = malloc((size_t)nonzero * (SPAN_JOIN_GAP + 1) * sizeof(*out->deltas));
 	if (!out->spans || !out->deltas) {
 		promhist__native_fini(out);
 		return -ENOMEM;
 	}
 	for (uint32_t b = 0; b < h->nbuckets; b++) {
-		uint64_t v;
 		int32_t idx;
 
 		if (!h->buckets[b])
 			continue;
-		v = bucket_value(h, b);
-		if (!v) {
+		idx = index_of(h, b);
+		if (idx == INT32_MIN) {
 			out->zero_count += h->buckets[b];
 			continue;
 		}
-		idx = promhist__native_index((double)v * 1e-9);
 		if (have && idx == cur) {
 			acc += h->buckets[b];
 			continue;

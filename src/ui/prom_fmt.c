@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -88,7 +89,7 @@ static void fmt_double(double v, char *out, size_t len)
 		return;
 	}
 	if (v == floor(v) && fabs(v) < 9007199254740992.0) { /* a whole number below 2^53 */
-		snprintf(out, len, "%.0f", v);
+		snprintf(out, len, "%lld", (long long)v);
 		return;
 	}
 	for (int prec = 1; prec <= 17; prec++) {
@@ -110,6 +111,10 @@ static void put_double(struct buf *b, double v)
 /* Append a label value escaped for both text formats (\\, \" and \n). */
 static void put_escaped(struct buf *b, const char *s)
 {
+	if (!strpbrk(s, "\\\"\n")) {
+		puts_(b, s);
+		return;
+	}
 	for (; *s; s++) {
 		if (*s == '\\')
 			puts_(b, "\\\\");
@@ -122,51 +127,69 @@ static void put_escaped(struct buf *b, const char *s)
 	}
 }
 
-/* Append {labels[,le="edge"]} (nothing when there are no labels and no edge). */
-static void put_labels(struct buf *b, const struct prom_sample *p, const char *le)
+/* The label pairs of a sample as text, "a=\"x\",b=\"y\"" (escaped), into out; its length. */
+static size_t labels_str(const struct prom_sample *p, char *out, size_t len)
 {
-	bool any = false;
+	struct buf b = {};
+	size_t n;
 
 	for (int i = 0; i < p->nlabels; i++) {
-		puts_(b, any ? "," : "{");
-		bprintf(b, "%s=\"", p->label[i].name);
-		put_escaped(b, p->label[i].value);
-		puts_(b, "\"");
-		any = true;
+		bprintf(&b, "%s%s=\"", i ? "," : "", p->label[i].name);
+		put_escaped(&b, p->label[i].value);
+		puts_(&b, "\"");
 	}
-	if (le) {
-		bprintf(b, "%sle=\"%s\"", any ? "," : "{", le);
-		any = true;
-	}
-	if (any)
-		puts_(b, "}");
+	n = b.failed || b.len >= len ? 0 : b.len;
+	if (n)
+		memcpy(out, b.p, n);
+	out[n] = '\0';
+	free(b.p);
+	return n;
 }
 
-/* Append one sample line: name+suffix, labels, value. */
-static void put_line(struct buf *b, const char *name, const char *suffix,
-		     const struct prom_sample *p, const char *le, double v)
+/* Append one sample line: name+suffix, {labels[,le="edge"]}, value. */
+static void put_line(struct buf *b, const char *name, const char *suffix, const char *labels,
+		     const char *le, double v)
 {
-	bprintf(b, "%s%s", name, suffix);
-	put_labels(b, p, le);
+	puts_(b, name);
+	puts_(b, suffix);
+	if (*labels || le) {
+		puts_(b, "{");
+		puts_(b, labels);
+		if (le) {
+			puts_(b, *labels ? ",le=\"" : "le=\"");
+			puts_(b, le);
+			puts_(b, "\"");
+		}
+		puts_(b, "}");
+	}
 	puts_(b, " ");
 	put_double(b, v);
 	puts_(b, "\n");
 }
 
-/* Append the lines of one histogram sample. */
-static void put_hist(struct buf *b, const char *name, const struct prom_sample *p, bool om)
-{
-	char le[40];
+/* The classic edges as text ("3.2e-08", ...), formatted once. */
+static char le_text[PROMHIST_LE_N][24];
+static pthread_once_t le_once = PTHREAD_ONCE_INIT;
 
-	for (int i = 0; i < PROMHIST_LE_N; i++) {
-		fmt_double((double)promhist__le_ns(i) * 1e-9, le, sizeof(le));
-		put_line(b, name, "_bucket", p, le, (double)p->classic[i]);
-	}
-	put_line(b, name, "_bucket", p, "+Inf", (double)p->count);
-	put_line(b, name, "_sum", p, NULL, p->sum_s);
-	put_line(b, name, "_count", p, NULL, (double)p->count);
+/* Fill le_text. */
+static void le_init(void)
+{
+	for (int i = 0; i < PROMHIST_LE_N; i++)
+		fmt_double((double)promhist__le_ns(i) * 1e-9, le_text[i], sizeof(le_text[i]));
+}
+
+/* Append the lines of one histogram sample. */
+static void put_hist(struct buf *b, const char *name, const struct prom_sample *p,
+		     const char *labels, bool om)
+{
+	pthread_once(&le_once, le_init);
+	for (int i = 0; i < PROMHIST_LE_N; i++)
+		put_line(b, name, "_bucket", labels, le_text[i], (double)p->classic[i]);
+	put_line(b, name, "_bucket", labels, "+Inf", (double)p->count);
+	put_line(b, name, "_sum", labels, NULL, p->sum_s);
+	put_line(b, name, "_count", labels, NULL, (double)p->count);
 	if (om)
-		put_line(b, name, "_created", p, NULL, p->created_s);
+		put_line(b, name, "_created", labels, NULL, p->created_s);
 }
 
 /* Text 0.0.4 (om false) or OpenMetrics 1.0.0 (om true). */
@@ -184,14 +207,16 @@ static void render_text(const struct prom_snap *s, bool om, struct buf *b)
 		bprintf(b, "# TYPE %s%s %s\n", d->name, meta, types[d->type]);
 		for (; j < s->n && s->v[j].family == s->v[i].family; j++) {
 			const struct prom_sample *p = &s->v[j];
+			char labels[PROM_LABELS_MAX * 160];
 
+			labels_str(p, labels, sizeof(labels));
 			if (d->type == PT_HISTOGRAM) {
-				put_hist(b, d->name, p, om);
+				put_hist(b, d->name, p, labels, om);
 				continue;
 			}
-			put_line(b, d->name, total, p, NULL, p->value);
+			put_line(b, d->name, total, labels, NULL, p->value);
 			if (om && d->type == PT_COUNTER && p->created_s > 0)
-				put_line(b, d->name, "_created", p, NULL, p->created_s);
+				put_line(b, d->name, "_created", labels, NULL, p->created_s);
 		}
 		i = j;
 	}

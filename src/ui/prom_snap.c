@@ -395,6 +395,11 @@ struct prom_snap *prom_state__snapshot(struct prom_state *st, const struct model
 	if (!b.snap)
 		return NULL;
 	atomic_init(&b.snap->ref, 1);
+	/* Room for every sample at once: one allocation instead of a doubling series. */
+	b.cap = 2 * n + m->nctr + 16;
+	b.snap->v = malloc(b.cap * sizeof(*b.snap->v));
+	if (!b.snap->v)
+		b.cap = 0;
 	/* Families in enum order: one pass over the series per family keeps them grouped. */
 	for (int f = PF_PROG_LAT; f <= PF_SEG_LAT; f++)
 		for (size_t i = 0; i < n; i++) {
