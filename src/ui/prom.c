@@ -292,6 +292,7 @@ void prom__publish(struct prom *p, const struct model *m)
 		prom_snap__unref(old);
 	}
 	p->publish_ns = now_ns() - t0;
+	prom_state__set_publish_ns(p->st, p->publish_ns);
 }
 
 /* Session interval hook. */

@@ -35,6 +35,8 @@ const struct prom_family_desc prom_families[PF__COUNT] = {
 		  "What the per-invocation probes report for an empty program."},
     [PF_PROBED] = {"lattop_probed_programs", PT_GAUGE,
 		   "Programs with per-invocation probes attached."},
+    [PF_PUBLISH] = {"lattop_publish_seconds", PT_GAUGE,
+		    "UI-thread time the previous snapshot took to publish."},
 };
 
 /* The exporter's view of one model series (same position as in the model). */
@@ -69,6 +71,7 @@ struct prom_state {
 	double cpu_s;
 	uint64_t floor_ns;
 	int probed;
+	uint64_t publish_ns;
 };
 
 static const char *const basic_losses[4] = {"ringbuf", "queue", "recursion", "nest"};
@@ -201,6 +204,9 @@ int prom_state__update(struct prom_state *st, const struct model *m, double wall
 	}
 	return ret;
 }
+
+/* Record how long the last publish took. */
+void prom_state__set_publish_ns(struct prom_state *st, uint64_t ns) { st->publish_ns = ns; }
 
 /* Growable sample array of a snapshot being built. */
 struct builder {
@@ -426,6 +432,7 @@ struct prom_snap *prom_state__snapshot(struct prom_state *st, const struct model
 	if (st->floor_ns)
 		add_plain(&b, PF_FLOOR, 0, (double)st->floor_ns * 1e-9);
 	add_plain(&b, PF_PROBED, 0, st->probed);
+	add_plain(&b, PF_PUBLISH, 0, (double)st->publish_ns * 1e-9);
 	if (b.failed) {
 		prom_snap__unref(b.snap);
 		errno = ENOMEM;

@@ -36,6 +36,7 @@ enum prom_family {
 	PF_CPU,		 /* lattop_process_cpu_seconds_total (counter) */
 	PF_FLOOR,	 /* lattop_probe_floor_seconds (gauge) */
 	PF_PROBED,	 /* lattop_probed_programs (gauge) */
+	PF_PUBLISH,	 /* lattop_publish_seconds (gauge) */
 	PF__COUNT,
 };
 
@@ -92,6 +93,8 @@ void prom_state__free(struct prom_state *st);
  * model__close_interval). wall_s is the wall-clock time of the close; cpu_s lattop's process
  * CPU time. Returns 0 or -ENOMEM (the totals then miss part of this interval). */
 int prom_state__update(struct prom_state *st, const struct model *m, double wall_s, double cpu_s);
+/* Record how long the last publish took on the UI thread (exported with the next snapshot). */
+void prom_state__set_publish_ns(struct prom_state *st, uint64_t ns);
 /* A new snapshot of the totals, with one reference for the caller; NULL + errno. now_ns
  * (CLOCK_MONOTONIC, as the model's gone_ns) decides which gone programs are still exported. */
 struct prom_snap *prom_state__snapshot(struct prom_state *st, const struct model *m,
