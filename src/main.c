@@ -108,7 +108,7 @@ int main(int argc, char **argv)
 	else if (o.batch)
 		ret = batch__run(&s);
 	else if (o.listen && !o.tui)
-		ret = prom__run(&s, &ui_stop);
+		ret = prom__run(&s, prom, &ui_stop);
 	else
 		ret = tui__run(&s);
 

@@ -37,6 +37,7 @@ struct prom {
 	pthread_mutex_t lock;
 	struct prom_snap *snap;
 	uint64_t publish_ns; /* UI thread only */
+	char url[112];	     /* http://ADDR:PORT/metrics */
 };
 
 /* Parse a port number 1..65535; 0 on success. */
@@ -233,6 +234,7 @@ struct prom *prom__new(const char *spec, char *err, size_t errlen)
 		return NULL;
 	}
 	pthread_mutex_init(&p->lock, NULL);
+	snprintf(p->url, sizeof(p->url), "http://%s/metrics", a.text);
 	fd = listen_on(&a, err, errlen);
 	if (fd < 0) {
 		prom__free(p);
@@ -315,10 +317,11 @@ void prom__free(struct prom *p)
 }
 
 /* Headless: tick the session until -n/-D or a signal. */
-int prom__run(struct session *s, volatile sig_atomic_t *stop)
+int prom__run(struct session *s, const struct prom *p, volatile sig_atomic_t *stop)
 {
 	long closed = 0;
 
+	fprintf(stderr, "lattop: serving %s\n", p->url);
 	if (s->warn[0])
 		fprintf(stderr, "lattop: warning: %s\n", s->warn);
 	while (!*stop && !(s->end_ns && now_ns() >= s->end_ns)) {

@@ -49,10 +49,10 @@ void prom__publish(struct prom *p, const struct model *m);
 void prom__on_interval(void *arg, const struct model *m);
 /* Stop the server (waits for the scrapes in progress) and free everything (NULL is a no-op). */
 void prom__free(struct prom *p);
-/* Headless: run the session, closing intervals and publishing, until -n/-D or *stop (set by
- * the signal handler).
+/* Headless: say where p serves (one line on stderr), then run the session, closing intervals
+ * and publishing, until -n/-D or *stop (set by the signal handler).
  * Returns an exit status. */
-int prom__run(struct session *s, volatile sig_atomic_t *stop);
+int prom__run(struct session *s, const struct prom *p, volatile sig_atomic_t *stop);
 /* Nanoseconds the last publish took on the UI thread (for benchmarks and the man page's
  * figure). */
 uint64_t prom__publish_ns(const struct prom *p);
