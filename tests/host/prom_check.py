@@ -73,7 +73,7 @@ def cmd_protobuf(text_path, pb_json_path, batch_path):
     samples, meta = parse_text(text_path)
     fams = [json.loads(l) for l in open(pb_json_path) if l.strip()]
     types = {0: "counter", 1: "gauge", 4: "histogram"}
-    check("pb-families", [f["name"] for f in fams] == list(meta),
+    check("pb-families", fams and [f["name"] for f in fams] == list(meta),
           f"{[f['name'] for f in fams]} vs {list(meta)}")
     n = int(samples[("lattop_intervals_total", frozenset())])
     rows = {}
@@ -128,6 +128,35 @@ def cmd_protobuf(text_path, pb_json_path, batch_path):
                 if samples.get((name, lab)) != v:
                     bad.append(f"{name}{dict(lab)} value {v} vs {samples.get((name, lab))}")
     check("pb-fields-match-text", not bad, "; ".join(bad[:5]))
+    return 0
+
+
+def cmd_fetch3(port, outdir):
+    """Text, protobuf, text again, until both texts come from the same snapshot (the same
+    lattop_intervals_total): then the protobuf one does too."""
+    pb = ("application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;"
+          "encoding=delimited;q=0.7,text/plain;version=0.0.4;q=0.3")
+    url = f"http://127.0.0.1:{port}/metrics"
+
+    def get(accept):
+        req = urllib.request.Request(url, headers={"Accept": accept} if accept else {})
+        with urllib.request.urlopen(req, timeout=5) as r:
+            return r.read(), r.headers["Content-Type"]
+
+    def intervals(body):
+        return re.search(rb"^lattop_intervals_total (\S+)$", body, re.M)
+
+    for _ in range(50):
+        a, _ = get(None)
+        p, ctype = get(pb)
+        b, _ = get(None)
+        if intervals(a) and intervals(b) and intervals(a).group(1) == intervals(b).group(1):
+            break
+    same = intervals(a) and intervals(b) and intervals(a).group(1) == intervals(b).group(1)
+    check("pb-same-snapshot", same, "texts from different snapshots in 50 tries")
+    open(f"{outdir}/a.txt", "wb").write(a)
+    open(f"{outdir}/m.pb", "wb").write(p)
+    open(f"{outdir}/pb.ctype", "w").write(ctype)
     return 0
 
 
