@@ -104,8 +104,8 @@ int prom__parse_listen(const char *spec, struct prom_addr *a, char *err, size_t 
 bad:
 	snprintf(err, errlen,
 		 "bad address '%s' for --listen: give [ADDR:]PORT with PORT 1..65535 and ADDR a "
-		 "numeric IPv4 address, [IPv6] or localhost (e.g. --listen 9100 or "
-		 "--listen 0.0.0.0:9100)",
+		 "numeric IPv4 address, [IPv6] or localhost (e.g. --listen 9364 or "
+		 "--listen 0.0.0.0:9364)",
 		 spec);
 	return -EINVAL;
 }

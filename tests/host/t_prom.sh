@@ -35,7 +35,7 @@ for a in abc 70000 0 1.2.3.4.5:9100 :9100 '[::1' 'host:9100'; do
 	rc=$?
 	expect_eq "bad-listen-status-$a" "$rc" 2
 	expect_eq "bad-listen-message-$a" "$(cat "$TMP/err")" \
-		"lattop: bad address '$a' for --listen: give [ADDR:]PORT with PORT 1..65535 and ADDR a numeric IPv4 address, [IPv6] or localhost (e.g. --listen 9100 or --listen 0.0.0.0:9100)"
+		"lattop: bad address '$a' for --listen: give [ADDR:]PORT with PORT 1..65535 and ADDR a numeric IPv4 address, [IPv6] or localhost (e.g. --listen 9364 or --listen 0.0.0.0:9364)"
 done
 $LATTOP --tui -b -n 1 >"$TMP/out" 2>"$TMP/err"
 expect_eq tui-without-listen "$? $(cat "$TMP/err")" \
