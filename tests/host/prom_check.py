@@ -232,12 +232,21 @@ def cmd_prometheus(port, native, batch_path, t1, t2):
 
 
 def cmd_slow(port, n):
-    """n clients that send half a request and never finish it: the server must still answer
-    others meanwhile, and close them after its timeout."""
+    """n clients that never finish their request or never read their answer: the server must
+    still answer others meanwhile, and be done with every one of them within its timeout."""
     socks = []
-    for _ in range(int(n)):
-        s = socket.create_connection(("127.0.0.1", int(port)), timeout=30)
-        s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
+    for i in range(int(n)):
+        # Half never finish their request; half send it whole and never read the answer
+        # (a tiny receive buffer, so the server's send blocks once the buffers are full).
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+        s.settimeout(30)
+        s.connect(("127.0.0.1", int(port)))
+        if i % 2:
+            s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\nAccept: "
+                      b"application/openmetrics-text;version=1.0.0\r\n\r\n")
+        else:
+            s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
         socks.append(s)
     t0 = time.time()
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as r:
