@@ -218,7 +218,8 @@ static void test_render(void)
 	uint64_t n;
 
 	for (int f = 0; f < PF__COUNT; f++)
-		ASSERT_TRUE(prom_families[f].name && prom_families[f].help, "every family described");
+		ASSERT_TRUE(prom_families[f].name && prom_families[f].help,
+			    "every family described");
 	if (!ASSERT_TRUE(m && st, "new"))
 		goto out;
 	runs(m, 10, 3, 700);
