@@ -116,6 +116,12 @@ $(PROTO_STAMP): $(PROM_PROTO_DIR)/io/prometheus/client/metrics.proto \
 $(addsuffix .c,$(PROTO_GEN)) $(addsuffix .h,$(PROTO_GEN)): $(PROTO_STAMP)
 	@:
 
+# Only reached when a .proto is missing: say which package (or variable) provides it.
+$(PROM_PROTO_DIR)/io/prometheus/client/metrics.proto:
+	@echo "$@ not found: install golang-github-prometheus-client-model-dev (make deps) or set PROM_PROTO_DIR" >&2; exit 1
+$(PROTO_INCLUDE)/google/protobuf/timestamp.proto:
+	@echo "$@ not found: install libprotobuf-dev (make deps) or set PROTO_INCLUDE" >&2; exit 1
+
 # Generated code: compiled without lattop's own warning set.
 $(PROTO_OBJS): %.o: %.c $(PROTO_STAMP)
 	$(call msg,CC,$@)
