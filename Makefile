@@ -11,11 +11,18 @@ PKG_CONFIG ?= pkg-config
 # Generated from the running kernel's BTF unless given (VMLINUX_H=path).
 VMLINUX_H ?= $(OUTPUT)/vmlinux.h
 VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
+# The Prometheus data model, io/prometheus/client/metrics.proto, from Debian's
+# golang-github-prometheus-client-model-dev (PROM_PROTO_DIR holds the io/ tree), and the
+# google/protobuf/timestamp.proto it imports, from libprotobuf-dev (PROTO_INCLUDE holds the
+# google/ tree). protoc-c turns them into C in $(OUTPUT)/proto; nothing generated is committed.
+PROTOC_C ?= protoc-c
+PROM_PROTO_DIR ?= /usr/share/gocode/src/github.com/prometheus/client_model
+PROTO_INCLUDE ?= /usr/include
 # SAN=address,undefined or SAN=thread builds a sanitizer variant (use its own OUTPUT).
 SAN ?=
 
 ARCH := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/;s/ppc64le/powerpc/')
-PKGS := libbpf ncursesw libcjson
+PKGS := libbpf ncursesw libcjson libmicrohttpd libprotobuf-c
 VERSION := 0.1.0
 
 ifeq ($(V),1)
@@ -30,6 +37,7 @@ WARN := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Wformat
 CFLAGS ?= -O2 -g
 override CFLAGS += $(WARN) -std=gnu11 -pthread -MMD -MP
 override CPPFLAGS += -D_GNU_SOURCE -DLATTOP_VERSION='"$(VERSION)"' -Ibpf -I$(OUTPUT) -Isrc \
+	-I$(OUTPUT)/proto \
 	-DLATTOP_THEME_DIR='"$(PREFIX)/share/lattop/themes"' \
 	$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 LDLIBS += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lz -lpthread -lm
@@ -47,7 +55,11 @@ SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
 
 # Everything in src/ except main.c goes into a library the tests link too.
 LIB_SRCS := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c))
-LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS))
+PROTO_GEN := $(OUTPUT)/proto/io/prometheus/client/metrics.pb-c \
+	$(OUTPUT)/proto/google/protobuf/timestamp.pb-c
+PROTO_STAMP := $(OUTPUT)/proto/.generated
+PROTO_OBJS := $(addsuffix .o,$(PROTO_GEN))
+LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS)) $(PROTO_OBJS)
 LIB := $(OUTPUT)/liblattop.a
 MAIN_OBJ := $(OUTPUT)/src/main.o
 
@@ -91,10 +103,31 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/bpf/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $(subst -,_,$*)_bpf > $@
 
-# Skeletons must exist before any C file that may include them is compiled the first time;
-# -MMD then tracks the real dependencies.
+# Skeletons and the protobuf-c code must exist before any C file that may include them is
+# compiled the first time; -MMD then tracks the real dependencies.
 $(LIB_OBJS) $(MAIN_OBJ) $(patsubst %.c,$(OUTPUT)/%.o,$(UNIT_SRCS) $(HOST_SRCS) \
-	$(wildcard bench/*.c)): | $(SKELS)
+	$(wildcard bench/*.c)): | $(SKELS) $(PROTO_STAMP)
+
+$(PROTO_STAMP): $(PROM_PROTO_DIR)/io/prometheus/client/metrics.proto \
+		$(PROTO_INCLUDE)/google/protobuf/timestamp.proto
+	$(call msg,PROTOC-C,$(OUTPUT)/proto)
+	$(Q)mkdir -p $(OUTPUT)/proto
+	$(Q)$(PROTOC_C) --c_out=$(OUTPUT)/proto -I$(PROM_PROTO_DIR) -I$(PROTO_INCLUDE) $^
+	$(Q)touch $@
+
+$(addsuffix .c,$(PROTO_GEN)) $(addsuffix .h,$(PROTO_GEN)): $(PROTO_STAMP)
+	@:
+
+# Only reached when a .proto is missing: say which package (or variable) provides it.
+$(PROM_PROTO_DIR)/io/prometheus/client/metrics.proto:
+	@echo "$@ not found: install golang-github-prometheus-client-model-dev (make deps) or set PROM_PROTO_DIR" >&2; exit 1
+$(PROTO_INCLUDE)/google/protobuf/timestamp.proto:
+	@echo "$@ not found: install libprotobuf-dev (make deps) or set PROTO_INCLUDE" >&2; exit 1
+
+# Generated code: compiled without lattop's own warning set.
+$(PROTO_OBJS): %.o: %.c $(PROTO_STAMP)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) -O2 -g -MMD -MP -c $< -o $@
 
 $(OUTPUT)/%.o: %.c
 	$(call msg,CC,$@)
@@ -120,9 +153,17 @@ unit: $(UNIT_BINS) $(HOST_BINS) $(UI_SHIMS)
 test: lattop unit
 	$(Q)OUTPUT=$(OUTPUT) MAKE="$(MAKE)" bash tests/run.sh
 
+# The systemd unit goes under the prefix's lib/systemd/system (/usr/local/lib/systemd/system
+# is on systemd's search path), naming the installed binary.
+SYSTEMD_UNIT_DIR ?= $(PREFIX)/lib/systemd/system
+
 install: lattop
 	install -D -m 0755 lattop $(DESTDIR)$(PREFIX)/sbin/lattop
 	install -D -m 0644 man/lattop.8 $(DESTDIR)$(PREFIX)/share/man/man8/lattop.8
+	install -d $(DESTDIR)$(SYSTEMD_UNIT_DIR)
+	sed 's|@SBINDIR@|$(PREFIX)/sbin|g' systemd/lattop.service.in > \
+		$(DESTDIR)$(SYSTEMD_UNIT_DIR)/lattop.service
+	chmod 0644 $(DESTDIR)$(SYSTEMD_UNIT_DIR)/lattop.service
 	$(if $(wildcard themes/*.json),install -d $(DESTDIR)$(PREFIX)/share/lattop/themes)
 	$(if $(wildcard themes/*.json),install -m 0644 themes/*.json $(DESTDIR)$(PREFIX)/share/lattop/themes/)
 	$(if $(wildcard spans/*.json),install -d $(DESTDIR)$(PREFIX)/share/lattop/spans)
@@ -130,6 +171,7 @@ install: lattop
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/sbin/lattop $(DESTDIR)$(PREFIX)/share/man/man8/lattop.8
+	rm -f $(DESTDIR)$(SYSTEMD_UNIT_DIR)/lattop.service
 	rm -rf $(DESTDIR)$(PREFIX)/share/lattop
 
 clean:
@@ -141,7 +183,8 @@ format:
 # Debian packages the build and the tests need; installs only what is missing.
 DEPS := clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libncurses-dev libcjson-dev \
 	pkg-config make gcc tmux groff-base man-db qemu-system-x86 busybox-static cpio kmod \
-	libclang-rt-14-dev procps iproute2 python3 util-linux
+	libclang-rt-14-dev procps iproute2 python3 util-linux libmicrohttpd-dev libprotobuf-c-dev \
+	protobuf-c-compiler libprotobuf-dev golang-github-prometheus-client-model-dev prometheus curl
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 		grep -q 'install ok installed' || echo $$p; done); \

@@ -13,6 +13,7 @@
 #include "session.h"
 #include "collect/outfile.h"
 #include "collect/recorder.h"
+#include "ui/prom.h"
 #include "ui/replay_ui.h"
 #include "ui/ui.h"
 
@@ -41,6 +42,7 @@ int main(int argc, char **argv)
 {
 	static struct opts o;
 	static struct session s;
+	struct prom *prom = NULL;
 	struct sigaction sa;
 	char err[512];
 	int ret;
@@ -101,22 +103,40 @@ int main(int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 
-	/* Front end until q, -n, -D or a signal. */
+	/* Prometheus endpoint (--listen): bound now, fed at each interval close. */
+	if (o.listen) {
+		prom = prom__new(o.listen, err, sizeof(err));
+		if (!prom) {
+			text__line(stderr, "lattop: ", err);
+			session__close(&s);
+			return EXIT_RUNTIME;
+		}
+		s.on_interval = prom__on_interval;
+		s.on_interval_arg = prom;
+	}
+
+	/* Front end until q, -n, -D or a signal (--listen alone: headless). */
 	if (o.discover)
 		ret = segsession__discover(&s, &ui_stop);
+	else if (o.batch)
+		ret = batch__run(&s);
+	else if (o.listen && !o.tui)
+		ret = prom__run(&s, prom, &ui_stop);
 	else
-		ret = o.batch ? batch__run(&s) : tui__run(&s);
+		ret = tui__run(&s);
 
 	/* The recording's last frames are written now: a failure among them is an error too. */
 	recorder__stop(&s);
-	/* Errors the session went on after: batch printed them as they came; the TUI showed
-	 * them and the terminal is back now. Either way the run failed. */
-	if (s.errors[0] && !o.batch && !o.discover)
+	/* Errors the session went on after: batch and headless runs printed them as they came;
+	 * the TUI showed them and the terminal is back now. Either way the run failed. */
+	if (s.errors[0] && !session__no_screen(&s))
 		text__line(stderr, "lattop: ", s.errors);
 	if (s.errors[0] && ret == EXIT_OK)
 		ret = EXIT_RUNTIME;
 
-	/* Teardown: threads joined, links destroyed, stats fd closed. */
+	/* Teardown: the HTTP server first (it reads snapshots only), then threads joined, links
+	 * destroyed, stats fd closed. */
+	prom__free(prom);
 	session__close(&s);
 	return ret;
 }

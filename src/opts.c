@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "opts.h"
+#include "ui/prom.h"
 #include "ui/theme.h"
 
 static const char *const mode_names[MODE__COUNT] = {
@@ -86,6 +87,12 @@ void opts__usage(void *fp)
 		"                         (-o csv, or -o trace for Chrome/Perfetto trace JSON)\n"
 		"      --theme NAME|PATH  colours: default, light, mono, or a theme file\n"
 		"                         (t cycles)\n"
+		"      --listen [ADDR:]PORT\n"
+		"                         serve Prometheus metrics on http://ADDR:PORT/metrics\n"
+		"                         (ADDR 127.0.0.1 unless given); alone it runs headless\n"
+		"                         until a signal, -n or -D; with -b or --tui it serves\n"
+		"                         alongside them\n"
+		"      --tui              with --listen: keep the TUI\n"
 		"  -h, --help             show this help and exit\n"
 		"  -V, --version          show the version and exit\n"
 		"\n"
@@ -226,12 +233,28 @@ int opts__filter_str(const struct opts *o, char *buf, size_t len)
 	return 0;
 }
 
+/* Check --listen and --tui go with a live session; 0 or -EINVAL with err set. */
+static int check_listen(const struct opts *o, char *err, size_t errlen)
+{
+	if (o->tui && !o->listen)
+		snprintf(err, errlen, "--tui applies to --listen (the TUI is the default without it)");
+	else if (o->tui && o->batch)
+		snprintf(err, errlen, "--tui and -b exclude each other: give one of them with --listen");
+	else if (o->listen && o->replay)
+		snprintf(err, errlen, "--listen serves a live session: it does not apply to -r");
+	else if (o->listen && o->discover)
+		snprintf(err, errlen, "--listen does not apply to --discover: give it with --profile");
+	else
+		return 0;
+	return -EINVAL;
+}
+
 /* Parse argv into o. */
 int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 {
 	enum { OPT_DEMO = 256, OPT_NO_COLOR, OPT_THEME, OPT_RAW, OPT_EVENTS, OPT_SPANS,
 	       OPT_DISCOVER, OPT_DEVICE, OPT_FLOW, OPT_PROFILE_OUT, OPT_PROFILE, OPT_DETAILS,
-	       OPT_FIFO_SLOTS, OPT_HIST, OPT_SPAN_TIMEOUT };
+	       OPT_FIFO_SLOTS, OPT_HIST, OPT_SPAN_TIMEOUT, OPT_LISTEN, OPT_TUI };
 	static const struct option longopts[] = {
 		{ "mode", required_argument, NULL, 'm' },
 		{ "programs", required_argument, NULL, 'p' },
@@ -259,6 +282,8 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 		{ "details", no_argument, NULL, OPT_DETAILS },
 		{ "fifo-slots", required_argument, NULL, OPT_FIFO_SLOTS },
 		{ "hist", no_argument, NULL, OPT_HIST },
+		{ "listen", required_argument, NULL, OPT_LISTEN },
+		{ "tui", no_argument, NULL, OPT_TUI },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -400,6 +425,17 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 		case OPT_HIST:
 			o->hist = true;
 			break;
+		case OPT_LISTEN: {
+			struct prom_addr a;
+
+			if (prom__parse_listen(optarg, &a, err, errlen))
+				return err_ret;
+			o->listen = optarg;
+			break;
+		}
+		case OPT_TUI:
+			o->tui = true;
+			break;
 		case OPT_FIFO_SLOTS: {
 			long v;
 
@@ -476,6 +512,8 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 	}
 	if ((o->nspans || o->profile_path) && !o->mode_set)
 		o->mode = MODE_SEGMENTS;
+	if (check_listen(o, err, errlen))
+		return err_ret;
 	if ((o->out != OUT_TEXT || o->cumulative || o->hist) && !o->batch) {
 		snprintf(err, errlen, "-o, -c and --hist apply to batch output: add -b");
 		return err_ret;

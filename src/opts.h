@@ -68,6 +68,8 @@ struct opts {
 	bool details;            /* --details: one line per packet (batch) */
 	bool hist;               /* --hist: each row's log2 histogram in batch output */
 	uint32_t fifo_slots;     /* --fifo-slots N (debug), 0 = the design's sizes */
+	const char *listen;      /* --listen [ADDR:]PORT: serve /metrics (checked by opts__parse) */
+	bool tui;                /* --tui: with --listen, keep the TUI (headless otherwise) */
 };
 
 /* What opts__parse asks the caller to do. */

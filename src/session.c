@@ -97,8 +97,15 @@ void session__error(struct session *s, const char *fmt, ...)
 	if (!msg[0] || strstr(s->errors, msg))
 		return;
 	snprintf(s->errors + len, sizeof(s->errors) - len, "%s%s", len ? "; " : "", msg);
-	if (s->o->batch || s->o->discover)
+	if (session__no_screen(s))
 		text__line(stderr, "lattop: ", msg);
+}
+
+/* True when no screen shows the session's errors (batch, --discover, --listen alone): they go
+ * to stderr as they come. */
+bool session__no_screen(const struct session *s)
+{
+	return s->o->batch || s->o->discover || (s->o->listen && !s->o->tui);
 }
 
 /* True when the series passes the -p filter. */
@@ -629,6 +636,8 @@ void session__close_interval(struct session *s, uint64_t now)
 	segsession__interval(s);
 	model__close_interval(s->m, now);
 	recorder__interval(s);
+	if (s->on_interval)
+		s->on_interval(s->on_interval_arg, s->m);
 	/* Attach and detach after the close: the stats delta just closed counts runs from before
 	 * any new probe, and the interval a probe first measures is the one opening now. */
 	if (scanned)

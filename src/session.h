@@ -55,6 +55,10 @@ struct session {
 	char errors[512];
 	uint64_t next_close_ns;
 	uint64_t end_ns; /* -D deadline, 0 = none */
+	/* Called at the end of each interval close with the model (e.g. --listen publishing its
+	 * snapshot); NULL when unset. Runs on the UI thread. */
+	void (*on_interval)(void *arg, const struct model *m);
+	void *on_interval_arg;
 };
 
 /* Exit statuses. */
@@ -103,6 +107,8 @@ void session__drain(struct session *s);
 bool session__tick(struct session *s, uint64_t now);
 /* Close the interval now (end of run, or a forced refresh). */
 void session__close_interval(struct session *s, uint64_t now);
+/* True when no screen shows the session's errors (batch, --discover, --listen alone). */
+bool session__no_screen(const struct session *s);
 /* True when the series passes the -p filter (always true without one). */
 bool session__wanted(const struct session *s, const struct series *se);
 

@@ -85,4 +85,32 @@ if [ "$san" != thread ]; then
 		tail -n 30 "$out.spans.log"
 	fi
 fi
+# --listen under both sanitizers: the UI thread publishing snapshots every 0.2 s while
+# libmicrohttpd's thread renders all three formats for back-to-back scrapes (TSan checks the
+# hand-over, ASan/UBSan the rendering and the snapshots' lifetime).
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$out/lattop" --demo --listen "$port" -d 0.2 -D 120 >"$out.listen.log" 2>&1 &
+lpid=$!
+for _ in $(seq 400); do # up to 40 s for the sanitized binary to load the demo and listen
+	curl -s -o /dev/null "http://127.0.0.1:$port/metrics" && break
+	kill -0 "$lpid" 2>/dev/null || break
+	sleep 0.1
+done
+scrapes=0
+for _ in $(seq 30); do
+	for a in '*/*' 'application/openmetrics-text;version=1.0.0' \
+		'application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited'; do
+		curl -s -m 5 -H "Accept: $a" "http://127.0.0.1:$port/metrics" 2>/dev/null |
+			grep -qa lattop_intervals && scrapes=$((scrapes + 1))
+	done
+done
+kill -INT "$lpid" 2>/dev/null
+wait "$lpid"
+rc=$?
+if [ "$rc" = 0 ] && [ "$scrapes" -ge 30 ] && ! grep -q 'Sanitizer' "$out.listen.log"; then
+	say "PASS san-$san/live-listen"
+else
+	say "FAIL san-$san/live-listen: exit $rc, $scrapes scrapes; see $out.listen.log"
+	tail -n 30 "$out.listen.log"
+fi
 echo "END san-$san $n"

@@ -20,6 +20,15 @@ make -s install DESTDIR="$TMP/stage" PREFIX=/usr >"$TMP/inst.log" 2>&1
 check install-binary test -x "$TMP/stage/usr/sbin/lattop"
 check install-man test -f "$TMP/stage/usr/share/man/man8/lattop.8"
 check install-spans test -f "$TMP/stage/usr/share/lattop/spans/sched-wakeup.json"
+# ... and the systemd unit under the prefix's lib/systemd/system, running the installed binary
+# with --listen; systemd itself finds nothing wrong in it (the man page it names is not
+# installed on this host, which is all verify may say).
+UNIT=$TMP/stage/usr/lib/systemd/system/lattop.service
+expect_eq install-unit-exec "$(grep '^ExecStart=' "$UNIT")" "ExecStart=/usr/sbin/lattop --listen 127.0.0.1:9364"
+if command -v systemd-analyze >/dev/null; then
+	sed "s|/usr/sbin/lattop|$PWD/lattop|" "$UNIT" >"$TMP/lattop.service"
+	expect_eq unit-verifies "$(systemd-analyze verify "$TMP/lattop.service" 2>&1 | grep -v "Command 'man lattop(8)' failed")" ""
+fi
 
 # Every key of the TUI's key table (the labels `?` shows, aliases included) is in --help's key
 # summary and in the man page's KEYS section.

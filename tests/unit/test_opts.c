@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "opts.h"
+#include "ui/prom.h"
 #include "test.h"
 
 static struct opts o;
@@ -464,6 +465,43 @@ static void test_span_numbers(void)
 	unlink(a[1]);
 }
 
+/* --listen: [ADDR:]PORT parsed and checked before anything starts; --tui goes with it. */
+static void test_listen(void)
+{
+	const char *port[] = { "--listen", "9364", NULL };
+	const char *v6[] = { "--listen", "[::1]:9364", "-b", NULL };
+	const char *any[] = { "--listen", "0.0.0.0:80", "--tui", NULL };
+	const char *bad[] = { "--listen", "9364x", NULL };
+	const char *tui[] = { "--tui", NULL };
+	const char *both[] = { "--listen", "9364", "--tui", "-b", NULL };
+	const char *replay[] = { "--listen", "9364", "-r", "x.lrec", NULL };
+	struct prom_addr a;
+
+	ASSERT_EQ(parse(port), OPTS_RUN, "port alone");
+	ASSERT_STREQ(o.listen, "9364", "kept");
+	ASSERT_EQ(prom__parse_listen("9364", &a, err, sizeof(err)), 0, "parse");
+	ASSERT_STREQ(a.text, "127.0.0.1:9364", "127.0.0.1 by default");
+	ASSERT_EQ(prom__parse_listen("localhost:1", &a, err, sizeof(err)), 0, "localhost");
+	ASSERT_STREQ(a.text, "127.0.0.1:1", "localhost is 127.0.0.1");
+	ASSERT_EQ(parse(v6), OPTS_RUN, "IPv6");
+	ASSERT_EQ(prom__parse_listen("[::1]:9364", &a, err, sizeof(err)), 0, "parse v6");
+	ASSERT_STREQ(a.text, "[::1]:9364", "v6 text");
+	ASSERT_EQ(parse(any), OPTS_RUN, "any address, TUI");
+	ASSERT_EQ(o.tui, 1, "tui");
+	ASSERT_EQ(parse(bad), -EINVAL, "bad port");
+	ASSERT_STREQ(err,
+		     "bad address '9364x' for --listen: give [ADDR:]PORT with PORT 1..65535 and ADDR a "
+		     "numeric IPv4 address, [IPv6] or localhost (e.g. --listen 9364 or "
+		     "--listen 0.0.0.0:9364)",
+		     "bad port sentence");
+	ASSERT_EQ(prom__parse_listen("65536", &a, err, sizeof(err)), -EINVAL, "port range");
+	ASSERT_EQ(prom__parse_listen("[::1]", &a, err, sizeof(err)), -EINVAL, "v6 without port");
+	ASSERT_EQ(prom__parse_listen("example.com:80", &a, err, sizeof(err)), -EINVAL, "names");
+	ASSERT_EQ(parse(tui), -EINVAL, "--tui alone");
+	ASSERT_EQ(parse(both), -EINVAL, "--tui and -b");
+	ASSERT_EQ(parse(replay), -EINVAL, "--listen with -r");
+}
+
 int main(void)
 {
 	test__suite = "opts";
@@ -483,6 +521,7 @@ int main(void)
 	RUN_TEST(test_span_timeout);
 	RUN_TEST(test_span_numbers);
 	RUN_TEST(test_help_version);
+	RUN_TEST(test_listen);
 	printf("opts: %d passed, %d failed\n", test__passed, test__failed);
 	return TEST_EXIT();
 }

@@ -1,0 +1,74 @@
+# --listen on a stock kernel (issue 14): a fentry-watched program and a helpers-mode session
+# export their histograms with exact counts, fetched over loopback by busybox wget.
+. /tests/lib.sh
+T=/tmp/prom
+mkdir -p $T
+ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
+URL=http://127.0.0.1:9364/metrics
+
+# scrape: fetch /metrics into $T/m (0 when it answered).
+scrape() {
+	rm -f $T/m
+	wget -q -O $T/m "$URL" 2>/dev/null
+}
+# value PATTERN: the value of the first sample line matching the extended regex PATTERN.
+value() {
+	grep -E "$1" $T/m 2>/dev/null | head -n 1 | awk '{print $NF}'
+}
+# wait_value PATTERN WANT: scrape (every 0.5 s, up to 90 s) until PATTERN's value is WANT;
+# prints the last value seen.
+wait_value() {
+	i=0
+	while [ $i -lt 180 ]; do
+		scrape && [ "$(value "$1")" = "$2" ] && break
+		sleep 0.5
+		i=$((i + 1))
+	done
+	value "$1"
+}
+
+start_target prom || exit 1
+
+# Programs mode: fentry/fexit on the light target, 5000 runs.
+lattop --listen 9364 -p "$light" -d 0.5 -D 300 >$T/p.out 2>$T/p.err &
+lp=$!
+PROG="^lattop_program_latency_seconds_count\{prog_id=\"$light\",prog_name=\"[^\"]*\",prog_type=\"xdp\"\}"
+# The probes are attached (a histogram appears with the first run).
+expect prog-probed "$(wait_value '^lattop_probed_programs ' 1)" 1 || { cat $T/p.err; head -n 5 $T/m; }
+cmd "run light 5000" >/dev/null
+expect prog-count "$(wait_value "$PROG" 5000)" 5000
+ok busybox-wget-fetches scrape
+INF="^lattop_program_latency_seconds_bucket\{prog_id=\"$light\",.*le=\"\+Inf\"\}"
+expect prog-inf-bucket "$(value "$INF")" 5000
+ok prog-sum-positive awk -v v="$(value "^lattop_program_latency_seconds_sum\{prog_id=\"$light\"")" 'BEGIN{exit !(v > 0)}'
+expect prog-runs-total "$(value "^lattop_program_runs_total\{prog_id=\"$light\"")" 5000
+expect probed-programs "$(value '^lattop_probed_programs ')" 1
+ok probe-floor-exported grep -qE '^lattop_probe_floor_seconds [0-9.e-]+$' $T/m
+for r in ringbuf queue recursion nest; do
+	ok "loss-$r" grep -q "^lattop_lost_events_total{reason=\"$r\"} " $T/m
+done
+kill -INT $lp
+wait $lp
+expect prog-exit $? 0
+
+# Helpers mode: per run target_maps does 3 updates on tgt_hash and 4 pushes on tgt_queue.
+lattop --listen 9364 -m helpers -p "$maps" -d 0.5 -D 300 >$T/h.out 2>$T/h.err &
+lp=$!
+HUPD="^lattop_helper_latency_seconds_count\{prog_id=\"$maps\",prog_name=\"[^\"]*\",helper=\"bpf_map_update_elem\",map_id=\"[0-9]+\",map_name=\"tgt_hash\"\}"
+HPUSH="^lattop_helper_latency_seconds_count\{prog_id=\"$maps\",prog_name=\"[^\"]*\",helper=\"bpf_map_push_elem\",map_id=\"[0-9]+\",map_name=\"tgt_queue\"\}"
+expect helpers-probed "$(wait_value '^lattop_probed_programs ' 1)" 1 || cat $T/h.err
+# The helper probes attach after the program's (analysis takes a few seconds under TCG).
+i=0
+while [ "$(bpftool prog show | grep -c 'name lat_helper_')" -lt 2 ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+ok helper-probes-attached [ "$(bpftool prog show | grep -c 'name lat_helper_')" -ge 2 ]
+cmd "run maps 1000" >/dev/null
+expect helper-update-count "$(wait_value "$HUPD" 3000)" 3000
+expect helper-push-count "$(wait_value "$HPUSH" 4000)" 4000
+ok helper-buckets grep -qE "^lattop_helper_latency_seconds_bucket\{prog_id=\"$maps\",.*map_name=\"tgt_hash\",le=\"\+Inf\"\} 3000$" $T/m
+for r in helper_busy helper_foreign; do
+	ok "loss-$r" grep -q "^lattop_lost_events_total{reason=\"$r\"} " $T/m
+done
+kill -INT $lp
+wait $lp
+expect helpers-exit $? 0
+stop_target
