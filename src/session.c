@@ -354,11 +354,11 @@ int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 			 "fentry/fexit: probe floor %llu ns per invocation (the latency our probes "
 			 "report for an empty program)",
 			 (unsigned long long)progtrace__floor_ns(s->pt));
-		session__sync_watch(s);
 	} else {
 		snprintf(s->m->source, sizeof(s->m->source), "%s",
 			 o->demo ? "stats+self" : "stats");
 	}
+	session__sync_watch(s);
 	/* A mode this kernel cannot give degrades to the overview, saying why. */
 	if (o->mode != MODE_PROGRAMS && session__set_mode(s, o->mode, why, sizeof(why)))
 		snprintf(s->notice, sizeof(s->notice), "%s", why);
@@ -460,13 +460,14 @@ static void reap_orphans(struct session *s)
 /* Sample stats and close the interval. */
 void session__close_interval(struct session *s, uint64_t now)
 {
+	bool scanned;
+
 	session__drain(s);
 	reap_orphans(s);
 	span_losses(s);
-	if (progstats__scan(&s->st, &s->nst, &s->stcap) == 0) {
+	scanned = progstats__scan(&s->st, &s->nst, &s->stcap) == 0;
+	if (scanned)
 		model__apply_stats(s->m, s->st, s->nst, now);
-		session__sync_watch(s);
-	}
 	model__set_losses(s->m, &(struct model_losses){
 					.rb_drops = collector__rb_drops(s->col),
 					.queue_drops = collector__queue_drops(s->col),
@@ -488,6 +489,10 @@ void session__close_interval(struct session *s, uint64_t now)
 	segsession__interval(s);
 	model__close_interval(s->m, now);
 	recorder__interval(s);
+	/* Attach and detach after the close: the stats delta just closed counts runs from before
+	 * any new probe, and the interval a probe first measures is the one opening now. */
+	if (scanned)
+		session__sync_watch(s);
 }
 
 /* If the interval has elapsed, close it. */
@@ -637,13 +642,37 @@ static bool watched(const struct session *s, const struct series *se)
 	return false;
 }
 
-/* Attach or detach probes so they match the watch set. */
+/* Without program probes, the demo's programs time themselves: they are measured per
+ * invocation for as long as they are loaded. */
+static void mark_self_timed(struct session *s)
+{
+	uint32_t ids[DEMO_NPROGS];
+	int n;
+
+	if (!s->demo)
+		return; /* and a replay's recorded state stays as it is */
+	n = demo__prog_ids(s->demo, ids, DEMO_NPROGS);
+	for (size_t i = 0; i < s->m->n; i++) {
+		struct series *se = &s->m->s[i];
+		bool self = false;
+
+		for (int j = 0; j < n && se->kind == LAT_EV_PROG && !self; j++)
+			self = ids[j] == se->id;
+		if (!(se->src & SRC_PROBING) != !(self && !se->gone))
+			model__set_probing(s->m, se, self && !se->gone);
+	}
+}
+
+/* Attach or detach probes so they match the watch set, and tell the model which programs are
+ * measured per invocation. */
 void session__sync_watch(struct session *s)
 {
 	char why[160];
 
-	if (!s->pt)
+	if (!s->pt) {
+		mark_self_timed(s);
 		return;
+	}
 	for (size_t i = 0; i < s->m->n; i++) {
 		struct series *se = &s->m->s[i];
 		bool want, have;
@@ -662,6 +691,7 @@ void session__sync_watch(struct session *s)
 		}
 		if (!want && !se->gone && !strstr(se->note, "unloaded by its owner"))
 			se->note[0] = '\0';
+		model__set_probing(s->m, se, progtrace__attached(s->pt, se->id));
 	}
 	s->m->probed = progtrace__count(s->pt);
 	if (s->m->mode == MODE_HELPERS)

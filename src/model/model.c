@@ -201,12 +201,14 @@ int model__add_event(struct model *m, const struct lat_event *e, unsigned src)
 			return -ENOMEM;
 		m->last_hit = (size_t)(s - m->s);
 	}
-	/* Once per series and interval: later events of the run skip both. */
-	if (__builtin_expect(s->act_until != m->intervals + 2, 0)) {
+	/* Once per series and interval (other sources touch it too: stats, probing), later
+	 * events of the run skip both. */
+	if (__builtin_expect(s->act_until != m->intervals + 2 || !s->has_hist, 0)) {
 		series__need_hist(m, s);
 		series__touch(m, s);
 	}
 	s->src |= src;
+	s->meas_open = true;
 	if (hist__add(&s->h_open, e->dur_ns))
 		return -ENOMEM;
 	m->c_open.events++;
@@ -242,6 +244,26 @@ int model__add_hist(struct model *m, struct series *s, const uint32_t *idx, cons
 	h->min = d->min < h->min ? d->min : h->min;
 	h->max = d->max > h->max ? d->max : h->max;
 	return 0;
+}
+
+/* Say whether a series is measured per invocation from now on. */
+void model__set_probing(struct model *m, struct series *s, bool on)
+{
+	/* The next two closes move meas_open on (they read SRC_PROBING). */
+	series__touch(m, s);
+	if (on)
+		s->src |= SRC_PROBING;
+	else
+		s->src &= ~SRC_PROBING;
+	if (on)
+		s->meas_open = true;
+}
+
+/* The recorded interval measured a series per invocation. */
+void model__set_measured(struct model *m, struct series *s)
+{
+	series__touch(m, s);
+	s->meas_open = true;
 }
 
 /* Set a series' stats deltas for the open interval and its absolute run count. */
@@ -525,6 +547,9 @@ static int series__close(struct model *m, struct series *s)
 	struct hist tmp;
 	int err;
 
+	s->meas_last = s->meas_open;
+	s->meas_cum = s->meas_cum || s->meas_open;
+	s->meas_open = s->src & SRC_PROBING;
 	s->st_last = s->st_open;
 	s->st_cum.cnt += s->st_open.cnt;
 	s->st_cum.time_ns += s->st_open.time_ns;
@@ -620,6 +645,7 @@ void model__reset(struct model *m, uint64_t now_ns)
 {
 	for (size_t i = 0; i < m->n; i++) {
 		memset(&m->s[i].st_cum, 0, sizeof(m->s[i].st_cum));
+		m->s[i].meas_cum = m->s[i].meas_open;
 		if (m->s[i].has_hist)
 			hist__reset(&m->s[i].h_cum);
 	}
@@ -635,6 +661,16 @@ const struct hist *model__row_hist(const struct row *r)
 	if (!r->has_dist || !r->s->has_hist)
 		return NULL;
 	return r->cumulative ? &r->s->h_cum : &r->s->h_last;
+}
+
+/* True when a row's count and percentiles come from per-invocation events: the series was
+ * measured in the window, or (no bpf_stats behind it) it has a histogram at all. */
+static bool row_per_event(const struct model *m, const struct series *s, const struct hist *h,
+			  bool cumulative)
+{
+	if (m->legacy_rows || !(s->src & SRC_STATS))
+		return h && (s->src & (SRC_SELF | SRC_FENTRY));
+	return cumulative ? s->meas_cum : s->meas_last;
 }
 
 /* Compute a row for series s from the last interval or the cumulative figures. */
@@ -656,16 +692,21 @@ void model__row(const struct model *m, const struct series *s, bool cumulative, 
 	if (s->has_hist)
 		h = cumulative ? &s->h_cum : &s->h_last;
 
-	if (h && (s->src & (SRC_SELF | SRC_FENTRY))) {
-		/* Per-invocation source: every figure from the histogram. */
-		r->has_rate = r->has_dist = true;
-		r->count = h->count;
-		r->avg_ns = hist__mean(h);
-		r->p50 = hist__percentile(h, 0.50);
-		r->p95 = hist__percentile(h, 0.95);
-		r->p99 = hist__percentile(h, 0.99);
-		r->p999 = hist__percentile(h, 0.999);
-		r->max = h->count ? h->max : 0;
+	r->source = (s->src & SRC_STATS) ? "stats" : "events";
+	if (row_per_event(m, s, h, cumulative)) {
+		/* Per-invocation source: every figure from the histogram (none yet: 0 runs). */
+		r->source = (s->src & SRC_SELF) ? "self" : "events";
+		r->has_rate = true;
+		r->has_dist = h != NULL;
+		if (h) {
+			r->count = h->count;
+			r->avg_ns = hist__mean(h);
+			r->p50 = hist__percentile(h, 0.50);
+			r->p95 = hist__percentile(h, 0.95);
+			r->p99 = hist__percentile(h, 0.99);
+			r->p999 = hist__percentile(h, 0.999);
+			r->max = h->count ? h->max : 0;
+		}
 	} else if (s->src & SRC_STATS) {
 		r->has_rate = true;
 		r->count = sc->cnt;

@@ -34,6 +34,8 @@ enum series_src {
 	SRC_STATS = 1u << 0,  /* bpf_stats run_cnt/run_time_ns: counts and averages only */
 	SRC_SELF = 1u << 1,   /* the program times itself (demo programs) */
 	SRC_FENTRY = 1u << 2, /* fentry/fexit probes on the program */
+	SRC_PROBING = 1u << 3, /* measured per invocation now: probes attached or self-timing
+				* (format 1.3; the one bit that can also turn off) */
 };
 
 /* Counts over one interval and over the session, for the figures of one series. */
@@ -60,6 +62,13 @@ struct series {
 	struct series_counts st_open; /* accumulating for the open interval */
 	struct series_counts st_last; /* the last closed interval */
 	struct series_counts st_cum;  /* since start or the last reset */
+
+	/* Per-invocation measurement (probes attached, or the program times itself): in a window
+	 * where it was on, even for a moment, count and percentiles come from the events alone and
+	 * the bpf_stats delta never stands in for them (the same runs would be counted twice when
+	 * their events arrive in the next interval). "On now" is src's SRC_PROBING (the session
+	 * sets it); meas_*: on at some time in the open / last closed / cumulative window. */
+	bool meas_open, meas_last, meas_cum;
 
 	/* Events: histograms (empty ones hold no memory) since the first event. */
 	bool has_hist;
@@ -143,6 +152,9 @@ struct model {
 	uint32_t *act, *ctr_act;  /* active series and counters (positions; room for all) */
 	size_t nact, nctr_act;
 	uint64_t visits;          /* series and counters visited by closes (model__cost) */
+	/* A recording older than format 1.3 does not say per interval whether a series was
+	 * measured per invocation: rows then follow the old rule (a histogram wins). */
+	bool legacy_rows;
 };
 
 /* Create an empty model starting at now_ns; NULL + errno on failure. */
@@ -171,6 +183,11 @@ struct hist_delta {
  * when empty. Unknown bucket indexes are ignored. Returns 0 or -ENOMEM. */
 int model__add_hist(struct model *m, struct series *s, const uint32_t *idx, const uint64_t *cnt,
 		    size_t n, const struct hist_delta *d);
+/* Say whether series s is measured per invocation from now on (probes attached, or the program
+ * times itself). Turning it on marks the open interval as measured. */
+void model__set_probing(struct model *m, struct series *s, bool on);
+/* Replay: the recorded interval measured series s per invocation. */
+void model__set_measured(struct model *m, struct series *s);
 /* Replay: set a series' stats deltas for the open interval and its absolute run count. */
 void model__set_stats(struct model *m, struct series *s, uint64_t cnt, uint64_t time_ns,
 		      uint64_t run_cnt);
@@ -235,6 +252,9 @@ struct row {
 	double cpu_pct; /* run time / wall time * 100 (one CPU = 100), stats only; <0 if unknown */
 	uint64_t total_runs; /* absolute run_cnt from bpf_stats (0 if none) */
 	const char *prog_name; /* helper rows: the calling program's name */
+	/* Where count and percentiles come from: "events" (per-invocation probes), "self" (the
+	 * program times itself) or "stats" (bpf_stats: counts and averages only). */
+	const char *source;
 	const struct model *m; /* the model and figures the row came from (named counters) */
 	bool cumulative;
 };

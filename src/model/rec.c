@@ -44,7 +44,8 @@ static const struct rec_field interval_fields[] = {
 	{ "entries", "nentries x entry", 72 },
 };
 static const struct rec_field entry_fields[] = {
-	{ "kind", "u16", 0 },	   { "flags", "u16 (1 = has histogram)", 2 },
+	{ "kind", "u16", 0 },
+	{ "flags", "u16 (1 = has histogram, 2 = measured per invocation: format 1.3)", 2 },
 	{ "id", "u32", 4 },	   { "aux", "u32", 8 },
 	{ "aux2", "u32", 12 },	   { "cnt", "u64 stats delta", 16 },
 	{ "time_ns", "u64 stats delta", 24 },
@@ -360,7 +361,7 @@ static void enc_entry(struct rec_buf *b, const struct series *s)
 	size_t blen_at;
 
 	put16(b, s->kind);
-	put16(b, s->has_hist ? 1 : 0);
+	put16(b, (s->has_hist ? REC_ENTRY_HIST : 0) | (s->meas_last ? REC_ENTRY_MEASURED : 0));
 	put32(b, s->id);
 	put32(b, s->aux);
 	put32(b, s->aux2);
@@ -759,7 +760,8 @@ static int apply_series(struct model *m, const uint8_t *p)
 	if (!s)
 		return -ENOMEM;
 	s->gone = get16(p + 2) & 1;
-	s->src = get32(p + 16);
+	s->src = get32(p + 16) & ~SRC_PROBING;
+	model__set_probing(m, s, get32(p + 16) & SRC_PROBING);
 	copy_str(s->name, sizeof(s->name), p + 28, ln);
 	copy_str(s->type, sizeof(s->type), p + 28 + ln, lt);
 	copy_str(s->note, sizeof(s->note), p + 28 + ln + lt, lno);
@@ -794,7 +796,9 @@ static int apply_interval(struct model *m, const uint8_t *p)
 		if (!s)
 			return -ENOMEM;
 		model__set_stats(m, s, get64(e + 16), get64(e + 24), get64(e + 32));
-		if (get16(e + 2) & 1) {
+		if (get16(e + 2) & REC_ENTRY_MEASURED)
+			model__set_measured(m, s);
+		if (get16(e + 2) & REC_ENTRY_HIST) {
 			/* Buckets in chunks: the summary goes with the first chunk only. */
 			uint32_t done = 0;
 
@@ -863,6 +867,7 @@ int rec__apply(const struct rec_file *f, size_t i, struct model *m, char *filter
 	const struct rec_ref *r = &f->recs[i];
 	const uint8_t *p = f->data + r->off;
 
+	m->legacy_rows = f->version < (1u << 16 | 3);
 	switch (r->type) {
 	case REC_SERIES:
 		return apply_series(m, p);

@@ -24,7 +24,7 @@
 #define REC_MAGIC "LATTOPREC"
 #define REC_MAGIC_LEN 12 /* "LATTOPREC" and three zero bytes */
 #define REC_MAJOR 1
-#define REC_MINOR 2
+#define REC_MINOR 3
 #define REC_HDR_LEN 20 /* magic, version, meta_len */
 
 enum rec_type {
@@ -48,6 +48,10 @@ enum rec_type {
 #define REC_EVENT_SIZE 48
 #define REC_COUNTERS_FIXED 8
 #define REC_CTR_FIXED 28
+
+/* An interval entry's flags. */
+#define REC_ENTRY_HIST 1u     /* a histogram delta follows */
+#define REC_ENTRY_MEASURED 2u /* measured per invocation in the interval (format 1.3) */
 
 /* A growable byte buffer; oom is sticky. */
 struct rec_buf {

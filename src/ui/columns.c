@@ -65,6 +65,12 @@ static void get_runs(const struct row *r, struct cell *c)
 				     : (struct cell){ 0 };
 }
 
+/* Where the row's count and percentiles come from (model.h struct row's source). */
+static void get_source(const struct row *r, struct cell *c)
+{
+	*c = (struct cell){ .t = CELL_STR, .s = r->source ? r->source : "-" };
+}
+
 /* The latency columns every mode shows, with the same widths and drop order in each (one
  * definition, so a width or a drop priority cannot drift between modes). */
 #define LATENCY_COLUMNS                                                                          \
@@ -86,6 +92,7 @@ const struct column prog_columns[] = {
 	LATENCY_COLUMNS,
 	{ "CPU%", "cpu_pct", 6, false, get_cpu, 8 },
 	{ "RUNS", "run_cnt", 14, false, get_runs, 9 },
+	{ "SRC", "count_source", 6, true, get_source, COLUMN_OPTIONAL },
 };
 const int prog_ncolumns = sizeof(prog_columns) / sizeof(prog_columns[0]);
 
@@ -213,6 +220,12 @@ int columns__fit(const struct column *cols, int n, const int *need, int screen_c
 	for (int c = 0; c < n; c++)
 		width[c] = need[c];
 	w = line_width(width, n);
+	/* Optional columns go before a name is cut. */
+	for (int c = 0; c < n && w > screen_cols; c++)
+		if (cols[c].drop >= COLUMN_OPTIONAL) {
+			width[c] = 0;
+			w = line_width(width, n);
+		}
 	/* Text columns that are never dropped (NAME) give back their room first. */
 	for (int c = n - 1; c >= 0 && w > screen_cols; c--) {
 		int give = cols[c].left && !cols[c].drop ? width[c] - COLUMN_MIN_TEXT : 0;

@@ -37,7 +37,10 @@ struct column {
 	int drop;          /* TUI: 0 never dropped; on a narrow screen the highest goes first */
 };
 
-/* NAME shrinks to this width before any column is dropped. */
+/* A drop number from which a column is dropped before NAME shrinks (SRC: its figure is also
+ * in the header's source and the row's note). */
+#define COLUMN_OPTIONAL 10
+/* NAME shrinks to this width before any other column is dropped. */
 #define COLUMN_MIN_TEXT 12
 
 /* The programs-mode columns and their count. */

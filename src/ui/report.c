@@ -185,6 +185,7 @@ static cJSON *row_json(const struct row *r)
 			cJSON_AddNullToObject(o, sum_keys[c]);
 	}
 	cJSON_AddBoolToObject(o, "gone", r->s->gone);
+	cJSON_AddStringToObject(o, "count_source", r->source);
 	series_counters_json(o, r);
 	return o;
 }
@@ -213,7 +214,7 @@ static void row_csv(FILE *f, const char *kind, const struct row *r)
 	} else {
 		fputc(',', f);
 	}
-	fputc('\n', f);
+	fprintf(f, ",%s\n", r->source);
 }
 
 /* Where a report's rows go: a text table, CSV lines or a JSON array. */
@@ -429,7 +430,7 @@ int report__totals(struct session *s, FILE *f)
 		fputs("kind,id,aux,aux2,type,name", f);
 		for (int i = 0; i < NSUM; i++)
 			fprintf(f, ",%s", sum_keys[i]);
-		fputs(",gone,prog_name,map_name\n", f);
+		fputs(",gone,prog_name,map_name,count_source\n", f);
 	} else {
 		k.root = cJSON_CreateObject();
 		cJSON_AddStringToObject(k.root, "file", replay__path(s->rp));

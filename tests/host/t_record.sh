@@ -75,7 +75,7 @@ $LATTOP -r "$TMP/a.lrec" -b >"$TMP/tot.txt"
 check totals-text-table grep -qE '^ +ID TYPE +NAME +COUNT +AVG +P50 +P95 +P99 +P99.9 +MAX' "$TMP/tot.txt"
 check totals-text-programs-first grep -qx 'programs' "$TMP/tot.txt"
 $LATTOP -r "$TMP/a.lrec" -b -o csv >"$TMP/tot.csv"
-expect_eq totals-csv-header "$(head -n1 "$TMP/tot.csv")" "kind,id,aux,aux2,type,name,count,avg_ns,p50_ns,p95_ns,p99_ns,p999_ns,max_ns,gone,prog_name,map_name"
+expect_eq totals-csv-header "$(head -n1 "$TMP/tot.csv")" "kind,id,aux,aux2,type,name,count,avg_ns,p50_ns,p95_ns,p99_ns,p999_ns,max_ns,gone,prog_name,map_name,count_source"
 expect_eq totals-csv-demo "$(grep -c ',demo_' "$TMP/tot.csv")" 4
 
 # Truncation at every record boundary and at random offsets: exit 0, the intervals before the

@@ -83,7 +83,7 @@ EOF2
 )
 expect_eq totals-json-helpers-per-program "$tot" True
 $LATTOP -r "$TMP/h.lrec" -b -o csv >"$TMP/tot.csv"
-expect_eq totals-csv-header "$(head -n1 "$TMP/tot.csv")" "kind,id,aux,aux2,type,name,count,avg_ns,p50_ns,p95_ns,p99_ns,p999_ns,max_ns,gone,prog_name,map_name"
+expect_eq totals-csv-header "$(head -n1 "$TMP/tot.csv")" "kind,id,aux,aux2,type,name,count,avg_ns,p50_ns,p95_ns,p99_ns,p999_ns,max_ns,gone,prog_name,map_name,count_source"
 expect_eq totals-csv-helpers "$(grep '^helpers,' "$TMP/tot.csv" | cut -d, -f2-7,15,16 | tr '\n' '|')" \
 	"10,2,5,hash,map_update_elem,1200,xdp_fw,flows|10,1,5,hash,map_lookup_elem,600,xdp_fw,flows|11,1,7,array,map_lookup_elem,1200,tc_nat,cfg|"
 # -p narrows the report to the program and its helpers.

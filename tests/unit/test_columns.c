@@ -40,6 +40,11 @@ static void test_name_shrinks_first(void)
 
 	natural(need, 30);
 	full = columns__fit(prog_columns, prog_ncolumns, need, 1000, width);
+	/* The optional SRC goes before NAME gives anything. */
+	columns__fit(prog_columns, prog_ncolumns, need, full - 1, width);
+	ASSERT_EQ(width[col("SRC")], 0, "SRC dropped first");
+	ASSERT_EQ(width[col("NAME")], 30, "NAME whole");
+	full -= need[col("SRC")] + 1;
 	columns__fit(prog_columns, prog_ncolumns, need, full - 10, width);
 	ASSERT_EQ(width[col("NAME")], 20, "NAME gave 10");
 	ASSERT_EQ(width[col("RUNS")], 14, "RUNS still shown");
@@ -53,7 +58,7 @@ static void test_drop_order(void)
 	int need[prog_ncolumns], width[prog_ncolumns], w, full;
 
 	natural(need, 30);
-	full = columns__fit(prog_columns, prog_ncolumns, need, 1000, width);
+	full = columns__fit(prog_columns, prog_ncolumns, need, 1000, width) - need[col("SRC")] - 1;
 	/* One column more than NAME can give: RUNS goes, NAME gets back what it can. */
 	w = columns__fit(prog_columns, prog_ncolumns, need, full - 19, width);
 	ASSERT_EQ(width[col("RUNS")], 0, "RUNS dropped first");

@@ -3,6 +3,8 @@
  * test_model.c - the aggregated model: stats deltas, intervals, gone programs, events,
  * cumulative figures, reset and loss counters.
  */
+#include <string.h>
+
 #include "model/model.h"
 #include "fixtures.h"
 #include "test.h"
@@ -187,6 +189,88 @@ static void test_p99_history(void)
 	model__free(m);
 }
 
+/* Add n events of dur_ns to program id. */
+static void events(struct model *m, uint32_t id, int n, uint64_t dur_ns)
+{
+	for (int i = 0; i < n; i++) {
+		struct lat_event ev = { .kind = LAT_EV_PROG, .id = id, .dur_ns = dur_ns };
+
+		model__add_event(m, &ev, SRC_FENTRY);
+	}
+}
+
+/* A probed program's count comes from its events only: an interval whose runs bpf_stats saw
+ * before any event arrived shows 0 (those events count in the next interval), so the
+ * per-interval counts add up to the runs exactly (issue 16: they added up to 902,604 of
+ * 900,000). An unprobed program keeps the stats delta, and each row says which it is. */
+static void test_probed_count_from_events_only(void)
+{
+	struct model *m = model__new(0);
+	struct prog_stat st[2] = { ps(10, "watched", 300000, 0), ps(11, "other", 0, 0) };
+	uint64_t sum = 0;
+	struct series *w, *o;
+	struct row r;
+
+	model__apply_stats(m, st, 2, 0); /* baseline */
+	w = model__find(m, LAT_EV_PROG, 10, 0, 0);
+	o = model__find(m, LAT_EV_PROG, 11, 0, 0);
+	if (!ASSERT_TRUE(w && o, "series"))
+		goto out;
+	model__set_probing(m, w, true);
+	/* Interval 1: 2,604 runs, their events still in flight. */
+	st[0] = ps(10, "watched", 302604, 2604 * 500);
+	st[1] = ps(11, "other", 70, 7000);
+	model__apply_stats(m, st, 2, S);
+	model__close_interval(m, S);
+	model__row(m, w, false, &r);
+	ASSERT_EQ(r.count, 0, "no event yet: 0, not the stats delta");
+	ASSERT_EQ(r.total_runs, 302604, "run_cnt still shown");
+	ASSERT_EQ(strcmp(r.source, "events"), 0, "source events");
+	sum += r.count;
+	model__row(m, o, false, &r);
+	ASSERT_EQ(r.count, 70, "unprobed: the stats delta");
+	ASSERT_EQ(strcmp(r.source, "stats"), 0, "source stats");
+	/* Interval 2: those events arrive with 257,396 more. */
+	events(m, 10, 260000, 501);
+	st[0] = ps(10, "watched", 560000, 260000 * 500);
+	model__apply_stats(m, st, 2, 2 * S);
+	model__close_interval(m, 2 * S);
+	model__row(m, w, false, &r);
+	ASSERT_EQ(r.count, 260000, "the events");
+	ASSERT_EQ(r.has_dist, 1, "percentiles");
+	sum += r.count;
+	ASSERT_EQ(sum, 260000, "per-interval counts add up to the runs");
+	model__row(m, w, true, &r);
+	ASSERT_EQ(r.count, 260000, "cumulative: the events");
+	/* Detached during interval 3: its late events still count there, and its stats delta
+	 * does not; interval 4 is stats again. */
+	model__set_probing(m, w, false);
+	events(m, 10, 5, 501);
+	st[0] = ps(10, "watched", 560100, 0);
+	model__apply_stats(m, st, 2, 3 * S);
+	model__close_interval(m, 3 * S);
+	model__row(m, w, false, &r);
+	ASSERT_EQ(r.count, 5, "interval probed for a while: events only");
+	st[0] = ps(10, "watched", 560170, 0);
+	model__apply_stats(m, st, 2, 4 * S);
+	model__close_interval(m, 4 * S);
+	model__row(m, w, false, &r);
+	ASSERT_EQ(r.count, 70, "unprobed again: stats");
+	ASSERT_EQ(strcmp(r.source, "stats"), 0, "source stats again");
+	/* Cumulative stays with the events, since it was measured in the window; a reset
+	 * starts a window that was never measured. */
+	model__row(m, w, true, &r);
+	ASSERT_EQ(r.count, 260005, "cumulative: events only");
+	model__reset(m, 4 * S);
+	st[0] = ps(10, "watched", 560270, 0);
+	model__apply_stats(m, st, 2, 5 * S);
+	model__close_interval(m, 5 * S);
+	model__row(m, w, true, &r);
+	ASSERT_EQ(r.count, 100, "after reset, never measured: stats");
+out:
+	model__free(m);
+}
+
 int main(void)
 {
 	test__suite = "model";
@@ -196,6 +280,7 @@ int main(void)
 	RUN_TEST(test_many_series);
 	RUN_TEST(test_losses);
 	RUN_TEST(test_p99_history);
+	RUN_TEST(test_probed_count_from_events_only);
 	printf("model: %d passed, %d failed\n", test__passed, test__failed);
 	return TEST_EXIT();
 }
