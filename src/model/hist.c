@@ -104,12 +104,18 @@ uint64_t hist__bucket_hi(uint32_t b)
 	return bucket_lo(b) + (1ull << bucket_shift(b)) - 1;
 }
 
-/* Initialise an empty histogram: no memory until a sample lands. */
-int hist__init(struct hist *h)
+/* Initialise an empty histogram that holds no memory. */
+void hist__init_empty(struct hist *h)
 {
 	memset(h, 0, sizeof(*h));
 	h->min = UINT64_MAX;
-	return 0;
+}
+
+/* Initialise an empty histogram with dense buckets. */
+int hist__init(struct hist *h)
+{
+	hist__init_empty(h);
+	return hist__densify(h);
 }
 
 /* Release a histogram's memory and leave it empty (safe on a zeroed or finished one). */
@@ -117,7 +123,7 @@ void hist__fini(struct hist *h)
 {
 	free(h->buckets);
 	free(h->scnt);
-	hist__init(h);
+	hist__init_empty(h);
 }
 
 /* Forget all samples, keep the memory. */
@@ -131,7 +137,7 @@ void hist__reset(struct hist *h)
 }
 
 /* Make the buckets dense (the sparse pairs move into the array); 0 or -ENOMEM. */
-static int densify(struct hist *h)
+int hist__densify(struct hist *h)
 {
 	uint64_t *d;
 
@@ -215,7 +221,7 @@ static int add_sorted(struct hist *h, const uint32_t *idx, const uint64_t *cnt, 
 			j++;
 		u++;
 	}
-	if (!h->buckets && u > HIST_SPARSE_MAX && densify(h))
+	if (!h->buckets && u > HIST_SPARSE_MAX && hist__densify(h))
 		return -ENOMEM;
 	if (h->buckets) {
 		for (j = 0; j < n; j++)
@@ -245,30 +251,19 @@ static int add_sorted(struct hist *h, const uint32_t *idx, const uint64_t *cnt, 
 	return 0;
 }
 
-/* hist__add for a histogram that is not dense yet: allocate, then record. */
-static int add_slow(struct hist *h, uint64_t v)
-{
-	if (densify(h))
-		return -ENOMEM;
-	return hist__add(h, v);
-}
-
 /*
- * Record one value: the hot path (once per event), so one clz and conditional moves only,
- * once the buckets are dense (the first value makes them so).
+ * Record one value: the hot path (once per event), so one clz and conditional moves only; the
+ * buckets are dense (the caller made them so).
  * min, max and sum keep the real value even when it is clamped into the top bucket.
  */
-int hist__add(struct hist *h, uint64_t v)
+void hist__add(struct hist *h, uint64_t v)
 {
-	if (__builtin_expect(!h->buckets, 0))
-		return add_slow(h, v);
 	h->buckets[bucket_of(v)]++;
 	h->clamped += v > TOP_VALUE;
 	h->count++;
 	h->sum = sat_add(h->sum, v);
 	h->min = v < h->min ? v : h->min;
 	h->max = v > h->max ? v : h->max;
-	return 0;
 }
 
 /* Record n samples of bucket b's representative value (unknown buckets are ignored). */
@@ -319,7 +314,7 @@ int hist__merge(struct hist *dst, const struct hist *src)
 	if (!src->count)
 		return 0;
 	if (src->buckets) {
-		if (densify(dst))
+		if (hist__densify(dst))
 			return -ENOMEM;
 		for (uint32_t b = 0; b < NBUCKETS; b++)
 			dst->buckets[b] += src->buckets[b];

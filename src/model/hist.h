@@ -9,8 +9,9 @@
  * Worst-case relative error of any percentile: 2^-HIST_SUB_BITS (0.78%).
  * Merging two histograms is an exact sum.
  *
- * Storage: an empty histogram holds no memory. The first hist__add makes the buckets dense
- * (one array of counters: the live path's one clz and one increment per event); replayed
+ * Storage: hist__add (the live path: one clz and one increment per event) needs the dense
+ * array of counters (hist__init, hist__densify); an empty histogram from hist__init_empty
+ * holds no memory, and replayed
  * buckets (hist__add_bucket, hist__add_sparse) are kept sparse, as sorted (index, count)
  * pairs, until more than HIST_SPARSE_MAX buckets are non-empty, so what a recording costs in
  * memory follows what it holds, not the layout's 2240 buckets per histogram.
@@ -51,15 +52,19 @@ uint64_t hist__bucket_lo(uint32_t b);
 /* Highest value mapped to bucket b. */
 uint64_t hist__bucket_hi(uint32_t b);
 
-/* Initialise an empty histogram (no memory is allocated until a sample lands); returns 0. */
+/* Initialise an empty histogram with dense buckets (what hist__add needs); 0 or -ENOMEM. */
 int hist__init(struct hist *h);
-/* Release a histogram's memory and leave it empty (safe on a zeroed or finished one). */
+/* Initialise an empty histogram that holds no memory (sparse until it needs more). */
+void hist__init_empty(struct hist *h);
+/* Make the buckets dense (the sparse pairs move over); 0 or -ENOMEM. */
+int hist__densify(struct hist *h);
+/* Release a histogram's memory and leave it empty, holding nothing (safe on a zeroed or
+ * finished one). */
 void hist__fini(struct hist *h);
 /* Forget all samples, keep the memory. */
 void hist__reset(struct hist *h);
-/* Record one value (the first one makes the buckets dense). Returns 0, or -ENOMEM when the
- * buckets could not be allocated (the value is then not recorded). */
-int hist__add(struct hist *h, uint64_t v);
+/* Record one value: the hot path. The buckets must be dense (hist__init, hist__densify). */
+void hist__add(struct hist *h, uint64_t v);
 /* Record n samples of bucket b's representative value (used by replay of bucket deltas);
  * unknown buckets are ignored. Returns 0 or -ENOMEM (nothing recorded). */
 int hist__add_bucket(struct hist *h, uint32_t b, uint64_t n);

@@ -172,9 +172,9 @@ static void series__need_hist(struct model *m, struct series *s)
 {
 	if (s->has_hist)
 		return;
-	hist__init(&s->h_open);
-	hist__init(&s->h_last);
-	hist__init(&s->h_cum);
+	hist__init_empty(&s->h_open);
+	hist__init_empty(&s->h_last);
+	hist__init_empty(&s->h_cum);
 	s->p99_ival = m->intervals;
 	s->has_hist = true;
 }
@@ -201,16 +201,17 @@ int model__add_event(struct model *m, const struct lat_event *e, unsigned src)
 			return -ENOMEM;
 		m->last_hit = (size_t)(s - m->s);
 	}
-	/* Once per series and interval (other sources touch it too: stats, probing), later
-	 * events of the run skip both. */
-	if (__builtin_expect(s->act_until != m->intervals + 2 || !s->has_hist, 0)) {
+	/* Once per series and interval, and whenever the open buckets are not dense (other
+	 * sources touch a series too: stats, probing, replayed deltas); later events skip it. */
+	if (__builtin_expect(s->act_until != m->intervals + 2 || !s->h_open.buckets, 0)) {
 		series__need_hist(m, s);
 		series__touch(m, s);
+		if (hist__densify(&s->h_open))
+			return -ENOMEM;
 	}
 	s->src |= src;
 	s->meas_open = true;
-	if (hist__add(&s->h_open, e->dur_ns))
-		return -ENOMEM;
+	hist__add(&s->h_open, e->dur_ns);
 	m->c_open.events++;
 	return 0;
 }

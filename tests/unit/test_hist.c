@@ -523,9 +523,9 @@ static void test_sparse(void)
 	struct hist a, b, d;
 	size_t dense = (size_t)nb * sizeof(uint64_t);
 
-	hist__init(&a);
-	hist__init(&b);
-	hist__init(&d);
+	hist__init_empty(&a);
+	hist__init_empty(&b);
+	hist__init_empty(&d);
 	ASSERT_EQ(hist__bytes(&a), 0, "empty holds nothing");
 	/* One bucket: a few dozen bytes, not the dense array. */
 	ASSERT_OK(hist__add_bucket(&a, 100, 3), "add_bucket");
@@ -599,11 +599,10 @@ static void test_sparse(void)
 	ASSERT_TRUE(d.buckets != NULL, "a dense source makes the target dense");
 	same_buckets(&d, ref, "dense into empty = reference");
 	/* Percentiles and log2 rows agree between the sparse and the dense form of the same
-	 * samples (d is made dense by a value, then reset: the array stays). */
+	 * samples (hist__init makes d dense). */
 	hist__fini(&a);
 	hist__fini(&d);
-	hist__add(&d, 1);
-	hist__reset(&d);
+	ASSERT_OK(hist__init(&d), "dense init");
 	rng_seed(11);
 	for (int i = 0; i < 300; i++) {
 		uint32_t bk = hist__bucket(gen_lognormal());
