@@ -60,11 +60,15 @@ static double run(bool raw, double *ui_ns, double *bytes_per_ev, uint64_t *lost)
 	o.interval_ns = 1000000000ull;
 	s.o = &o;
 	s.m = model__new(0);
+	/* mkstemp reserved a unique name; the recorder creates only new files. */
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+	}
 	if (fd < 0 || !s.m || recorder__start(&s, path, raw, err, sizeof(err))) {
 		fprintf(stderr, "bench: %s\n", fd < 0 ? "mkstemp failed" : err);
 		exit(1);
 	}
-	close(fd);
 	t0 = cpu_ns();
 	u0 = thread_ns();
 	for (uint32_t i = 0; i < EVENTS; i++) {

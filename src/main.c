@@ -7,9 +7,11 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "base/text.h"
 #include "opts.h"
 #include "segsession.h"
 #include "session.h"
+#include "collect/outfile.h"
 #include "collect/recorder.h"
 #include "ui/replay_ui.h"
 #include "ui/ui.h"
@@ -46,7 +48,7 @@ int main(int argc, char **argv)
 	/* Options: usage errors exit 2 before anything starts. */
 	ret = opts__parse(&o, argc, argv, err, sizeof(err));
 	if (ret < 0) {
-		fprintf(stderr, "lattop: %s\n", err);
+		text__line(stderr, "lattop: ", err);
 		return EXIT_USAGE;
 	}
 	if (ret == OPTS_HELP) {
@@ -65,10 +67,21 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	/* A file size limit (ulimit -f) makes a write fail with EFBIG, reported like a full
+	 * disk, instead of killing the process. */
+	signal(SIGXFSZ, SIG_IGN);
 
 	/* Replay: no privileges, no lock, no BPF; frames come from the file. */
 	if (o.replay)
 		return replay_ui__run(&o);
+
+	/* Output files: an existing name (a file, a link, a device) is refused before anything
+	 * starts; the files are created exclusively later (outfile.h). */
+	if ((o.record && outfile__check(o.record, "recording", err, sizeof(err))) ||
+	    (o.profile_out && outfile__check(o.profile_out, "profile", err, sizeof(err)))) {
+		text__line(stderr, "lattop: ", err);
+		return EXIT_USAGE;
+	}
 
 	/* Limits: enough fds for FILTER_MAX watched programs. */
 	raise_nofile();
@@ -76,14 +89,14 @@ int main(int argc, char **argv)
 	/* Session: privileges, stats, demo, filter check, collector. */
 	ret = session__open(&s, &o, err, sizeof(err));
 	if (ret != EXIT_OK) {
-		fprintf(stderr, "lattop: %s\n", err);
+		text__line(stderr, "lattop: ", err);
 		session__close(&s);
 		return ret;
 	}
 
 	/* Recording (-w): the header is written now, frames at each interval close. */
 	if (o.record && recorder__start(&s, o.record, o.raw, err, sizeof(err))) {
-		fprintf(stderr, "lattop: %s\n", err);
+		text__line(stderr, "lattop: ", err);
 		session__close(&s);
 		return EXIT_RUNTIME;
 	}
@@ -93,6 +106,15 @@ int main(int argc, char **argv)
 		ret = segsession__discover(&s, &ui_stop);
 	else
 		ret = o.batch ? batch__run(&s) : tui__run(&s);
+
+	/* The recording's last frames are written now: a failure among them is an error too. */
+	recorder__stop(&s);
+	/* Errors the session went on after: batch printed them as they came; the TUI showed
+	 * them and the terminal is back now. Either way the run failed. */
+	if (s.errors[0] && !o.batch && !o.discover)
+		text__line(stderr, "lattop: ", s.errors);
+	if (s.errors[0] && ret == EXIT_OK)
+		ret = EXIT_RUNTIME;
 
 	/* Teardown: threads joined, links destroyed, stats fd closed. */
 	session__close(&s);

@@ -59,7 +59,8 @@ void opts__usage(void *fp)
 		"      --device DEV       with --discover: the TAP/TUN device (e.g. vnet0)\n"
 		"      --flow SPEC        with --discover: proto=udp|tcp,src=IP,dst=IP,sport=N,\n"
 		"                         dport=N (any subset; IPv4 or IPv6)\n"
-		"      --profile-out FILE with --discover: where to write the profile (JSON)\n"
+		"      --profile-out FILE with --discover: where to write the profile (JSON;\n"
+		"                         a new file, mode 0600)\n"
 		"      --details          with --profile -b: one line per packet (time, tid,\n"
 		"                         queue, s0, s1, s2, total)\n"
 		"      --fifo-slots N     debug: shrink the segment FIFOs to N slots (1..1024)\n"
@@ -76,8 +77,8 @@ void opts__usage(void *fp)
 		"                         the row; csv: a hist column; json: a hist array)\n"
 		"      --demo             load the bundled demo programs and drive them\n"
 		"      --no-color         no colours (also when NO_COLOR is set and non-empty)\n"
-		"  -w, --write FILE       record the session to FILE (TUI or -b; w toggles\n"
-		"                         recording in the TUI)\n"
+		"  -w, --write FILE       record the session to FILE, a new file (mode 0600;\n"
+		"                         never over a file or through a link); TUI or -b\n"
 		"      --raw              with -w: record every event too (48 bytes per event)\n"
 		"  -r, --read FILE        replay a recording (no root needed); with -b print per-\n"
 		"                         interval reports (-n N) or totals over the recording\n"
@@ -94,7 +95,8 @@ void opts__usage(void *fp)
 		"/ n search,"
 		" w W record on/off (W asks for the file name), t theme,\n"
 		"p h s Tab modes.\n"
-		"Exit status: 0 ok, 1 runtime error or missing privileges, 2 bad usage.\n"
+		"Exit status: 0 ok, 1 runtime error (a recording that could not be written\n"
+		"included) or missing privileges, 2 bad usage (an existing output file too).\n"
 		"See lattop(8).\n",
 		FILTER_MAX);
 }

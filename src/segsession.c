@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/text.h"
 #include "collect/collector.h"
 #include "collect/vhost.h"
 #include "segsession.h"
@@ -404,9 +405,12 @@ int segsession__discover(struct session *s, volatile sig_atomic_t *stop)
 	char err[512];
 
 	if (s->warn[0])
-		fprintf(stderr, "lattop: warning: %s\n", s->warn);
-	fprintf(stderr, "lattop: discovering flow %s on %s for %.1f s...\n", s->o->flow_spec,
-		s->o->device, s->o->duration_ns / 1e9);
+		text__line(stderr, "lattop: warning: ", s->warn);
+	fputs("lattop: discovering flow ", stderr);
+	text__fputs(stderr, s->o->flow_spec);
+	fputs(" on ", stderr);
+	text__fputs(stderr, s->o->device);
+	fprintf(stderr, " for %.1f s...\n", s->o->duration_ns / 1e9);
 	while (!*stop && now_ns() < s->end_ns) {
 		struct timespec nap = { 0, 20000000 };
 
@@ -416,24 +420,37 @@ int segsession__discover(struct session *s, volatile sig_atomic_t *stop)
 	session__drain(s);
 	vhost__counters(s->seg->v, &c);
 	if (!build_profile(s, &p)) {
+		fputs("lattop: no packet of flow ", stderr);
+		text__fputs(stderr, s->o->flow_spec);
+		fputs(" reached ", stderr);
+		text__fputs(stderr, s->o->device);
 		fprintf(stderr,
-			"lattop: no packet of flow %s reached %s from a vhost worker in %.1f s "
-			"(TX kicks seen %" PRIu64 ", packets on the device %" PRIu64
-			"): is the guest sending?\n",
-			s->o->flow_spec, s->o->device, s->o->duration_ns / 1e9, (uint64_t)c.kicks,
-			(uint64_t)c.pkts_seen);
+			" from a vhost worker in %.1f s (TX kicks seen %" PRIu64
+			", packets on the device %" PRIu64 "): is the guest sending?\n",
+			s->o->duration_ns / 1e9, (uint64_t)c.kicks, (uint64_t)c.pkts_seen);
 		return EXIT_RUNTIME;
 	}
 	if (profile__write(&p, s->o->profile_out, err, sizeof(err))) {
-		fprintf(stderr, "lattop: %s\n", err);
+		text__line(stderr, "lattop: ", err);
 		return EXIT_RUNTIME;
 	}
-	printf("profile %s: device %s flow %s (%s)\n", s->o->profile_out, p.device, p.flow,
-	       s->m->seg_notice);
-	for (int i = 0; i < p.ntid; i++)
-		printf("  worker tid %u (%s) queue %u eventfd_ctx 0x%" PRIx64 ": %" PRIu64
-		       " runs, %" PRIu64 " packets\n",
-		       p.tid[i].tid, p.tid[i].comm, p.tid[i].queue, p.tid[i].ctx, p.tid[i].runs,
-		       p.tid[i].packets);
+	/* The device, the flow and the notice come from the command line and the kernel, a
+	 * worker's comm from any process (prctl PR_SET_NAME): all in their visible form. */
+	fputs("profile ", stdout);
+	text__fputs(stdout, s->o->profile_out);
+	fputs(": device ", stdout);
+	text__fputs(stdout, p.device);
+	fputs(" flow ", stdout);
+	text__fputs(stdout, p.flow);
+	fputs(" (", stdout);
+	text__fputs(stdout, s->m->seg_notice);
+	fputs(")\n", stdout);
+	for (int i = 0; i < p.ntid; i++) {
+		printf("  worker tid %u (", p.tid[i].tid);
+		text__fputs(stdout, p.tid[i].comm);
+		printf(") queue %u eventfd_ctx 0x%" PRIx64 ": %" PRIu64 " runs, %" PRIu64
+		       " packets\n",
+		       p.tid[i].queue, p.tid[i].ctx, p.tid[i].runs, p.tid[i].packets);
+	}
 	return EXIT_OK;
 }

@@ -4,16 +4,19 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <bpf/libbpf.h>
 
+#include "base/text.h"
 #include "collect/collector.h"
 #include "collect/demo.h"
 #include "collect/progstats.h"
@@ -79,6 +82,23 @@ void session__warn(struct session *s, const char *fmt, ...)
 	if (!msg[0] || strstr(s->warn, msg))
 		return;
 	snprintf(s->warn + len, sizeof(s->warn) - len, "%s%s", len ? "; " : "", msg);
+}
+
+/* Record an error the session goes on after. */
+void session__error(struct session *s, const char *fmt, ...)
+{
+	size_t len = strlen(s->errors);
+	char msg[sizeof(s->errors)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!msg[0] || strstr(s->errors, msg))
+		return;
+	snprintf(s->errors + len, sizeof(s->errors) - len, "%s%s", len ? "; " : "", msg);
+	if (s->o->batch || s->o->discover)
+		text__line(stderr, "lattop: ", msg);
 }
 
 /* True when the series passes the -p filter. */
@@ -168,12 +188,111 @@ static int check_filter(struct session *s, char *err, size_t errlen)
 	return 0;
 }
 
-/* Where the live-session lock lives (LATTOP_LOCK overrides, for tests). */
+/* The live-session lock: /run belongs to root (0755) and is emptied at boot. */
+#define LOCK_DEFAULT "/run/lattop.lock"
+
+/* Where the live-session lock lives (LATTOP_LOCK overrides, for tests; it gets the same
+ * checks, so it cannot make lattop write anything but its own lock file). */
 static const char *lock_path(void)
 {
 	const char *p = getenv("LATTOP_LOCK");
 
-	return p && *p ? p : "/run/lattop.lock";
+	return p && *p ? p : LOCK_DEFAULT;
+}
+
+/* True when fd holds what lattop writes into its lock: nothing, or one pid line. A file
+ * holding anything else is somebody else's, and is never truncated. */
+static bool lock_content_ok(int fd)
+{
+	char buf[32];
+	ssize_t n = pread(fd, buf, sizeof(buf), 0);
+
+	if (n < 0 || n == (ssize_t)sizeof(buf))
+		return false;
+	for (ssize_t i = 0; i < n; i++)
+		if (!(buf[i] >= '0' && buf[i] <= '9') && !(buf[i] == '\n' && i == n - 1))
+			return false;
+	return true;
+}
+
+/* One sentence for a lock path whose directory is missing (/run on a minimal system or in an
+ * initramfs), or the plain error. */
+static void lock_open_error(const char *path, int e, char *err, size_t errlen)
+{
+	char dir[256];
+	struct stat st;
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	if (e == ENOENT && slash && stat(dir, &st) && errno == ENOENT) {
+		snprintf(err, errlen,
+			 "cannot create the session lock %s: %s does not exist%s: create it "
+			 "(mkdir -m 0755 %s) and start again",
+			 path, dir,
+			 strcmp(dir, "/run") ? "" : " (a minimal system or an initramfs?)", dir);
+		return;
+	}
+	snprintf(err, errlen, "cannot open the session lock %s: %s", path, strerror(e));
+}
+
+/* Open the lock file: never through a symbolic link; only a regular file this user owns, with
+ * one link, holding nothing but a pid; made 0600 if it was not (any user who can open it can
+ * flock it and block every session). Returns the fd or a negative errno with err. */
+static int open_lock(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd, e;
+
+	/* Refuse a device, FIFO or directory before opening it (an open can act on a device). */
+	if (!lstat(path, &st) && !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen,
+			 "the session lock %s is %s: it must be a regular file; point LATTOP_LOCK at "
+			 "a new file",
+			 path, S_ISLNK(st.st_mode) ? "a symbolic link" : "not a regular file");
+		return S_ISLNK(st.st_mode) ? -ELOOP : -EINVAL;
+	}
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		e = errno; /* snprintf may change errno */
+		if (e == ELOOP)
+			snprintf(err, errlen,
+				 "the session lock %s is a symbolic link: it must be a regular file; "
+				 "point LATTOP_LOCK at a new file",
+				 path);
+		else
+			lock_open_error(path, e, err, errlen);
+		return -e;
+	}
+	e = fstat(fd, &st) ? -errno : 0;
+	if (!e && (!S_ISREG(st.st_mode) || st.st_nlink != 1 || st.st_uid != geteuid())) {
+		snprintf(err, errlen,
+			 "the session lock %s is not a regular file of this user's with one link "
+			 "(owner uid %u): remove it, or point LATTOP_LOCK at a new file",
+			 path, (unsigned)st.st_uid);
+		e = -EPERM;
+	} else if (!e && !lock_content_ok(fd)) {
+		snprintf(err, errlen,
+			 "the session lock %s holds something other than a pid, so it is not a "
+			 "lattop lock and will not be overwritten: point LATTOP_LOCK at a new file",
+			 path);
+		e = -EINVAL;
+	} else if (!e && (st.st_mode & 077) && fchmod(fd, 0600)) {
+		/* An older lattop made it 0644: ours, so it is closed to others from now on. A
+		 * user who opened it before can still hold it: take_lock tells that apart. */
+		e = -errno;
+		snprintf(err, errlen, "cannot make the session lock %s private (mode 0600): %s",
+			 path, strerror(-e));
+	} else if (e) {
+		snprintf(err, errlen, "cannot check the session lock %s: %s", path, strerror(-e));
+	}
+	if (e) {
+		close(fd);
+		return e;
+	}
+	return fd;
 }
 
 /* Take the one-live-session lock: an flock on a file holding the holder's pid. The kernel drops
@@ -181,16 +300,11 @@ static const char *lock_path(void)
 static int take_lock(struct session *s, char *err, size_t errlen)
 {
 	char buf[32];
-	int fd = open(lock_path(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	int fd = open_lock(lock_path(), err, errlen);
 	ssize_t n;
 
-	if (fd < 0) {
-		int e = errno; /* snprintf may change errno */
-
-		snprintf(err, errlen, "cannot open the session lock %s: %s", lock_path(),
-			 strerror(e));
-		return -e;
-	}
+	if (fd < 0)
+		return fd;
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		int e = errno;
 		long pid = 0;
@@ -201,6 +315,16 @@ static int take_lock(struct session *s, char *err, size_t errlen)
 			pid = strtol(buf, NULL, 10);
 		}
 		close(fd);
+		if (e == EWOULDBLOCK && pid > 0 && kill((pid_t)pid, 0) && errno == ESRCH) {
+			/* Held, but not by the session that wrote its pid: by whoever opened it
+			 * while an older lattop left it open to every user. */
+			snprintf(err, errlen,
+				 "the session lock %s is held by a process that is not a lattop "
+				 "session (pid %ld, its last holder, is gone): remove it (rm %s) and "
+				 "start again",
+				 lock_path(), pid, lock_path());
+			return -EBUSY;
+		}
 		if (e == EWOULDBLOCK) {
 			snprintf(err, errlen,
 				 "another lattop session (pid %ld) is already tracing: only one live "
@@ -271,8 +395,8 @@ int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 	s->lock_fd = -1;
 	if (!session__privileged()) {
 		snprintf(err, errlen,
-			 "lattop needs root (CAP_SYS_ADMIN) to list BPF programs and enable their "
-			 "run-time stats: run it with sudo");
+			 "a live session needs root (CAP_SYS_ADMIN) to list BPF programs and "
+			 "enable their run-time stats: run it with sudo");
 		return EXIT_RUNTIME;
 	}
 	if (take_lock(s, err, errlen))
@@ -457,6 +581,21 @@ static void reap_orphans(struct session *s)
 	}
 }
 
+/* A failed ring_buffer__poll: a loss counter from the first failure on, and one sentence (the
+ * collector reads the ring on a timer meanwhile, so the counts stay whole). */
+static void collector_errors(struct session *s)
+{
+	uint64_t n = s->col ? collector__poll_errors(s->col) : 0;
+
+	if (!n)
+		return;
+	model__set_counter(s->m, "collector_errors", n);
+	session__error(s,
+		       "reading the BPF ring buffer failed (ring_buffer__poll: %s): events are now "
+		       "read every 20 ms instead; failures counted in collector_errors",
+		       strerror(collector__poll_errno(s->col)));
+}
+
 /* Sample stats and close the interval. */
 void session__close_interval(struct session *s, uint64_t now)
 {
@@ -486,6 +625,7 @@ void session__close_interval(struct session *s, uint64_t now)
 		model__set_counter(s->m, "helper_foreign",
 				   s->helper_foreign_retired +
 					   (s->ht ? helpertrace__foreign(s->ht) : 0));
+	collector_errors(s);
 	segsession__interval(s);
 	model__close_interval(s->m, now);
 	recorder__interval(s);

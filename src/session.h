@@ -49,6 +49,10 @@ struct session {
 	 * (e.g. "name x matches 3 programs") and a filter edit replaces them. */
 	char warn[768];
 	size_t warn_keep;
+	/* Errors the session lived through and went on (a recording that could not be written,
+	 * the collector's ring_buffer__poll failing), "; "-joined (session__error): shown with
+	 * the warnings, on stderr, and the run ends with exit status 1. */
+	char errors[512];
 	uint64_t next_close_ns;
 	uint64_t end_ns; /* -D deadline, 0 = none */
 };
@@ -66,6 +70,10 @@ bool session__privileged(void);
 /* Add a warning to s->warn ("; " between warnings; one already there is not repeated). */
 void session__warn(struct session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Record an error the session goes on after (one sentence, a repeat is dropped): on stderr at
+ * once in batch and discover runs (the TUI shows it and main prints it after the screen is
+ * restored); the exit status becomes 1. */
+void session__error(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Start a session: load the demo if asked, enable stats, validate the filter against loaded
  * programs, start the collector. On failure returns an exit status and err holds one sentence.
  */

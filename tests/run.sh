@@ -44,6 +44,9 @@ done
 
 # ASan/UBSan: unit tests and a short live demo run under the sanitizers.
 suite asan bash tests/sanitize.sh address,undefined
+# clang UBSan (float-cast-overflow, no recovery): the readers of recordings, profiles and
+# spans files, on crafted files.
+suite ubsan-clang bash tests/sanitize.sh clang-undefined
 # TSan: the queue and collector tests (two threads) under ThreadSanitizer.
 suite tsan bash tests/sanitize.sh thread
 

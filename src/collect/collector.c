@@ -3,8 +3,10 @@
  * collector.c - ring buffer polling thread feeding per-CPU SPSC queues.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -17,7 +19,8 @@
 #include "collect/collector.h"
 #include "collect/spsc.h"
 
-/* Poll timeout: also the longest a record submitted without a wake-up waits. */
+/* Poll timeout: also the longest a record submitted without a wake-up waits, and the period
+ * of the timer that reads the ring when polling fails. */
 #define COLLECTOR_POLL_MS 20
 
 struct collector {
@@ -31,7 +34,19 @@ struct collector {
 	atomic_bool stop;     /* written by stop(), read by the thread: relaxed, polled */
 	atomic_uint_fast64_t received; /* written by the thread only; relaxed */
 	atomic_uint_fast64_t bad;      /* written by the thread only; relaxed */
+	atomic_uint_fast64_t poll_errors; /* written by the thread only; relaxed */
+	atomic_int poll_errno;            /* thread -> UI: errno of the first failure; relaxed */
+	long fail_after_ms; /* LATTOP_POLL_FAIL_MS (test knob), -1 = off; set before start */
 };
+
+/* CLOCK_MONOTONIC in ms. */
+static uint64_t collector_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
 
 /* Ring buffer callback (collector thread): copy one record into its CPU's queue. */
 static int on_record(void *ctx, void *data, size_t size)
@@ -130,16 +145,57 @@ int collector__share(struct collector *c, struct bpf_object *obj)
 	return 0;
 }
 
-/* Collector thread body: poll until told to stop. */
+/* Test knob LATTOP_POLL_FAIL_MS: make every ring_buffer__poll fail from then on, for real, by
+ * putting /dev/null where libbpf's epoll fd was (epoll_wait then fails with EINVAL). */
+static void break_epoll(struct collector *c)
+{
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		dup3(fd, ring_buffer__epoll_fd(c->rb), O_CLOEXEC);
+		close(fd);
+	}
+}
+
+/* Count a failed poll (the first errno is kept for the sentence the UI shows). */
+static void poll_failed(struct collector *c, int e)
+{
+	int none = 0;
+
+	atomic_compare_exchange_strong_explicit(&c->poll_errno, &none, e, memory_order_relaxed,
+						memory_order_relaxed);
+	atomic_store_explicit(&c->poll_errors,
+			      atomic_load_explicit(&c->poll_errors, memory_order_relaxed) + 1,
+			      memory_order_relaxed);
+}
+
+/* Collector thread body: poll until told to stop. A failed poll never stops it: the failure
+ * is counted and shown, and the ring is read on a timer instead (consume needs no epoll), so
+ * no event is lost to it. */
 static void *collector_main(void *arg)
 {
 	struct collector *c = arg;
+	uint64_t t0 = collector_now_ms();
+	bool broken = false;
 
 	while (!atomic_load_explicit(&c->stop, memory_order_relaxed)) {
-		int n = ring_buffer__poll(c->rb, COLLECTOR_POLL_MS);
+		int n;
 
-		if (n < 0 && n != -EINTR)
-			break;
+		if (c->fail_after_ms >= 0 && !broken &&
+		    collector_now_ms() - t0 >= (uint64_t)c->fail_after_ms) {
+			break_epoll(c);
+			broken = true;
+		}
+		n = ring_buffer__poll(c->rb, COLLECTOR_POLL_MS);
+		if (n < 0 && n != -EINTR) {
+			struct timespec nap = { 0, COLLECTOR_POLL_MS * 1000000L };
+
+			poll_failed(c, -n);
+			if (ring_buffer__consume(c->rb) < 0)
+				poll_failed(c, EINVAL);
+			nanosleep(&nap, NULL);
+			continue;
+		}
 		/* Producers wake us only every LAT_WAKEUP_EVERY records, and poll consumes only
 		 * rings epoll reported: after a quiet timeout, take the unsignalled tail too. */
 		if (n == 0)
@@ -153,7 +209,11 @@ static void *collector_main(void *arg)
 /* Start the collector thread. */
 int collector__start(struct collector *c)
 {
-	int err = pthread_create(&c->thread, NULL, collector_main, c);
+	const char *knob = getenv("LATTOP_POLL_FAIL_MS");
+	int err;
+
+	c->fail_after_ms = knob && *knob ? strtol(knob, NULL, 10) : -1;
+	err = pthread_create(&c->thread, NULL, collector_main, c);
 
 	if (err)
 		return -err;
@@ -241,6 +301,18 @@ uint64_t collector__received(const struct collector *c)
 uint64_t collector__bad_records(const struct collector *c)
 {
 	return atomic_load_explicit(&c->bad, memory_order_relaxed);
+}
+
+/* Failed ring_buffer__poll calls. */
+uint64_t collector__poll_errors(const struct collector *c)
+{
+	return atomic_load_explicit(&c->poll_errors, memory_order_relaxed);
+}
+
+/* errno of the first failed poll (0 = none). */
+int collector__poll_errno(const struct collector *c)
+{
+	return atomic_load_explicit(&c->poll_errno, memory_order_relaxed);
 }
 
 /* Number of per-CPU queues. */

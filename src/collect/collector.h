@@ -5,7 +5,8 @@
  * The collector owns the shared `events` ring buffer and `lat_drops` counter maps; every BPF
  * object that emits reuses them (collector__share before its load). One thread polls the ring
  * buffer and copies each record into the queue of the CPU it came from. It never waits for the
- * UI: a full queue is a counted drop.
+ * UI: a full queue is a counted drop. A failed poll is counted, and the thread goes on reading
+ * the ring on a timer.
  */
 #ifndef LAT_COLLECTOR_H
 #define LAT_COLLECTOR_H
@@ -43,6 +44,13 @@ uint64_t collector__queue_drops(const struct collector *c);
 uint64_t collector__received(const struct collector *c);
 /* Records of an unexpected size (a kernel/user mismatch), never silently ignored. */
 uint64_t collector__bad_records(const struct collector *c);
+/* Failed ring_buffer__poll calls: each one is followed by a timer-driven read of the ring, so
+ * nothing is lost, but the failure must be shown (the UI makes it a counter and an error).
+ * LATTOP_POLL_FAIL_MS=MS (a test knob) makes every poll fail from MS ms after the start.
+ * Thread: any. */
+uint64_t collector__poll_errors(const struct collector *c);
+/* errno of the first failed poll, 0 when none failed. Thread: any. */
+int collector__poll_errno(const struct collector *c);
 /* Number of per-CPU queues. */
 int collector__nqueues(const struct collector *c);
 /* CPU time the collector thread has used, in ns (0 when not started). Thread: any. */

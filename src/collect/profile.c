@@ -11,14 +11,18 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <sys/utsname.h>
 
 #include <cjson/cJSON.h>
 
+#include "base/jnum.h"
+#include "collect/outfile.h"
 #include "collect/profile.h"
 
 /* Queue of an eventfd. */
@@ -48,7 +52,7 @@ int profile__write(struct profile *p, const char *path, char *err, size_t errlen
 	struct tm tm;
 	char *txt;
 	FILE *f;
-	int e = 0;
+	int fd, e = 0;
 
 	gmtime_r(&t, &tm);
 	strftime(p->timestamp, sizeof(p->timestamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
@@ -86,11 +90,29 @@ int profile__write(struct profile *p, const char *path, char *err, size_t errlen
 	}
 	txt = cJSON_Print(root);
 	cJSON_Delete(root);
-	f = txt ? fopen(path, "w") : NULL;
-	if (!f || fprintf(f, "%s\n", txt) < 0)
-		e = errno ? errno : ENOMEM;
-	if (f && fclose(f) && !e)
+	if (!txt) {
+		snprintf(err, errlen, "cannot write the profile %s: out of memory", path);
+		return -ENOMEM;
+	}
+	/* A new file only (outfile.h): never through a link, never over another file. */
+	fd = outfile__create(path, "profile", err, errlen);
+	if (fd < 0) {
+		free(txt);
+		return fd;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
 		e = errno;
+		close(fd);
+	} else {
+		/* Buffered: a full disk may only show at fflush or fclose. */
+		if (fputs(txt, f) < 0 || fputc('\n', f) < 0 || fflush(f))
+			e = errno;
+		if (!e && fsync(fileno(f)) && errno != EINVAL)
+			e = errno;
+		if (fclose(f) && !e)
+			e = errno;
+	}
 	free(txt);
 	if (e)
 		snprintf(err, errlen, "cannot write the profile %s: %s", path, strerror(e));
@@ -132,19 +154,30 @@ static int get_hex(const cJSON *o, const char *key, uint64_t *out, const char *p
 	return 0;
 }
 
-/* A required non-negative number member. */
-static int get_num(const cJSON *o, const char *key, uint64_t *out, const char *path,
-		   const char *where, char *err, size_t errlen)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+/* Largest pid/tid the kernel hands out (PID_MAX_LIMIT), and largest count a JSON number holds
+ * exactly. */
+#define PROFILE_TID_MAX 4194304
+#define PROFILE_COUNT_MAX (1ll << 53)
 
-	if (!cJSON_IsNumber(v) || v->valuedouble < 0) {
-		snprintf(err, errlen, "profile %s: %s\"%s\" is %s: run lattop --discover again",
-			 path, where, key, v ? "not a number >= 0" : "missing");
-		return -EINVAL;
-	}
-	*out = (uint64_t)v->valuedouble;
-	return 0;
+/* A whole-number member from min to max into *out: 0, -ENOENT when absent (a sentence in err
+ * when required), -EINVAL when present but not such a number (always a sentence). */
+static int get_num(const cJSON *o, const char *key, bool required, int64_t min, int64_t max,
+		   uint64_t *out, const char *path, const char *where, char *err, size_t errlen)
+{
+	char why[160];
+	int64_t v;
+	int e = jnum__int(o, key, min, max, &v, why, sizeof(why));
+
+	if (!e)
+		*out = (uint64_t)v;
+	else if (e == -ENOENT && required)
+		snprintf(err, errlen,
+			 "profile %s: %s\"%s\" is missing: run lattop --discover again", path,
+			 where, key);
+	else if (e == -EINVAL)
+		snprintf(err, errlen, "profile %s: %s%s (run lattop --discover again)", path, where,
+			 why);
+	return e;
 }
 
 /* A required array member. */
@@ -239,10 +272,12 @@ int profile__load(struct profile *p, const char *path, char *err, size_t errlen)
 	i = 0;
 	cJSON_ArrayForEach(it, arr) {
 		snprintf(where, sizeof(where), "eventfds[%d].", i);
-		if (get_hex(it, "ctx", &p->ctx[i].ctx, path, where, err, errlen))
+		if (get_hex(it, "ctx", &p->ctx[i].ctx, path, where, err, errlen) ||
+		    get_num(it, "runs", false, 0, PROFILE_COUNT_MAX, &p->ctx[i].runs, path, where,
+			    err, errlen) == -EINVAL ||
+		    get_num(it, "packets", false, 0, PROFILE_COUNT_MAX, &p->ctx[i].packets, path,
+			    where, err, errlen) == -EINVAL)
 			goto out;
-		get_num(it, "runs", &p->ctx[i].runs, path, where, err, errlen);
-		get_num(it, "packets", &p->ctx[i].packets, path, where, err, errlen);
 		i++;
 	}
 	p->nctx = i;
@@ -254,7 +289,7 @@ int profile__load(struct profile *p, const char *path, char *err, size_t errlen)
 		uint64_t v;
 
 		snprintf(where, sizeof(where), "workers[%d].", i);
-		if (get_num(it, "tid", &v, path, where, err, errlen))
+		if (get_num(it, "tid", true, 1, PROFILE_TID_MAX, &v, path, where, err, errlen))
 			goto out;
 		w->tid = (uint32_t)v;
 		if (get_hex(it, "ctx", &w->ctx, path, where, err, errlen))
@@ -267,11 +302,18 @@ int profile__load(struct profile *p, const char *path, char *err, size_t errlen)
 			goto out;
 		}
 		w->queue = profile__queue(p, w->ctx);
-		if (!get_num(it, "pid", &v, path, where, err, errlen))
+		e = get_num(it, "pid", false, 1, PROFILE_TID_MAX, &v, path, where, err, errlen);
+		if (e == -EINVAL)
+			goto out;
+		if (!e)
 			w->pid = (uint32_t)v;
+		e = -EINVAL;
 		get_str(it, "comm", w->comm, sizeof(w->comm), path, where, err, errlen);
-		get_num(it, "runs", &w->runs, path, where, err, errlen);
-		get_num(it, "packets", &w->packets, path, where, err, errlen);
+		if (get_num(it, "runs", false, 0, PROFILE_COUNT_MAX, &w->runs, path, where, err,
+			    errlen) == -EINVAL ||
+		    get_num(it, "packets", false, 0, PROFILE_COUNT_MAX, &w->packets, path, where,
+			    err, errlen) == -EINVAL)
+			goto out;
 		i++;
 	}
 	p->ntid = i;

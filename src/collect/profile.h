@@ -40,8 +40,9 @@ struct profile {
 	char version[16];   /* lattop version that wrote it */
 };
 
-/* Write p to path as JSON (timestamp, kernel and version filled in here). Returns 0 or a
- * negative errno with one sentence in err. */
+/* Write p to path, a new file (outfile.h: no link, no existing file, mode 0600), as JSON
+ * (timestamp, kernel and version filled in here) and sync it. Returns 0 or a negative errno
+ * with one sentence in err (a full disk included). */
 int profile__write(struct profile *p, const char *path, char *err, size_t errlen);
 /* Read and validate path into p. Returns 0, -ENOENT (no file) or -EINVAL with one sentence
  * naming the file and the key. */

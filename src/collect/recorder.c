@@ -16,6 +16,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "base/text.h"
+#include "collect/outfile.h"
 #include "collect/recorder.h"
 #include "model/rec.h"
 #include "session.h"
@@ -220,36 +222,28 @@ static void recorder_free(struct recorder *r)
 	free(r);
 }
 
-/* Start recording session s to path. */
-int recorder__start(struct session *s, const char *path, bool raw, char *err, size_t errlen)
+/* Start recording session s into fd, a new file named path (the recorder owns fd). */
+static int start_fd(struct session *s, int fd, const char *path, bool raw, char *err,
+		    size_t errlen)
 {
 	struct recorder *r = calloc(1, sizeof(*r));
 	struct rec_buf hb = { 0 };
 	char *meta;
 	int e;
 
-	if (!r)
+	if (!r) {
+		close(fd);
+		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
-	r->fd = -1;
+	}
+	r->fd = fd;
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_cond_init(&r->cv, NULL);
 	snprintf(r->path, sizeof(r->path), "%s", path);
 	r->raw = raw;
 	r->enc = rec_enc__new();
 	r->rawbuf = raw ? calloc(RAW_BATCH, sizeof(*r->rawbuf)) : NULL;
-	if (!r->enc || (raw && !r->rawbuf)) {
-		recorder_free(r);
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	r->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (r->fd < 0) {
-		e = -errno;
-		snprintf(err, errlen, "cannot create the recording %s: %s", path, strerror(-e));
-		recorder_free(r);
-		return e;
-	}
-	meta = meta_json(s, raw);
+	meta = r->enc && (!raw || r->rawbuf) ? meta_json(s, raw) : NULL;
 	if (!meta) {
 		recorder_free(r);
 		snprintf(err, errlen, "out of memory");
@@ -274,6 +268,14 @@ int recorder__start(struct session *s, const char *path, bool raw, char *err, si
 	return 0;
 }
 
+/* Start recording session s to path, a file that must not exist yet. */
+int recorder__start(struct session *s, const char *path, bool raw, char *err, size_t errlen)
+{
+	int fd = outfile__create(path, "recording", err, errlen);
+
+	return fd < 0 ? fd : start_fd(s, fd, path, raw, err, errlen);
+}
+
 /* Stop the writer thread after it wrote what is queued. */
 static void writer_join(struct recorder *r)
 {
@@ -293,19 +295,11 @@ void recorder__interval(struct session *s)
 	struct recorder *r = s->rec;
 	struct frame *f;
 	static char filt[FILTER_STR_MAX]; /* UI thread only */
-	int e;
 
 	if (!r)
 		return;
-	e = atomic_load_explicit(&r->err, memory_order_relaxed);
-	if (e) {
-		snprintf(s->warn, sizeof(s->warn), "recording stopped: cannot write %.160s: %s",
-			 r->path, strerror(e));
-		if (s->o->batch)
-			fprintf(stderr, "lattop: %s\n", s->warn);
-		writer_join(r);
-		recorder_free(r);
-		s->rec = NULL;
+	if (atomic_load_explicit(&r->err, memory_order_relaxed)) {
+		recorder__stop(s); /* says why, once */
 		return;
 	}
 	flush_raw(r);
@@ -323,41 +317,66 @@ void recorder__interval(struct session *s)
 		rec_enc__forget(r->enc);
 }
 
-/* Flush, stop the writer, close the file, free. */
+/* Flush, stop the writer, close the file, free. A write that failed (now or earlier),
+ * including the last frames' and the final fdatasync and close, is one sentence in the
+ * session's errors (exit status 1). */
 void recorder__stop(struct session *s)
 {
 	struct recorder *r = s->rec;
+	int e;
 
 	if (!r)
 		return;
 	flush_raw(r);
 	writer_join(r);
-	if (atomic_load_explicit(&r->err, memory_order_relaxed) == 0 && fdatasync(r->fd) &&
-	    errno != EINVAL)
-		fprintf(stderr, "lattop: recording %s: %s\n", r->path, strerror(errno));
-	if (r->lost && s->o->batch)
-		fprintf(stderr,
-			"lattop: recording %s: %llu frames (%llu --raw events) lost because the disk "
-			"fell behind\n",
-			r->path, (unsigned long long)r->lost, (unsigned long long)r->lost_events);
+	e = atomic_load_explicit(&r->err, memory_order_relaxed);
+	/* EINVAL: a file that cannot be synced, nothing was lost. */
+	if (!e && fdatasync(r->fd) && errno != EINVAL)
+		e = errno;
+	if (close(r->fd) && !e && errno != EINTR)
+		e = errno;
+	r->fd = -1;
+	if (e)
+		session__error(s, "recording stopped: cannot write %.200s: %s", r->path,
+			       strerror(e));
+	if (r->lost && s->o->batch) {
+		char msg[4096 + 160];
+
+		snprintf(msg, sizeof(msg),
+			 "recording %s: %llu frames (%llu --raw events) lost because the disk fell "
+			 "behind",
+			 r->path, (unsigned long long)r->lost, (unsigned long long)r->lost_events);
+		text__line(stderr, "lattop: ", msg);
+	}
 	recorder_free(r);
 	s->rec = NULL;
 }
 
-/* The default file name of a recording started now. */
-void recorder__default_name(char *buf, size_t len)
+/* The default file name of a recording started now, without its suffix and extension. */
+static void default_stem(char *stem, size_t len)
 {
 	struct tm tm;
 	time_t t = time(NULL);
 
 	localtime_r(&t, &tm);
-	strftime(buf, len, "lattop-%Y%m%d-%H%M%S.lrec", &tm);
+	strftime(stem, len, "lattop-%Y%m%d-%H%M%S", &tm);
+}
+
+/* The first free default file name of a recording started now. */
+void recorder__default_name(char *buf, size_t len)
+{
+	char stem[64];
+
+	default_stem(stem, sizeof(stem));
+	if (outfile__free_name(buf, len, stem, ".lrec"))
+		snprintf(buf, len, "%s.lrec", stem); /* all taken: the create says so */
 }
 
 /* Toggle recording for the `w` and `W` keys. */
 void recorder__toggle(struct session *s, const char *path, char *msg, size_t len)
 {
-	char def[64], err[320];
+	char def[80], stem[64], err[320];
+	int fd;
 
 	if (s->rec) {
 		snprintf(err, sizeof(err), "%.300s", s->rec->path);
@@ -365,11 +384,17 @@ void recorder__toggle(struct session *s, const char *path, char *msg, size_t len
 		snprintf(msg, len, "recording stopped: %s", err);
 		return;
 	}
-	if (!path) {
-		recorder__default_name(def, sizeof(def));
+	if (path) {
+		fd = outfile__create(path, "recording", err, sizeof(err));
+	} else {
+		/* The default name with the first free suffix: a second recording within the
+		 * same second gets its own file. */
+		default_stem(stem, sizeof(stem));
+		fd = outfile__create_unique(def, sizeof(def), stem, ".lrec", "recording", err,
+					    sizeof(err));
 		path = def;
 	}
-	if (recorder__start(s, path, s->o->raw, err, sizeof(err)))
+	if (fd < 0 || start_fd(s, fd, path, s->o->raw, err, sizeof(err)))
 		snprintf(msg, len, "%s", err);
 	else
 		snprintf(msg, len, "recording to %.280s (w stops)", path);

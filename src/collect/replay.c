@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/jnum.h"
 #include "collect/replay.h"
 #include "session.h"
 
@@ -32,16 +33,30 @@ struct replay {
 	uint64_t clock_ns; /* replay position on the recorded CLOCK_MONOTONIC */
 	uint64_t last_now; /* our CLOCK_MONOTONIC at the last tick */
 	int64_t wall_off_ns;
+	uint64_t floor_ns; /* the recorded probe floor */
 	char host[72], kernel[72];
 };
 
-/* Read a whole file into memory; 0 or -errno. */
-static int read_file(const char *path, uint8_t **data, size_t *size)
+/* What a file that is not a regular one is, for the sentence that refuses it. */
+static const char *file_kind(mode_t mode)
+{
+	return S_ISDIR(mode)	? "a directory"
+	       : S_ISFIFO(mode) ? "a FIFO"
+	       : S_ISCHR(mode)	? "a character device"
+	       : S_ISBLK(mode)	? "a block device"
+	       : S_ISSOCK(mode) ? "a socket"
+				: "not a regular file";
+}
+
+/* Read a whole regular file into memory; 0 or -errno (-ENODEV with *kind set for anything but
+ * a regular file: a FIFO or a device is refused, never waited on or read). */
+static int read_file(const char *path, uint8_t **data, size_t *size, const char **kind)
 {
 	struct stat st;
 	size_t got = 0;
 	uint8_t *p;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), e;
+	/* O_NONBLOCK: opening a FIFO without a writer must not block (it is refused below). */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), e;
 
 	if (fd < 0)
 		return -errno;
@@ -51,8 +66,9 @@ static int read_file(const char *path, uint8_t **data, size_t *size)
 		return e;
 	}
 	if (!S_ISREG(st.st_mode)) {
+		*kind = file_kind(st.st_mode);
 		close(fd);
-		return -EISDIR;
+		return -ENODEV;
 	}
 	p = malloc(st.st_size ? (size_t)st.st_size : 1);
 	if (!p) {
@@ -144,7 +160,7 @@ static int new_model(struct session *s)
 	snprintf(m->source, sizeof(m->source), "%s", rec__meta_str(f, "source"));
 	snprintf(m->notice, sizeof(m->notice), "%s", rec__meta_str(f, "notice"));
 	snprintf(m->seg_notice, sizeof(m->seg_notice), "%s", rec__meta_str(f, "seg_notice"));
-	m->floor_ns = (uint64_t)rec__meta_num(f, "floor_ns");
+	m->floor_ns = s->rp->floor_ns;
 	for (int i = 0; i < MODE__COUNT; i++)
 		if (!strcmp(rec__meta_str(f, "mode"), opts__mode_name(i)))
 			m->mode = i;
@@ -203,11 +219,40 @@ int replay__seek_all(struct session *s)
 	return e ? e : apply_until(s, 0, true);
 }
 
+/* The recording's numbers, each range-checked before it becomes an integer (a JSON number is
+ * a double; converting one out of range is undefined). Absent ones are 0 (older files).
+ * Returns 0 or -EINVAL with the field and its range in why. */
+static int read_meta(struct replay *r, struct opts *o, char *why, size_t whylen)
+{
+	static const struct {
+		const char *key;
+		int64_t max;
+	} keys[] = {
+		{ "start_realtime_ns", INT64_MAX },
+		{ "start_monotonic_ns", INT64_MAX },
+		{ "interval_ns", 86400000000000ll }, /* -d is at most a day */
+		{ "floor_ns", 60000000000ll },       /* a minute's probe floor is absurd already */
+	};
+	int64_t v[4] = { 0 };
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (jnum__int(r->f.meta, keys[i].key, 0, keys[i].max, &v[i], why, whylen) ==
+		    -EINVAL)
+			return -EINVAL;
+	/* In doubles, as the file holds them (both below 2^63: the difference fits). */
+	r->wall_off_ns = (int64_t)((double)v[0] - (double)v[1]);
+	if (v[2] >= 1000000)
+		o->interval_ns = (uint64_t)v[2];
+	r->floor_ns = (uint64_t)v[3];
+	return 0;
+}
+
 /* Open path as the source of session s. */
 int replay__open(struct session *s, struct opts *o, const char *path, char *err,
 		 size_t errlen)
 {
 	struct replay *r;
+	const char *kind = "";
 	char why[320];
 	int e;
 
@@ -225,7 +270,13 @@ int replay__open(struct session *s, struct opts *o, const char *path, char *err,
 	r->user_filter = o->nfilter > 0;
 	r->view_mode = -1;
 	r->speed_q = 2;
-	e = read_file(path, &r->data, &r->size);
+	e = read_file(path, &r->data, &r->size, &kind);
+	if (e == -ENODEV) {
+		snprintf(err, errlen,
+			 "%s is %s, not a recording: give a file written with lattop -w", path,
+			 kind);
+		return EXIT_RUNTIME;
+	}
 	if (e) {
 		snprintf(err, errlen, "cannot read the recording %s: %s", path, strerror(-e));
 		return EXIT_RUNTIME;
@@ -235,12 +286,12 @@ int replay__open(struct session *s, struct opts *o, const char *path, char *err,
 		snprintf(err, errlen, "%s: %s", path, e == -ENOMEM ? "out of memory" : why);
 		return EXIT_RUNTIME;
 	}
-	r->wall_off_ns = (int64_t)(rec__meta_num(&r->f, "start_realtime_ns") -
-				   rec__meta_num(&r->f, "start_monotonic_ns"));
+	if (read_meta(r, o, why, sizeof(why))) {
+		snprintf(err, errlen, "%s: header metadata %s", path, why);
+		return EXIT_RUNTIME;
+	}
 	snprintf(r->host, sizeof(r->host), "%s", rec__meta_str(&r->f, "host"));
 	snprintf(r->kernel, sizeof(r->kernel), "%s", rec__meta_str(&r->f, "kernel"));
-	if (rec__meta_num(&r->f, "interval_ns") >= 1e6)
-		o->interval_ns = (uint64_t)rec__meta_num(&r->f, "interval_ns");
 	e = new_model(s);
 	if (e) {
 		snprintf(err, errlen, "out of memory");

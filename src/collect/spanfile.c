@@ -24,6 +24,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "base/jnum.h"
 #include "collect/spans.h"
 #include "collect/tpformat.h"
 
@@ -118,8 +119,14 @@ static int parse_target(struct span_probe_spec *p, const char *arg, const char *
 		if (!isdigit((unsigned char)arg[i]))
 			digits = false;
 	p->pid = -1;
+	/* Checked before it becomes an int: no process ID is above PID_MAX_LIMIT. */
+	if (digits && (tlen > 7 || strtol(arg, NULL, 10) > 4194304)) {
+		snprintf(err, errlen, "%s '%s': no process %.*s (process IDs go up to 4194304)",
+			 what, arg, (int)tlen, arg);
+		return -ENOENT;
+	}
 	if (digits) {
-		p->pid = atoi(arg);
+		p->pid = (int)strtol(arg, NULL, 10);
 		snprintf(p->path, sizeof(p->path), "/proc/%d/exe", p->pid);
 		if (access(p->path, R_OK)) {
 			snprintf(err, errlen, "%s '%s': no process %d (or its executable is unreadable)",
@@ -418,12 +425,21 @@ static int parse_filter(const cJSON *o, struct span_spec *sp, const char *file, 
 	if ((e = unknown_key(o, keys, file, where, err, errlen)) ||
 	    (e = get_str(o, "comm", &comm, false, file, where, err, errlen)))
 		return e;
-	if (pid && (!cJSON_IsNumber(pid) || pid->valuedouble < 0 || pid->valuedouble > 4194304)) {
-		snprintf(err, errlen, "%s: 'pid' in %s must be a process ID", file, where);
-		return -EINVAL;
+	if (pid) {
+		char why[160];
+		int64_t v;
+
+		/* 0: any process; else a process ID (at most PID_MAX_LIMIT). */
+		if (jnum__int(o, "pid", 0, 4194304, &v, why, sizeof(why))) {
+			jnum__show(o, "pid", why, sizeof(why));
+			snprintf(err, errlen,
+				 "%s: 'pid' in %s must be a process ID up to 4194304 (0: any), "
+				 "not %s",
+				 file, where, why);
+			return -EINVAL;
+		}
+		sp->filter_pid = (uint32_t)v;
 	}
-	if (pid)
-		sp->filter_pid = (uint32_t)pid->valuedouble;
 	if (comm && strlen(comm) >= sizeof(sp->filter_comm)) {
 		snprintf(err, errlen, "%s: 'comm' in %s is longer than 15 characters", file, where);
 		return -EINVAL;
@@ -475,14 +491,19 @@ static int parse_span(const cJSON *o, int idx, struct span_spec *sp, const char 
 	/* Seconds a start may wait for its end before it is dropped (counted as evicted). */
 	timeout = cJSON_GetObjectItemCaseSensitive(o, "timeout");
 	sp->timeout_ns = SPAN_TIMEOUT_NS;
-	if (timeout && (!cJSON_IsNumber(timeout) || !(timeout->valuedouble >= 0.1) ||
-			timeout->valuedouble > 86400)) {
-		snprintf(err, errlen, "%s: 'timeout' in span '%s' must be seconds from 0.1 to 86400",
-			 file, sp->name);
-		return -EINVAL;
-	}
 	if (timeout) {
-		sp->timeout_ns = (uint64_t)(timeout->valuedouble * 1e9);
+		char why[160];
+		double secs;
+
+		if (jnum__num(o, "timeout", 0.1, 86400, &secs, why, sizeof(why))) {
+			jnum__show(o, "timeout", why, sizeof(why));
+			snprintf(err, errlen,
+				 "%s: 'timeout' in span '%s' must be seconds from 0.1 to 86400, "
+				 "not %s",
+				 file, sp->name, why);
+			return -EINVAL;
+		}
+		sp->timeout_ns = (uint64_t)(secs * 1e9);
 		sp->timeout_given = 1;
 	}
 	/* One function's entry and return on one thread nest (recursion): a stack of starts.
@@ -505,7 +526,8 @@ static int parse_span(const cJSON *o, int idx, struct span_spec *sp, const char 
 	return 0;
 }
 
-/* Read a whole file into a NUL-terminated buffer (NULL + errno). */
+/* Read a whole file into a NUL-terminated buffer (NULL + errno; EFBIG when it holds more than
+ * SPANFILE_MAX_BYTES). */
 static char *slurp(const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -514,14 +536,20 @@ static char *slurp(const char *path)
 
 	if (!f)
 		return NULL;
-	buf = malloc(SPANFILE_MAX_BYTES + 1);
+	buf = malloc(SPANFILE_MAX_BYTES + 2);
 	if (!buf) {
 		fclose(f);
 		return NULL;
 	}
-	n = fread(buf, 1, SPANFILE_MAX_BYTES, f);
-	buf[n] = '\0';
+	/* One byte more than the limit: a file that fills it is too large, not cut short. */
+	n = fread(buf, 1, SPANFILE_MAX_BYTES + 1, f);
 	fclose(f);
+	if (n > SPANFILE_MAX_BYTES) {
+		free(buf);
+		errno = EFBIG;
+		return NULL;
+	}
+	buf[n] = '\0';
 	return buf;
 }
 
@@ -535,6 +563,13 @@ int spans__parse_file(const char *path, struct span_spec *out, int max, int *n, 
 	cJSON *root;
 	int e = 0, i = 0;
 
+	if (!txt && errno == EFBIG) {
+		snprintf(err, errlen,
+			 "the spans file %s is larger than %d MiB, the most lattop reads: split it "
+			 "into several --spans files",
+			 path, SPANFILE_MAX_BYTES >> 20);
+		return -EFBIG;
+	}
 	if (!txt) {
 		snprintf(err, errlen, "cannot read the spans file %s: %s", path, strerror(errno));
 		return -ENOENT;

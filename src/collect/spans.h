@@ -71,7 +71,7 @@ int spans__check_names(const struct span_spec *sp, int n, char *err, size_t errl
 /* Parse a spans file into out[*n...max). Generic tracepoints are checked against tracefs
  * (mounted when nothing is) and their key field located there. Returns 0, or
  * -EINVAL/-ENOENT/-ENOTSUP with one sentence naming the file and the key (or the span and the
- * probe). */
+ * probe), or -EFBIG for a file over 1 MiB. Numbers are range-checked (base/jnum.h). */
 int spans__parse_file(const char *path, struct span_spec *out, int max, int *n, char *err,
 		      size_t errlen);
 

@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "base/text.h"
 #include "collect/replay.h"
 #include "ui/columns.h"
 #include "ui/ui.h"
@@ -28,23 +29,7 @@ static uint64_t wall_ns(const struct session *s)
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec - (now_ns() - s->m->last_end_ns);
 }
 
-/* Print a CSV field, quoted when it holds a comma or a quote. */
-void batch__csv_field(FILE *f, const char *v)
-{
-	if (!strpbrk(v, ",\"\n")) {
-		fputs(v, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *v; v++) {
-		if (*v == '"')
-			fputc('"', f);
-		fputc(*v, f);
-	}
-	fputc('"', f);
-}
-
-/* Raw (machine) form of a cell for CSV. */
+/* Raw (machine) form of a cell for CSV (text__csv_field escapes and quotes it). */
 static void cell_raw(const struct cell *c, char *buf, size_t len)
 {
 	switch (c->t) {
@@ -174,14 +159,17 @@ static void report_text(struct session *s, FILE *f, const struct row *rows, size
 
 	localtime_r(&t, &tm);
 	strftime(ts, sizeof(ts), "%Y-%m-%d %H:%M:%S", &tm);
-	fprintf(f, "lattop %s  interval %.2fs  mode %s  source %s%s\n", ts,
-		(m->last_end_ns - m->last_start_ns) / 1e9, opts__mode_name(m->mode),
-		model__source(m, src, sizeof(src)),
-		s->o->cumulative ? "  cumulative" : "");
+	fprintf(f, "lattop %s  interval %.2fs  mode %s  source ", ts,
+		(m->last_end_ns - m->last_start_ns) / 1e9, opts__mode_name(m->mode));
+	text__fputs(f, model__source(m, src, sizeof(src)));
+	fprintf(f, "%s\n", s->o->cumulative ? "  cumulative" : "");
 	fmt_drops(mc, line, sizeof(line));
 	fprintf(f, "%s\n", line);
-	if (model__notice(m)[0])
-		fprintf(f, "note: %s\n", model__notice(m));
+	if (model__notice(m)[0]) {
+		fputs("note: ", f);
+		text__fputs(f, model__notice(m));
+		fputc('\n', f);
+	}
 	batch__text_counters(f, m, s->o->cumulative);
 	if (m->floor_ns)
 		fprintf(f, "probes: %d programs (%d fentry/fexit programs), ~%.2f%% of a CPU\n",
@@ -205,12 +193,18 @@ static void report_text(struct session *s, FILE *f, const struct row *rows, size
 
 			col->get(&rows[i], &cell);
 			cell__text(&cell, v, sizeof(v));
-			snprintf(line + l, sizeof(line) - l, c ? " %*.*s" : "%*.*s",
-				 col->left ? -col->width : col->width, col->width, v);
+			if (c && l + 1 < sizeof(line))
+				line[l++] = ' ';
+			/* Cut by characters, never inside one or inside an escape. */
+			text__fit(line + l, sizeof(line) - l, v, col->width, col->left);
 		}
-		fprintf(f, "%s%s%s%s%s\n", line, rows[i].s->gone ? " (gone)" : "",
-			rows[i].s->note[0] ? " [" : "", rows[i].s->note,
-			rows[i].s->note[0] ? "]" : "");
+		fprintf(f, "%s%s", line, rows[i].s->gone ? " (gone)" : "");
+		if (rows[i].s->note[0]) {
+			fputs(" [", f);
+			text__fputs(f, rows[i].s->note);
+			fputc(']', f);
+		}
+		fputc('\n', f);
 		if (s->o->hist)
 			text_hist(f, &rows[i]);
 	}
@@ -237,8 +231,9 @@ static void report_csv(struct session *s, FILE *f, const struct row *rows, size_
 	}
 	batch__named_str(m, s->o->cumulative, named, sizeof(named));
 	for (size_t i = 0; i < n; i++) {
-		fprintf(f, "%" PRIu64 ",%" PRIu64 ",%s,%s", ts, m->last_end_ns - m->last_start_ns,
-			opts__mode_name(m->mode), model__source(m, src, sizeof(src)));
+		fprintf(f, "%" PRIu64 ",%" PRIu64 ",%s,", ts, m->last_end_ns - m->last_start_ns,
+			opts__mode_name(m->mode));
+		text__csv_field(f, model__source(m, src, sizeof(src)));
 		for (int c = 0; c < ncols; c++) {
 			struct cell cell;
 			char v[128];
@@ -246,13 +241,13 @@ static void report_csv(struct session *s, FILE *f, const struct row *rows, size_
 			cols[c].get(&rows[i], &cell);
 			cell_raw(&cell, v, sizeof(v));
 			fputc(',', f);
-			batch__csv_field(f, v);
+			text__csv_field(f, v);
 		}
 		fprintf(f, ",%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", rows[i].s->gone,
 			mc->rb_drops, mc->queue_drops, mc->recursion, mc->nest);
-		batch__csv_field(f, named);
+		text__csv_field(f, named);
 		fputc(',', f);
-		batch__csv_field(f, rows[i].s->note);
+		text__csv_field(f, rows[i].s->note);
 		if (s->o->hist) {
 			fputc(',', f);
 			csv_hist(f, &rows[i]);
@@ -262,7 +257,8 @@ static void report_csv(struct session *s, FILE *f, const struct row *rows, size_
 }
 
 /* The session-wide named counters as "name value  name value" (sep " ", human: with
- * thousands separators) or "name=value;..." (plain) into buf ("" when there are none). */
+ * thousands separators and the names in their visible form) or "name=value;..." (plain: the
+ * caller escapes the whole, as a CSV field) into buf ("" when there are none). */
 static void named_fmt(const struct model *m, bool cumulative, const char *eq, const char *sep,
 		      bool human, char *buf, size_t len)
 {
@@ -272,15 +268,18 @@ static void named_fmt(const struct model *m, bool cumulative, const char *eq, co
 	for (size_t i = 0; i < m->nctr && at < len; i++) {
 		const struct model_counter *c = &m->ctr[i];
 		uint64_t v = cumulative ? c->cum : c->last;
-		char num[32];
+		char num[32], name[4 * MODEL_CTR_NAME];
 
 		if (c->series >= 0)
 			continue;
-		if (human)
+		if (human) {
 			fmt_count(v, num, sizeof(num));
-		else
+			text__esc(name, sizeof(name), c->name);
+		} else {
 			snprintf(num, sizeof(num), "%" PRIu64, v);
-		at += snprintf(buf + at, len - at, "%s%s%s%s", at ? sep : "", c->name, eq, num);
+			snprintf(name, sizeof(name), "%s", c->name);
+		}
+		at += snprintf(buf + at, len - at, "%s%s%s%s", at ? sep : "", name, eq, num);
 	}
 }
 
@@ -380,8 +379,10 @@ static void report_json(struct session *s, FILE *f, const struct row *rows, size
 		cJSON_AddItemToArray(arr, o);
 	}
 	txt = cJSON_PrintUnformatted(root);
-	if (txt)
-		fprintf(f, "%s\n", txt);
+	if (txt) {
+		text__json_fputs(f, txt);
+		fputc('\n', f);
+	}
 	free(txt);
 	cJSON_Delete(root);
 }
@@ -413,7 +414,7 @@ int batch__run(struct session *s)
 	long printed = 0;
 
 	if (s->warn[0])
-		fprintf(stderr, "lattop: warning: %s\n", s->warn);
+		text__line(stderr, "lattop: warning: ", s->warn);
 	for (;;) {
 		struct timespec nap = { 0, 5000000 }; /* drain every 5 ms */
 		uint64_t now = now_ns();

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "ui/columns.h"
 
 /* Column getters: one per column, reading a computed row. */
@@ -338,7 +339,7 @@ void fmt_drops(const struct model_counters *mc, char *buf, size_t len)
 		 rec, nest, ev);
 }
 
-/* Format a cell for humans. */
+/* Format a cell for humans (strings in their visible form). */
 void cell__text(const struct cell *c, char *buf, size_t len)
 {
 	switch (c->t) {
@@ -355,7 +356,7 @@ void cell__text(const struct cell *c, char *buf, size_t len)
 		fmt_rate(c->d, buf, len);
 		break;
 	case CELL_STR:
-		snprintf(buf, len, "%s", c->s);
+		text__esc(buf, len, c->s); /* names come from the kernel or a file */
 		break;
 	case CELL_NS:
 		fmt_ns(c->d, buf, len);

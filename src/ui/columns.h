@@ -55,7 +55,8 @@ extern const int seg_ncolumns;
 /* The columns of a mode (programs columns for modes without their own). */
 const struct column *columns__for_mode(enum lat_mode mode, int *n);
 
-/* Format a cell for humans (adaptive units, thousands separators) into buf. */
+/* Format a cell for humans (adaptive units, thousands separators; strings in their visible
+ * form, base/text.h) into buf. */
 void cell__text(const struct cell *c, char *buf, size_t len);
 /* Format a duration in ns with adaptive units (ns/us/ms/s), at most 8 chars. */
 void fmt_ns(double ns, char *buf, size_t len);

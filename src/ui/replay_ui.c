@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "collect/replay.h"
 #include "ui/replay_ui.h"
 #include "ui/report.h"
@@ -169,13 +170,13 @@ int replay_ui__run(struct opts *o)
 	int ret = replay__open(&s, o, o->replay, err, sizeof(err));
 
 	if (ret != EXIT_OK) {
-		fprintf(stderr, "lattop: %s\n", err);
+		text__line(stderr, "lattop: ", err);
 		replay__close(&s);
 		return ret;
 	}
 	if (replay__damage(s.rp)[0]) {
 		snprintf(s.warn, sizeof(s.warn), "%.100s: %s", o->replay, replay__damage(s.rp));
-		fprintf(stderr, "lattop: %s\n", s.warn);
+		text__line(stderr, "lattop: ", s.warn);
 	}
 	if (o->events) {
 		ret = replay__seek_all(&s) ? EXIT_RUNTIME : report__events(&s, stdout);

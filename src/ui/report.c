@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "base/text.h"
 #include "collect/replay.h"
 #include "ui/columns.h"
 #include "ui/report.h"
@@ -89,7 +90,9 @@ static void series_counters_text(FILE *f, const struct row *r)
 	for (size_t i = 0; i < r->m->nctr; i++) {
 		if (r->m->ctr[i].series != pos || !r->m->ctr[i].cum)
 			continue;
-		fprintf(f, "%s%s %" PRIu64, any ? ", " : " [", r->m->ctr[i].name, r->m->ctr[i].cum);
+		fputs(any ? ", " : " [", f);
+		text__fputs(f, r->m->ctr[i].name);
+		fprintf(f, " %" PRIu64, r->m->ctr[i].cum);
 		any = true;
 	}
 	if (any)
@@ -122,6 +125,16 @@ static void text_sum_titles(FILE *f)
 	fputc('\n', f);
 }
 
+/* Write the visible form of s cut to and padded to width columns (left-aligned). */
+static void text_col(FILE *f, const char *s, int width)
+{
+	char vis[256], cell[256];
+
+	text__esc(vis, sizeof(vis), s);
+	text__fit(cell, sizeof(cell), vis, width, true);
+	fputs(cell, f);
+}
+
 /* One text table of programs or segments. */
 static void text_table(FILE *f, const char *title, const struct row *rows, size_t n)
 {
@@ -130,7 +143,10 @@ static void text_table(FILE *f, const char *title, const struct row *rows, size_
 	for (size_t i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
 
-		fprintf(f, "%10u %-13.13s %-24.24s", r->s->id, r->s->type, r->s->name);
+		fprintf(f, "%10u ", r->s->id);
+		text_col(f, r->s->type, 13);
+		fputc(' ', f);
+		text_col(f, r->s->name, 24);
 		text_sums(f, r);
 		series_counters_text(f, r);
 		fprintf(f, "%s\n", r->s->gone ? " (gone)" : "");
@@ -142,17 +158,23 @@ static void text_table(FILE *f, const char *title, const struct row *rows, size_
 static void text_helpers(FILE *f, const struct series *prog, uint32_t prog_id,
 			 const struct row *rows, size_t n)
 {
-	if (prog)
-		fprintf(f, "helpers of %s (ID %u)\n", prog->name, prog_id);
-	else
+	if (prog) {
+		fputs("helpers of ", f);
+		text__fputs(f, prog->name);
+		fprintf(f, " (ID %u)\n", prog_id);
+	} else
 		fprintf(f, "helpers of program ID %u\n", prog_id);
 	fprintf(f, "  %-21s %3s %6s %-16s %-13s", "HELPER", "FN", "MAP ID", "MAP", "MAP TYPE");
 	text_sum_titles(f);
 	for (size_t i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
 
-		fprintf(f, "  %-21.21s %3u %6u %-16.16s %-13.13s", r->s->name, r->s->aux, r->s->aux2,
-			r->s->sub[0] ? r->s->sub : "-", r->s->type[0] ? r->s->type : "-");
+		fputs("  ", f);
+		text_col(f, r->s->name, 21);
+		fprintf(f, " %3u %6u ", r->s->aux, r->s->aux2);
+		text_col(f, r->s->sub[0] ? r->s->sub : "-", 16);
+		fputc(' ', f);
+		text_col(f, r->s->type[0] ? r->s->type : "-", 13);
 		text_sums(f, r);
 		series_counters_text(f, r);
 		fputc('\n', f);
@@ -197,9 +219,9 @@ static void row_csv(FILE *f, const char *kind, const struct row *r)
 
 	sum_values(r, v);
 	fprintf(f, "%s,%u,%u,%u,", kind, r->s->id, r->s->aux, r->s->aux2);
-	batch__csv_field(f, r->s->type);
+	text__csv_field(f, r->s->type);
 	fputc(',', f);
-	batch__csv_field(f, r->s->name);
+	text__csv_field(f, r->s->name);
 	for (int c = 0; c < NSUM; c++) {
 		if (c == 0 || (r->has_rate && (c == 1 || r->has_dist)))
 			fprintf(f, ",%.0f", v[c]);
@@ -208,9 +230,9 @@ static void row_csv(FILE *f, const char *kind, const struct row *r)
 	}
 	fprintf(f, ",%d,", r->s->gone);
 	if (r->s->kind == LAT_EV_HELPER) {
-		batch__csv_field(f, r->prog_name ? r->prog_name : "");
+		text__csv_field(f, r->prog_name ? r->prog_name : "");
 		fputc(',', f);
-		batch__csv_field(f, r->s->sub);
+		text__csv_field(f, r->s->sub);
 	} else {
 		fputc(',', f);
 	}
@@ -416,10 +438,15 @@ int report__totals(struct session *s, FILE *f)
 
 		if (localtime_r(&t, &tm))
 			strftime(ts, sizeof(ts), "%Y-%m-%d %H:%M:%S", &tm);
-		fprintf(f, "lattop replay %s  host %s  kernel %s  recorded %s  duration %.2fs  "
-			   "intervals %zu  source %s\n",
-			replay__path(s->rp), replay__host(s->rp), replay__kernel(s->rp), ts, span / 1e9,
-			rf->nivals, m->source);
+		fputs("lattop replay ", f);
+		text__fputs(f, replay__path(s->rp));
+		fputs("  host ", f);
+		text__fputs(f, replay__host(s->rp));
+		fputs("  kernel ", f);
+		text__fputs(f, replay__kernel(s->rp));
+		fprintf(f, "  recorded %s  duration %.2fs  intervals %zu  source ", ts, span / 1e9,
+			rf->nivals);
+		text__line(f, "", m->source);
 		fprintf(f,
 			"drops: ringbuf %" PRIu64 "  queue %" PRIu64 "  recursion %" PRIu64
 			"  nest %" PRIu64 "  events %" PRIu64 "\n",
@@ -450,30 +477,15 @@ int report__totals(struct session *s, FILE *f)
 	if (k.root) {
 		char *txt = cJSON_PrintUnformatted(k.root);
 
-		if (txt)
-			fprintf(f, "%s\n", txt);
+		if (txt) {
+			text__json_fputs(f, txt);
+			fputc('\n', f);
+		}
 		free(txt);
 		cJSON_Delete(k.root);
 	}
 	fflush(f);
 	return EXIT_OK;
-}
-
-/* Print s as a JSON string (quoted, escaped). */
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
 }
 
 /* Name of an event's series ("" when unknown). */
@@ -494,9 +506,9 @@ int report__events(struct session *s, FILE *f)
 	bool trace = s->o->out == OUT_TRACE, first = true;
 
 	if (!rf->nevents) {
-		fprintf(stderr, "lattop: %s holds no events: record with -w FILE --raw to export "
-				"events\n",
-			replay__path(s->rp));
+		fputs("lattop: ", stderr);
+		text__fputs(stderr, replay__path(s->rp));
+		fputs(" holds no events: record with -w FILE --raw to export events\n", stderr);
 		return EXIT_RUNTIME;
 	}
 	if (trace)
@@ -515,10 +527,7 @@ int report__events(struct session *s, FILE *f)
 			name = event_name(s->m, &e);
 			if (!trace) {
 				fprintf(f, "%u,%u,", e.kind, e.id);
-				if (strpbrk(name, ",\""))
-					json_str(f, name); /* quoted; names have no quotes */
-				else
-					fputs(name, f);
+				text__csv_field(f, name);
 				fprintf(f, ",%u,%u,%u,%u,%u,%llu,%llu\n", e.aux, e.aux2, e.cpu, e.pid,
 					e.tid, (unsigned long long)e.start_ns,
 					(unsigned long long)e.dur_ns);
@@ -526,7 +535,7 @@ int report__events(struct session *s, FILE *f)
 			}
 			fputs(first ? "{\"name\":" : ",\n{\"name\":", f);
 			first = false;
-			json_str(f, *name ? name : "?");
+			text__json_str(f, *name ? name : "?");
 			fprintf(f,
 				",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":%u,"
 				"\"tid\":%u,\"args\":{\"prog_id\":%u,\"cpu\":%u}}",

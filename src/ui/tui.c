@@ -14,6 +14,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "base/text.h"
 #include "collect/recorder.h"
 #include "collect/replay.h"
 #include "ui/replay_ui.h"
@@ -30,7 +31,8 @@ enum {
 /* Show msg in the footer for ms milliseconds. */
 void tui__say(struct tui *t, const char *msg, unsigned ms)
 {
-	snprintf(t->flash, sizeof(t->flash), "%s", msg);
+	/* Messages may name programs, files and themes: ncurses would act on CR, LF and BS. */
+	text__esc(t->flash, sizeof(t->flash), msg);
 	t->flash_until_ns = now_ns() + ms * 1000000ull;
 }
 
@@ -563,6 +565,16 @@ static bool has_named(const struct model *m)
 	return false;
 }
 
+/* True when a session-wide loss counter (collector_errors, lost_frames ...) ever moved: its
+ * line is shown in every mode then, programs mode included. */
+static bool named_loss(const struct model *m)
+{
+	for (size_t i = 0; i < m->nctr; i++)
+		if (m->ctr[i].series < 0 && m->ctr[i].loss && (m->ctr[i].cum || m->ctr[i].last))
+			return true;
+	return false;
+}
+
 /* The prompt text of each prompt kind. */
 static const char *const prompts[] = {
 	[PROMPT_FILTER] = "filter (IDs or names; Enter apply, Esc cancel): ",
@@ -685,8 +697,10 @@ void tui__draw(struct tui *t)
 	y += tui__draw_wrapped(y, model__notice(t->s->m), LINES >= 20 ? 2 : 1,
 			       tui_attr(t, TH_NOTE));
 	y += tui__draw_wrapped(y, t->s->warn, LINES >= 20 ? 2 : 1, tui_attr(t, TH_NOTE));
+	/* Errors the session went on after (a recording that failed ...): they stay. */
+	y += tui__draw_wrapped(y, t->s->errors, LINES >= 20 ? 2 : 1, tui_attr(t, TH_WARN));
 	draw_counters(t, y++);
-	if (t->s->m->mode != MODE_PROGRAMS && has_named(t->s->m))
+	if ((t->s->m->mode != MODE_PROGRAMS && has_named(t->s->m)) || named_loss(t->s->m))
 		draw_named(t, y++);
 	table_h = LINES - 1 - y;
 	pane_h = tui__pane_height(t, table_h);
@@ -778,6 +792,8 @@ static int edit_key(struct tui *t, int ch)
 /* Dispatch one key through the table. */
 static int handle_key(struct tui *t, int ch)
 {
+	char said[sizeof(t->flash)];
+
 	if (t->prompt)
 		return edit_key(t, ch);
 	if (ch == KEY_RESIZE)
@@ -788,7 +804,8 @@ static int handle_key(struct tui *t, int ch)
 	}
 	if (ch == '\r' || ch == KEY_ENTER)
 		ch = '\n';
-	if (t->s->rp && replay_ui__key(t->s, ch, t->flash, sizeof(t->flash))) {
+	if (t->s->rp && replay_ui__key(t->s, ch, said, sizeof(said))) {
+		text__esc(t->flash, sizeof(t->flash), said); /* may quote what was typed */
 		t->flash_until_ns = t->flash[0] ? now_ns() + 3000000000ull : 0;
 		return KH_HANDLED | KH_REDRAW;
 	}
@@ -810,12 +827,12 @@ struct tui *tui__new(struct session *s)
 	t->s = s;
 	t->sortcol = columns__default_sort(s->m ? s->m->mode : MODE_PROGRAMS);
 	if (uname(&u) == 0) {
-		snprintf(t->host, sizeof(t->host), "%s", u.nodename);
-		snprintf(t->kernel, sizeof(t->kernel), "%s", u.release);
+		text__esc(t->host, sizeof(t->host), u.nodename);
+		text__esc(t->kernel, sizeof(t->kernel), u.release);
 	}
 	if (s->rp) {
-		snprintf(t->host, sizeof(t->host), "%s", replay__host(s->rp));
-		snprintf(t->kernel, sizeof(t->kernel), "%s", replay__kernel(s->rp));
+		text__esc(t->host, sizeof(t->host), replay__host(s->rp));
+		text__esc(t->kernel, sizeof(t->kernel), replay__kernel(s->rp));
 	}
 	t->color = !s->o->no_color && has_colors();
 	if (t->color) {

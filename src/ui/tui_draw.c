@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "ui/tui_int.h"
 
 #define PANE_MAX_LOG2 48 /* log2 rows: 2^40 ns histograms have at most 41 */
@@ -35,14 +36,14 @@ static void layout(const struct tui *t, const struct column *cols, int ncols, in
 
 	for (int c = 0; c < ncols; c++) {
 		cell_text(t, &cols[c], c, NULL, v, sizeof(v));
-		need[c] = (int)strlen(v) > cols[c].width ? (int)strlen(v) : cols[c].width;
+		need[c] = text__cols(v) > cols[c].width ? text__cols(v) : cols[c].width;
 	}
 	for (size_t i = 0; i < t->nrows; i++)
 		for (int c = 0; c < ncols; c++) {
 			int l;
 
 			cell_text(t, &cols[c], c, &t->rows[i], v, sizeof(v));
-			l = (int)strlen(v);
+			l = text__cols(v);
 			/* Names may widen their column up to 32; longer ones end in '~'. */
 			if (cols[c].left && l > 32)
 				l = 32;
@@ -67,18 +68,30 @@ static void draw_line(struct tui *t, int y, const struct row *r, const struct co
 		if (!w)
 			continue;
 		cell_text(t, &cols[c], c, r, v, sizeof(v));
-		if ((int)strlen(v) > w && w > 1) { /* only text is ever cut: mark it */
-			v[w - 1] = '~';
-			v[w] = '\0';
+		if (!first && l + 1 < sizeof(line))
+			line[l++] = ' ';
+		/* Cut by characters, never inside one or inside an escape. */
+		if (text__cols(v) > w && w > 1) { /* only text is ever cut: mark it */
+			char cut[64];
+			size_t k = text__fit(cut, sizeof(cut) - 1, v, w - 1, true);
+
+			while (k && cut[k - 1] == ' ') /* padding where an escape did not fit */
+				k--;
+			cut[k++] = '~';
+			cut[k] = '\0';
+			snprintf(v, sizeof(v), "%s", cut);
 		}
-		l += snprintf(line + l, sizeof(line) - l, first ? "%*s" : " %*s",
-			      cols[c].left ? -w : w, v);
+		l += text__fit(line + l, sizeof(line) - l, v, w, cols[c].left);
 		first = false;
 	}
 	if (r && r->s->gone && l < sizeof(line) - 8)
 		l += snprintf(line + l, sizeof(line) - l, " (gone)");
-	if (r && r->s->note[0] && l < sizeof(line) - 8)
-		snprintf(line + l, sizeof(line) - l, " [%s]", r->s->note);
+	if (r && r->s->note[0] && l < sizeof(line) - 8) {
+		char note[4 * sizeof(r->s->note)];
+
+		text__esc(note, sizeof(note), r->s->note);
+		snprintf(line + l, sizeof(line) - l, " [%s]", note);
+	}
 	mvaddnstr(y, 0, line, COLS);
 	clrtoeol();
 }
@@ -246,29 +259,31 @@ void tui__draw_pane(struct tui *t, int y0, int height)
 {
 	const struct row *r = &t->rows[t->sel];
 	const struct hist *h = model__row_hist(r);
-	char title[256], cnt[32];
+	char title[400], cnt[32], name[4 * sizeof(r->s->name)], note[4 * sizeof(r->s->note)];
 
+	text__esc(name, sizeof(name), r->s->name);
+	text__esc(note, sizeof(note), r->s->note);
 	fmt_count(h ? h->count : r->count, cnt, sizeof(cnt));
 	if (h)
 		snprintf(title, sizeof(title),
-			 " %u %s: %s latency histogram, %s runs (Enter closes)", r->s->id, r->s->name, t->cumulative ? "cumulative" : "interval", cnt);
+			 " %u %s: %s latency histogram, %s runs (Enter closes)", r->s->id, name, t->cumulative ? "cumulative" : "interval", cnt);
 	else
-		snprintf(title, sizeof(title), " %u %s: %s runs %s (Enter closes)", r->s->id,
-			 r->s->name, cnt, t->cumulative ? "in all" : "in the interval");
+		snprintf(title, sizeof(title), " %u %s: %s runs %s (Enter closes)", r->s->id, name,
+			 cnt, t->cumulative ? "in all" : "in the interval");
 	attron(tui_attr(t, TH_TITLE));
 	mvaddnstr(y0, 0, title, COLS);
 	clrtoeol();
 	mvchgat(y0, 0, -1, tui_attr(t, TH_TITLE), PAIR_NUMBER(tui_attr(t, TH_TITLE)), NULL);
 	attroff(tui_attr(t, TH_TITLE));
 	if (!h) {
-		char why[400];
+		char why[1024];
 
 		snprintf(why, sizeof(why),
 			 "  No latency distribution for this program: bpf_stats gives only run "
 			 "counts and run time%s%s.",
 			 r->s->note[0] ? "; "
 				       : " (watch it with -p or f where the kernel allows fentry)",
-			 r->s->note);
+			 note);
 		attron(tui_attr(t, TH_NOTE));
 		mvaddnstr(y0 + 1, 0, why, COLS);
 		attroff(tui_attr(t, TH_NOTE));

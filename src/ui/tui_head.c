@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "collect/replay.h"
 #include "collect/recorder.h"
 #include "ui/tui_int.h"
@@ -132,8 +133,11 @@ static void header_forms(struct tui *t, struct header *h)
 	const struct session *s = t->s;
 	const char *mode = opts__mode_name(s->m->mode);
 	const char *tail = t->cumulative ? " cumulative" : "";
-	char buf[HF_LEN], srcbuf[64], state[HF_LEN - 16]; /* room for the tail */
-	const char *src = model__source(s->m, srcbuf, sizeof(srcbuf));
+	char buf[HF_LEN], srcbuf[64], src[128], state[HF_LEN - 16]; /* room for the tail */
+	char raw[HF_LEN - 16];
+
+	/* The source and the replay file name come from a file: their visible forms. */
+	text__esc(src, sizeof(src), model__source(s->m, srcbuf, sizeof(srcbuf)));
 
 	memset(h->nforms, 0, sizeof(h->nforms));
 	memset(h->cur, 0, sizeof(h->cur));
@@ -156,7 +160,8 @@ static void header_forms(struct tui *t, struct header *h)
 	add_form(h, HF_INTERVAL, buf);
 	add_form(h, HF_INTERVAL, "");
 	if (s->rp) {
-		replay__status(s, state, sizeof(state));
+		replay__status(s, raw, sizeof(raw));
+		text__esc(state, sizeof(state), raw);
 		replay_forms(h, state, tail);
 	} else {
 		snprintf(buf, sizeof(buf), "%s%s%s", t->paused ? "PAUSED" : "LIVE",
@@ -266,10 +271,15 @@ static size_t wrap_line(const char *text, int cols, const char **next)
 /* Draw text from line y in attribute a, wrapped at spaces over at most max_lines lines; when
  * it needs more, the last line ends with an ellipsis after a whole word. Returns the lines
  * used. */
-int tui__draw_wrapped(int y, const char *text, int max_lines, attr_t a)
+int tui__draw_wrapped(int y, const char *raw, int max_lines, attr_t a)
 {
+	static char vis[4 * 1024]; /* UI thread only */
 	int ecols, used = 0;
-	const char *ell = ellipsis(&ecols);
+	const char *ell = ellipsis(&ecols), *text = vis;
+
+	/* Notices and warnings name things from the kernel and files: ncurses would act on CR,
+	 * LF and BS in them. */
+	text__esc(vis, sizeof(vis), raw);
 
 	while (*text && used < max_lines) {
 		const char *next;

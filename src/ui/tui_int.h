@@ -50,7 +50,7 @@ struct tui {
 	attr_t attr[TH__COUNT]; /* curses attributes of each theme slot */
 	char themes[TUI_MAX_THEMES][64]; /* names `t` cycles through */
 	int nthemes, theme_idx;
-	char host[72], kernel[72];
+	char host[72], kernel[72]; /* visible forms (base/text.h) */
 };
 
 /* Curses attributes of a theme slot. */

@@ -16,8 +16,6 @@ extern volatile sig_atomic_t ui_stop;
 /* Print the report of the last closed interval (or cumulative figures with -c) in o->out
  * format to f. first says whether this is the first report (CSV header). */
 void batch__report(struct session *s, FILE *f, bool first);
-/* Print a CSV field, quoted ("" doubled) when it holds a comma, a quote or a newline. */
-void batch__csv_field(FILE *f, const char *v);
 /* Add key: v to the cJSON object obj as an exact integer (cJSON numbers are doubles and lose
  * digits above 2^53). */
 void batch__json_u64(void *obj, const char *key, uint64_t v);

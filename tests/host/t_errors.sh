@@ -36,7 +36,7 @@ usage unknown-id 2 "no loaded BPF program has ID 4000000000" -b -n 1 -p 40000000
 usage unknown-name 2 "no loaded BPF program is named 'no_such_prog_x'" -b -n 1 -p no_such_prog_x
 
 # Not root: one sentence, status 1, nothing started.
-NEEDS="lattop: lattop needs root (CAP_SYS_ADMIN) to list BPF programs and enable their run-time stats: run it with sudo"
+NEEDS="lattop: a live session needs root (CAP_SYS_ADMIN) to list BPF programs and enable their run-time stats: run it with sudo"
 if id nobody >/dev/null 2>&1; then
 	cp "$LATTOP" "$TMP/lattop" && chmod 755 "$TMP" "$TMP/lattop"
 	setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all "$TMP/lattop" -b -n 1 >"$TMP/out" 2>"$TMP/err"

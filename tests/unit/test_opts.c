@@ -406,6 +406,64 @@ static void test_help_version(void)
 	ASSERT_EQ(parse(v), OPTS_VERSION, "version");
 }
 
+/* A spans file's numbers are range-checked before they become integers (no float-to-int
+ * undefined behaviour, no fraction silently dropped), a -u PID too, and a file over the 1 MiB
+ * limit says so instead of failing as "not valid JSON". */
+static void test_span_numbers(void)
+{
+	static const struct {
+		const char *filter_or_timeout, *want;
+	} bad[] = {
+		{ "\"filter\":{\"pid\":4294967297}",
+		  "'pid' in span 'x' filter must be a process ID up to 4194304 (0: any), not 4294967297" },
+		{ "\"filter\":{\"pid\":1.5}", "must be a process ID up to 4194304 (0: any), not 1.5" },
+		{ "\"filter\":{\"pid\":-1}", "(0: any), not -1" },
+		{ "\"filter\":{\"pid\":1e300}", "(0: any), not 1e+300" },
+		{ "\"filter\":{\"pid\":\"7\"}", "(0: any), not not a number" },
+		{ "\"timeout\":1e300", "'timeout' in span 'x' must be seconds from 0.1 to 86400, not 1e+300" },
+		{ "\"timeout\":1e999", "must be seconds from 0.1 to 86400, not inf" },
+		{ "\"timeout\":0.05", "must be seconds from 0.1 to 86400, not 0.05" },
+	};
+	const char *a[] = { "--spans", NULL, NULL },
+		   *u[] = { "-u", "99999999999999999999:f", NULL };
+	char txt[512], *big;
+	FILE *f;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(txt, sizeof(txt),
+			 "{\"spans\":[{\"name\":\"x\",%s,\"start\":{\"kind\":\"fentry\","
+			 "\"probe\":\"vfs_read\"},\"end\":{\"kind\":\"fexit\",\"probe\":\"vfs_read\"}}]}",
+			 bad[i].filter_or_timeout);
+		a[1] = spans_file(txt);
+		expect_error(a, bad[i].want);
+		unlink(a[1]);
+	}
+	snprintf(txt, sizeof(txt),
+		 "{\"spans\":[{\"name\":\"x\",\"timeout\":86400,\"filter\":{\"pid\":4194304},"
+		 "\"start\":{\"kind\":\"fentry\",\"probe\":\"vfs_read\"},\"end\":{\"kind\":"
+		 "\"fexit\",\"probe\":\"vfs_read\"}}]}");
+	a[1] = spans_file(txt);
+	ASSERT_EQ(parse(a), OPTS_RUN, "the bounds themselves");
+	ASSERT_EQ(o.spans[0].filter_pid, 4194304, "largest pid");
+	ASSERT_TRUE(o.spans[0].timeout_ns == 86400000000000ull, "longest timeout");
+	unlink(a[1]);
+	expect_error(u, "no process 99999999999999999999 (process IDs go up to 4194304)");
+	/* 1 MiB of valid JSON and one byte more: the limit is named, not "not valid JSON". */
+	a[1] = spans_file("");
+	f = fopen(a[1], "w");
+	big = malloc((1 << 20) + 1);
+	if (ASSERT_TRUE(f && big, "scratch")) {
+		memset(big, ' ', (1 << 20) + 1);
+		fwrite(big, 1, (1 << 20) + 1, f);
+	}
+	if (f)
+		fclose(f);
+	free(big);
+	expect_error(a, "is larger than 1 MiB, the most lattop reads: split it into several "
+			"--spans files");
+	unlink(a[1]);
+}
+
 int main(void)
 {
 	test__suite = "opts";
@@ -423,6 +481,7 @@ int main(void)
 	RUN_TEST(test_span_names);
 	RUN_TEST(test_span_nesting);
 	RUN_TEST(test_span_timeout);
+	RUN_TEST(test_span_numbers);
 	RUN_TEST(test_help_version);
 	printf("opts: %d passed, %d failed\n", test__passed, test__failed);
 	return TEST_EXIT();
