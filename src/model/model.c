@@ -40,8 +40,25 @@ void model__free(struct model *m)
 		series__fini(&m->s[i]);
 	free(m->s);
 	free(m->index);
+	free(m->act);
 	free(m->ctr);
+	free(m->ctr_index);
+	free(m->ctr_act);
 	free(m);
+}
+
+/* What the model holds and has done. */
+void model__cost(const struct model *m, struct model_cost *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (size_t i = 0; i < m->n; i++)
+		c->hist_bytes += hist__bytes(&m->s[i].h_open) + hist__bytes(&m->s[i].h_last) +
+				 hist__bytes(&m->s[i].h_cum);
+	c->bytes = sizeof(*m) + c->hist_bytes + m->cap * (sizeof(*m->s) + sizeof(*m->act)) +
+		   m->index_cap * sizeof(*m->index) +
+		   m->ctrcap * (sizeof(*m->ctr) + sizeof(*m->ctr_act)) +
+		   m->ctr_index_cap * sizeof(*m->ctr_index);
+	c->visits = m->visits;
 }
 
 /* Hash of a series key (64-bit mix of the four fields). */
@@ -123,14 +140,20 @@ struct series *model__series(struct model *m, uint16_t kind, uint32_t id, uint32
 		return s;
 	if (m->n == m->cap) {
 		size_t cap = m->cap ? m->cap * 2 : 64;
-		struct series *ns = realloc(m->s, cap * sizeof(*ns));
+		uint32_t *na = realloc(m->act, cap * sizeof(*na)); /* room for every series */
+		struct series *ns;
 
+		if (!na)
+			return NULL;
+		m->act = na;
+		ns = realloc(m->s, cap * sizeof(*ns));
 		if (!ns)
 			return NULL;
 		m->s = ns;
-		m->cap = cap;
+		/* The capacity grows only with the index: a full index would never end a probe. */
 		if (index_rebuild(m, cap))
 			return NULL;
+		m->cap = cap;
 	}
 	s = &m->s[m->n++];
 	memset(s, 0, sizeof(*s));
@@ -144,31 +167,33 @@ struct series *model__series(struct model *m, uint16_t kind, uint32_t id, uint32
 	return s;
 }
 
-/* Allocate a series' histograms on first use. */
-static int series__need_hist(struct series *s)
+/* Give a series its (empty) histograms on first use: their closes count from now. */
+static void series__need_hist(struct model *m, struct series *s)
 {
-	int err;
-
 	if (s->has_hist)
-		return 0;
-	err = hist__init(&s->h_open);
-	if (!err)
-		err = hist__init(&s->h_last);
-	if (!err)
-		err = hist__init(&s->h_cum);
-	if (err) {
-		series__fini(s);
-		return err;
-	}
+		return;
+	hist__init_empty(&s->h_open);
+	hist__init_empty(&s->h_last);
+	hist__init_empty(&s->h_cum);
+	s->p99_ival = m->intervals;
 	s->has_hist = true;
-	return 0;
+}
+
+/* Put a series with figures in the open interval on the active list: the close that ends this
+ * interval moves them to last, the next one clears last. The list has room for every series. */
+static void series__touch(struct model *m, struct series *s)
+{
+	s->act_until = m->intervals + 2;
+	if (!s->listed) {
+		s->listed = true;
+		m->act[m->nact++] = (uint32_t)(s - m->s);
+	}
 }
 
 /* Account one event into the open interval. */
 int model__add_event(struct model *m, const struct lat_event *e, unsigned src)
 {
 	struct series *s = m->last_hit < m->n ? &m->s[m->last_hit] : NULL;
-	int err;
 
 	if (!s || !key_eq(s, e->kind, e->id, e->aux, e->aux2)) {
 		s = model__series(m, e->kind, e->id, e->aux, e->aux2);
@@ -176,9 +201,14 @@ int model__add_event(struct model *m, const struct lat_event *e, unsigned src)
 			return -ENOMEM;
 		m->last_hit = (size_t)(s - m->s);
 	}
-	err = series__need_hist(s);
-	if (err)
-		return err;
+	/* Once per series and interval, and whenever the open buckets are not dense (other
+	 * sources touch a series too: stats, probing, replayed deltas); later events skip it. */
+	if (__builtin_expect(s->act_until != m->intervals + 2 || !s->h_open.buckets, 0)) {
+		series__need_hist(m, s);
+		series__touch(m, s);
+		if (hist__densify(&s->h_open))
+			return -ENOMEM;
+	}
 	s->src |= src;
 	s->meas_open = true;
 	hist__add(&s->h_open, e->dur_ns);
@@ -189,11 +219,10 @@ int model__add_event(struct model *m, const struct lat_event *e, unsigned src)
 /* Account n samples of bucket b into a series' open interval. */
 int model__add_bucket(struct model *m, struct series *s, uint32_t bucket, uint64_t n)
 {
-	int err = series__need_hist(s);
-
-	if (err)
-		return err;
-	hist__add_bucket(&s->h_open, bucket, n);
+	series__need_hist(m, s);
+	series__touch(m, s);
+	if (hist__add_bucket(&s->h_open, bucket, n))
+		return -ENOMEM;
 	m->c_open.events += n;
 	return 0;
 }
@@ -203,14 +232,11 @@ int model__add_hist(struct model *m, struct series *s, const uint32_t *idx, cons
 		    size_t n, const struct hist_delta *d)
 {
 	struct hist *h = &s->h_open;
-	int err = series__need_hist(s);
 
-	(void)m;
-	if (err)
-		return err;
-	for (size_t i = 0; i < n; i++)
-		if (idx[i] < h->nbuckets)
-			h->buckets[idx[i]] += cnt[i];
+	series__need_hist(m, s);
+	series__touch(m, s);
+	if (hist__add_sparse(h, idx, cnt, n))
+		return -ENOMEM;
 	if (!d->count)
 		return 0;
 	h->count += d->count;
@@ -224,7 +250,8 @@ int model__add_hist(struct model *m, struct series *s, const uint32_t *idx, cons
 /* Say whether a series is measured per invocation from now on. */
 void model__set_probing(struct model *m, struct series *s, bool on)
 {
-	(void)m;
+	/* The next two closes move meas_open on (they read SRC_PROBING). */
+	series__touch(m, s);
 	if (on)
 		s->src |= SRC_PROBING;
 	else
@@ -236,7 +263,7 @@ void model__set_probing(struct model *m, struct series *s, bool on)
 /* The recorded interval measured a series per invocation. */
 void model__set_measured(struct model *m, struct series *s)
 {
-	(void)m;
+	series__touch(m, s);
 	s->meas_open = true;
 }
 
@@ -244,7 +271,7 @@ void model__set_measured(struct model *m, struct series *s)
 void model__set_stats(struct model *m, struct series *s, uint64_t cnt, uint64_t time_ns,
 		      uint64_t run_cnt)
 {
-	(void)m;
+	series__touch(m, s);
 	s->st_open.cnt = cnt;
 	s->st_open.time_ns = time_ns;
 	s->run_cnt = run_cnt;
@@ -273,6 +300,7 @@ void model__apply_stats(struct model *m, const struct prog_stat *st, size_t n, u
 		    st[i].run_time_ns >= s->run_time_ns) {
 			s->st_open.cnt += st[i].run_cnt - s->run_cnt;
 			s->st_open.time_ns += st[i].run_time_ns - s->run_time_ns;
+			series__touch(m, s);
 		}
 		s->stats_primed = true;
 		s->run_cnt = st[i].run_cnt;
@@ -309,21 +337,24 @@ void model__set_losses(struct model *m, const struct model_losses *l)
 /* The source views show for the current mode. */
 const char *model__source(const struct model *m, char *buf, size_t len)
 {
-	size_t at = 0;
+	const char *seen[32]; /* the kinds written so far: a line holds a few */
+	size_t at = 0, nseen = 0;
 
 	if (m->mode != MODE_SEGMENTS || !len)
 		return m->source;
 	buf[0] = '\0';
-	for (size_t i = 0; i < m->n; i++) {
+	for (size_t i = 0; i < m->n && at < len && nseen < 32; i++) {
 		const struct series *s = &m->s[i];
 		bool dup = false;
 
 		if (s->kind != LAT_EV_SEG || !s->type[0])
 			continue;
-		for (size_t j = 0; j < i && !dup; j++)
-			dup = m->s[j].kind == LAT_EV_SEG && !strcmp(m->s[j].type, s->type);
-		if (!dup && at < len)
-			at += snprintf(buf + at, len - at, "%s%s", at ? "+" : "", s->type);
+		for (size_t j = 0; j < nseen && !dup; j++)
+			dup = !strcmp(seen[j], s->type);
+		if (dup)
+			continue;
+		seen[nseen++] = s->type;
+		at += snprintf(buf + at, len - at, "%s%s", at ? "+" : "", s->type);
 	}
 	return buf[0] ? buf : "none";
 }
@@ -334,33 +365,112 @@ const char *model__notice(const struct model *m)
 	return m->mode == MODE_SEGMENTS ? m->seg_notice : m->notice;
 }
 
+/* Hash of a counter key: its series' position and the first MODEL_CTR_NAME - 1 bytes of its
+ * name (what is kept of it). FNV-1a, then the series' key mix. */
+static size_t ctr_hash(int32_t pos, const char *name)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < MODEL_CTR_NAME - 1 && name[i]; i++)
+		h = (h ^ (unsigned char)name[i]) * 0x100000001b3ull;
+	return key_hash(0, (uint32_t)pos, (uint32_t)h, (uint32_t)(h >> 32));
+}
+
+/* Put counter position pos into the counters' index. */
+static void ctr_index_put(struct model *m, size_t pos)
+{
+	size_t i = ctr_hash(m->ctr[pos].series, m->ctr[pos].name) & (m->ctr_index_cap - 1);
+
+	while (m->ctr_index[i])
+		i = (i + 1) & (m->ctr_index_cap - 1);
+	m->ctr_index[i] = (uint32_t)pos + 1;
+}
+
+/* Grow the counters' table, index and active list to cap; 0 or -ENOMEM. */
+static int ctr_grow(struct model *m, size_t cap)
+{
+	size_t icap = 16;
+	struct model_counter *nc;
+	uint32_t *na, *ni;
+
+	while (icap < cap * 2)
+		icap <<= 1;
+	na = realloc(m->ctr_act, cap * sizeof(*na));
+	if (!na)
+		return -ENOMEM;
+	m->ctr_act = na;
+	nc = realloc(m->ctr, cap * sizeof(*nc));
+	if (!nc)
+		return -ENOMEM;
+	m->ctr = nc;
+	ni = calloc(icap, sizeof(*ni));
+	if (!ni)
+		return -ENOMEM;
+	free(m->ctr_index);
+	m->ctr_index = ni;
+	m->ctr_index_cap = icap;
+	m->ctrcap = cap;
+	for (size_t i = 0; i < m->nctr; i++)
+		ctr_index_put(m, i);
+	return 0;
+}
+
 /* Find a named counter, or add it when add is set; NULL when absent or out of memory. */
 static struct model_counter *counter(struct model *m, const struct series *se, const char *name,
 				     bool loss, bool add)
 {
 	int32_t pos = se ? (int32_t)(se - m->s) : -1;
 	struct model_counter *c;
+	uint32_t *tail;
+	size_t i;
 
-	for (size_t i = 0; i < m->nctr; i++)
-		if (m->ctr[i].series == pos && !strncmp(m->ctr[i].name, name, MODEL_CTR_NAME - 1))
-			return &m->ctr[i];
+	if (m->ctr_index_cap) {
+		i = ctr_hash(pos, name) & (m->ctr_index_cap - 1);
+		for (; m->ctr_index[i]; i = (i + 1) & (m->ctr_index_cap - 1)) {
+			c = &m->ctr[m->ctr_index[i] - 1];
+			if (c->series == pos && !strncmp(c->name, name, MODEL_CTR_NAME - 1))
+				return c;
+		}
+	}
 	if (!add)
 		return NULL;
-	if (m->nctr == m->ctrcap) {
-		size_t cap = m->ctrcap ? 2 * m->ctrcap : 16;
-		struct model_counter *n = realloc(m->ctr, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		m->ctr = n;
-		m->ctrcap = cap;
-	}
+	if (m->nctr == m->ctrcap && ctr_grow(m, m->ctrcap ? 2 * m->ctrcap : 16))
+		return NULL;
 	c = &m->ctr[m->nctr++];
 	memset(c, 0, sizeof(*c));
 	snprintf(c->name, sizeof(c->name), "%s", name);
 	c->series = pos;
 	c->loss = loss;
+	ctr_index_put(m, m->nctr - 1);
+	/* Chain it after its series' (or the session's) last counter. */
+	tail = se ? &m->s[pos].ctr_tail : &m->ctr_tail;
+	if (*tail)
+		m->ctr[*tail - 1].next = (uint32_t)m->nctr;
+	else if (se)
+		m->s[pos].ctr_head = (uint32_t)m->nctr;
+	else
+		m->ctr_head = (uint32_t)m->nctr;
+	*tail = (uint32_t)m->nctr;
 	return c;
+}
+
+/* Put a counter whose open value may have changed on the counters' active list. */
+static void ctr_touch(struct model *m, struct model_counter *c)
+{
+	c->act_until = m->intervals + 2;
+	if (!c->listed) {
+		c->listed = true;
+		m->ctr_act[m->nctr_act++] = (uint32_t)(c - m->ctr);
+	}
+}
+
+/* The next named counter of series se after c (the first when c is NULL). */
+const struct model_counter *model__counter_next(const struct model *m, const struct series *se,
+						const struct model_counter *c)
+{
+	uint32_t at = c ? c->next : se ? se->ctr_head : m->ctr_head;
+
+	return at ? &m->ctr[at - 1] : NULL;
 }
 
 /* A source's absolute counter value: its growth goes into the open interval. */
@@ -371,6 +481,7 @@ int model__set_series_counter(struct model *m, const struct series *se, const ch
 
 	if (!c)
 		return -ENOMEM;
+	ctr_touch(m, c);
 	/* A counter that went down (its source was reloaded) restarts from the new value. */
 	c->open += abs >= c->abs ? abs - c->abs : abs;
 	c->abs = abs;
@@ -397,6 +508,7 @@ int model__add_counter(struct model *m, const struct series *se, const char *nam
 
 	if (!c)
 		return -ENOMEM;
+	ctr_touch(m, c);
 	c->open += delta;
 	return 0;
 }
@@ -413,41 +525,74 @@ uint64_t model__counter(const struct model *m, const struct series *se, const ch
 /* True when a loss counter grew in the last closed interval. */
 bool model__counters_lost(const struct model *m, const struct series *se)
 {
-	int32_t pos = se ? (int32_t)(se - m->s) : -1;
-
-	for (size_t i = 0; i < m->nctr; i++)
-		if (m->ctr[i].series == pos && m->ctr[i].loss && m->ctr[i].last)
+	for (const struct model_counter *c = model__counter_next(m, se, NULL); c;
+	     c = model__counter_next(m, se, c))
+		if (c->loss && c->last)
 			return true;
 	return false;
 }
 
-/* Close the open interval at now_ns. */
-void model__close_interval(struct model *m, uint64_t now_ns)
+/* Push one p99 onto a series' ring. */
+static void p99_push(struct series *s, uint64_t v)
 {
-	for (size_t i = 0; i < m->n; i++) {
-		struct series *s = &m->s[i];
-		struct hist tmp;
+	s->p99_ring[s->p99_head] = v;
+	s->p99_head = (s->p99_head + 1) % MODEL_P99_RING;
+	if (s->p99_n < MODEL_P99_RING)
+		s->p99_n++;
+}
 
-		s->meas_last = s->meas_open;
-		s->meas_cum = s->meas_cum || s->meas_open;
-		s->meas_open = s->src & SRC_PROBING;
-		s->st_last = s->st_open;
-		s->st_cum.cnt += s->st_open.cnt;
-		s->st_cum.time_ns += s->st_open.time_ns;
-		memset(&s->st_open, 0, sizeof(s->st_open));
-		if (!s->has_hist)
+/* Close one active series: stats and histograms move open -> last -> cumulative, and its p99
+ * ring gets the zeros of the closes it sat out idle, then this interval's p99. */
+static int series__close(struct model *m, struct series *s)
+{
+	struct hist tmp;
+	int err;
+
+	s->meas_last = s->meas_open;
+	s->meas_cum = s->meas_cum || s->meas_open;
+	s->meas_open = s->src & SRC_PROBING;
+	s->st_last = s->st_open;
+	s->st_cum.cnt += s->st_open.cnt;
+	s->st_cum.time_ns += s->st_open.time_ns;
+	memset(&s->st_open, 0, sizeof(s->st_open));
+	if (!s->has_hist)
+		return 0;
+	/* Swap open and last, then clear the new open: no copy of the buckets. */
+	tmp = s->h_last;
+	s->h_last = s->h_open;
+	s->h_open = tmp;
+	hist__reset(&s->h_open);
+	err = hist__merge(&s->h_cum, &s->h_last);
+	for (uint64_t k = s->p99_ival; k < m->intervals && k < s->p99_ival + MODEL_P99_RING; k++)
+		p99_push(s, 0);
+	p99_push(s, hist__percentile(&s->h_last, 0.99));
+	s->p99_ival = m->intervals + 1;
+	return err;
+}
+
+/* Close the open interval at now_ns: only the series and counters on the active lists; one
+ * that had nothing in this interval leaves its list (its last figures are now empty) and gives
+ * back its open and last buckets. */
+int model__close_interval(struct model *m, uint64_t now_ns)
+{
+	size_t keep = 0;
+	int err = 0;
+
+	for (size_t k = 0; k < m->nact; k++) {
+		struct series *s = &m->s[m->act[k]];
+
+		if (series__close(m, s))
+			err = -ENOMEM;
+		if (s->act_until > m->intervals + 1) {
+			m->act[keep++] = m->act[k];
 			continue;
-		/* Swap open and last, then clear the new open: no copy of the buckets. */
-		tmp = s->h_last;
-		s->h_last = s->h_open;
-		s->h_open = tmp;
-		hist__reset(&s->h_open);
-		hist__merge(&s->h_cum, &s->h_last);
-		s->p99_ring[s->p99_head] = hist__percentile(&s->h_last, 0.99);
-		s->p99_head = (s->p99_head + 1) % MODEL_P99_RING;
-		if (s->p99_n < MODEL_P99_RING)
-			s->p99_n++;
+		}
+		s->listed = false;
+		hist__fini(&s->h_open);
+		hist__fini(&s->h_last);
 	}
+	m->visits += m->nact;
+	m->nact = keep;
 	m->c_last = m->c_open;
 	m->c_cum.events += m->c_open.events;
 	m->c_cum.rb_drops += m->c_open.rb_drops;
@@ -455,27 +600,45 @@ void model__close_interval(struct model *m, uint64_t now_ns)
 	m->c_cum.recursion += m->c_open.recursion;
 	m->c_cum.nest += m->c_open.nest;
 	memset(&m->c_open, 0, sizeof(m->c_open));
-	for (size_t i = 0; i < m->nctr; i++) {
-		m->ctr[i].last = m->ctr[i].open;
-		m->ctr[i].cum += m->ctr[i].open;
-		m->ctr[i].open = 0;
+	keep = 0;
+	for (size_t k = 0; k < m->nctr_act; k++) {
+		struct model_counter *c = &m->ctr[m->ctr_act[k]];
+
+		c->last = c->open;
+		c->cum += c->open;
+		c->open = 0;
+		if (c->act_until > m->intervals + 1)
+			m->ctr_act[keep++] = m->ctr_act[k];
+		else
+			c->listed = false;
 	}
+	m->visits += m->nctr_act;
+	m->nctr_act = keep;
 	m->last_start_ns = m->open_start_ns;
 	m->last_end_ns = now_ns;
 	m->open_start_ns = now_ns;
 	m->intervals++;
+	return err;
 }
 
-/* Copy a series' p99 history, oldest first. */
-size_t model__p99_history(const struct series *s, uint64_t *out, size_t max)
+/* Copy a series' p99 history, oldest first: the ring, then the zeros of the closes since. */
+size_t model__p99_history(const struct model *m, const struct series *s, uint64_t *out,
+			  size_t max)
 {
-	size_t n = s->p99_n < max ? s->p99_n : max;
-	/* The oldest of the n newest entries. */
-	uint32_t first = (s->p99_head + MODEL_P99_RING - n) % MODEL_P99_RING;
+	uint64_t all[2 * MODEL_P99_RING];
+	uint64_t idle = s->has_hist ? m->intervals - s->p99_ival : 0;
+	size_t n = 0, first;
 
-	for (size_t i = 0; i < n; i++)
-		out[i] = s->p99_ring[(first + i) % MODEL_P99_RING];
-	return n;
+	/* The oldest ring entry sits p99_n entries before the newest. */
+	first = (s->p99_head + MODEL_P99_RING - s->p99_n) % MODEL_P99_RING;
+	for (size_t i = 0; i < s->p99_n; i++)
+		all[n++] = s->p99_ring[(first + i) % MODEL_P99_RING];
+	for (uint64_t i = 0; i < idle && i < MODEL_P99_RING; i++)
+		all[n++] = 0;
+	first = n > MODEL_P99_RING ? n - MODEL_P99_RING : 0; /* the ring's length at most */
+	first = n - first > max ? n - max : first;
+	memcpy(out, all + first, (n - first) * sizeof(*out));
+	return n - first;
 }
 
 /* Forget cumulative figures. */

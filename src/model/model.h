@@ -70,15 +70,22 @@ struct series {
 	 * sets it); meas_*: on at some time in the open / last closed / cumulative window. */
 	bool meas_open, meas_last, meas_cum;
 
-	/* Events: histograms allocated on the first event. */
+	/* Events: histograms (empty ones hold no memory) since the first event. */
 	bool has_hist;
 	struct hist h_open, h_last, h_cum;
 
 	/* p99 of the last MODEL_P99_RING closed intervals (series with a histogram), a ring:
-	 * the newest at p99_head - 1. */
+	 * the newest at p99_head - 1. Intervals closed while the series was idle are zeros not
+	 * written yet: m->intervals - p99_ival of them follow the newest. */
 	uint64_t p99_ring[MODEL_P99_RING];
 	uint32_t p99_head, p99_n;
+	uint64_t p99_ival;
 
+	/* Closing (model.c): a series is on the model's active list while it has figures in the
+	 * open or the last interval, so a close costs what changed, not the number of series. */
+	uint64_t act_until; /* closed while m->intervals < act_until */
+	bool listed;        /* on the active list */
+	uint32_t ctr_head, ctr_tail; /* its named counters: positions in m->ctr + 1, 0 = none */
 };
 
 /* Session-wide counters (interval = last closed interval, total = since start/reset). */
@@ -103,6 +110,17 @@ struct model_counter {
 	bool loss;      /* something was lost or uncorrelated (warning colour when it grows) */
 	uint64_t abs;   /* the source's last absolute value */
 	uint64_t open, last, cum;
+	uint32_t next;      /* the next counter of the same series: position + 1, 0 = none */
+	uint64_t act_until; /* closed while m->intervals < act_until (as a series') */
+	bool listed;
+};
+
+/* What a model has cost so far: memory it holds and work its closes did (the replay tests
+ * bound these by the size of the recording). */
+struct model_cost {
+	size_t bytes;       /* heap bytes held: tables, indexes and histogram buckets */
+	size_t hist_bytes;  /* of which histogram buckets */
+	uint64_t visits;    /* series and counters visited by interval closes */
 };
 
 struct model {
@@ -128,6 +146,12 @@ struct model {
 	struct model_losses abs;
 	struct model_counter *ctr; /* named counters, in the order they first appeared */
 	size_t nctr, ctrcap;
+	uint32_t *ctr_index;      /* open-addressing hash of (series, name) -> position + 1 */
+	size_t ctr_index_cap;     /* power of two, at least 2 * ctrcap */
+	uint32_t ctr_head, ctr_tail; /* the session-wide counters' chain (positions + 1) */
+	uint32_t *act, *ctr_act;  /* active series and counters (positions; room for all) */
+	size_t nact, nctr_act;
+	uint64_t visits;          /* series and counters visited by closes (model__cost) */
 	/* A recording older than format 1.3 does not say per interval whether a series was
 	 * measured per invocation: rows then follow the old rule (a histogram wins). */
 	bool legacy_rows;
@@ -143,6 +167,8 @@ struct series *model__series(struct model *m, uint16_t kind, uint32_t id, uint32
 /* Find a series without adding; NULL when absent. */
 struct series *model__find(struct model *m, uint16_t kind, uint32_t id, uint32_t aux,
 			   uint32_t aux2);
+/* What the model holds and has done (walks every series: not for a hot path). */
+void model__cost(const struct model *m, struct model_cost *c);
 /* Account one event into the open interval (src says which source produced it). */
 int model__add_event(struct model *m, const struct lat_event *e, unsigned src);
 /* Account n events of one series at once as histogram bucket counts (replay). */
@@ -152,9 +178,9 @@ int model__add_bucket(struct model *m, struct series *s, uint32_t bucket, uint64
 struct hist_delta {
 	uint64_t count, sum, min, max, clamped;
 };
-/* Replay: add a recorded histogram delta (n sparse buckets idx[i] += cnt[i], plus the exact
- * summary d) to a series' open interval; allocates the series' histograms even when empty.
- * Unknown bucket indexes are ignored. Returns 0 or -ENOMEM. */
+/* Replay: add a recorded histogram delta (n sparse buckets idx[i] += cnt[i], idx ascending,
+ * plus the exact summary d) to a series' open interval; gives the series its histograms even
+ * when empty. Unknown bucket indexes are ignored. Returns 0 or -ENOMEM. */
 int model__add_hist(struct model *m, struct series *s, const uint32_t *idx, const uint64_t *cnt,
 		    size_t n, const struct hist_delta *d);
 /* Say whether series s is measured per invocation from now on (probes attached, or the program
@@ -200,10 +226,17 @@ uint64_t model__counter(const struct model *m, const struct series *se, const ch
 			bool cumulative);
 /* True when a loss counter grew in the last closed interval (se = NULL: session-wide ones). */
 bool model__counters_lost(const struct model *m, const struct series *se);
-/* Close the open interval at now_ns: open -> last, last added to cumulative. */
-void model__close_interval(struct model *m, uint64_t now_ns);
+/* The named counters of series se (NULL: the session-wide ones) in the order they appeared:
+ * pass c = NULL for the first; NULL after the last. */
+const struct model_counter *model__counter_next(const struct model *m, const struct series *se,
+						const struct model_counter *c);
+/* Close the open interval at now_ns: open -> last, last added to cumulative. Costs the series
+ * and counters that changed in the last two intervals. Returns 0, or -ENOMEM when a
+ * cumulative histogram could not grow (its interval is then missing from it). */
+int model__close_interval(struct model *m, uint64_t now_ns);
 /* Copy series s's p99 history, oldest first, into out (at most max); returns the count. */
-size_t model__p99_history(const struct series *s, uint64_t *out, size_t max);
+size_t model__p99_history(const struct model *m, const struct series *s, uint64_t *out,
+			  size_t max);
 /* Forget cumulative figures (the `z` key); the series stay. */
 void model__reset(struct model *m, uint64_t now_ns);
 

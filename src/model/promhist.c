@@ -21,14 +21,15 @@ uint64_t promhist__le_ns(int i) { return 1ull << (PROMHIST_LE_MIN_POW2 + i); }
  * or above it, so comparing its highest value is exact. */
 void promhist__classic(const struct hist *h, uint64_t *cum)
 {
-	uint64_t seen = 0;
-	uint32_t b = 0;
+	uint64_t seen = 0, n = 0;
+	uint32_t it = 0, b = 0;
+	bool more = hist__next(h, &it, &b, &n);
 
 	for (int i = 0; i < PROMHIST_LE_N; i++) {
 		uint64_t edge = promhist__le_ns(i);
 
-		for (; h->buckets && b < h->nbuckets && hist__bucket_hi(b) < edge; b++)
-			seen += h->buckets[b];
+		for (; more && hist__bucket_hi(b) < edge; more = hist__next(h, &it, &b, &n))
+			seen += n;
 		cum[i] = seen;
 	}
 }
@@ -108,14 +109,14 @@ static int32_t index_of(const struct hist *h, uint32_t b)
  * its reported value; buckets sharing a native index are adjacent and summed. */
 int promhist__native(const struct hist *h, struct promhist_native *out)
 {
-	uint32_t nonzero = 0;
+	uint32_t nonzero = 0, it = 0, b;
 	int32_t cur = 0, prev_idx = 0;
-	uint64_t acc = 0, prev_cnt = 0;
+	uint64_t acc = 0, prev_cnt = 0, n;
 	bool have = false;
 
 	*out = (struct promhist_native){};
-	for (uint32_t b = 0; h->buckets && b < h->nbuckets; b++)
-		nonzero += h->buckets[b] != 0;
+	while (hist__next(h, &it, &b, &n))
+		nonzero++;
 	if (!nonzero)
 		return 0;
 	pthread_once(&mid_once, mid_init);
@@ -126,25 +127,22 @@ int promhist__native(const struct hist *h, struct promhist_native *out)
 		promhist__native_fini(out);
 		return -ENOMEM;
 	}
-	for (uint32_t b = 0; b < h->nbuckets; b++) {
-		int32_t idx;
+	for (it = 0; hist__next(h, &it, &b, &n);) {
+		int32_t idx = index_of(h, b);
 
-		if (!h->buckets[b])
-			continue;
-		idx = index_of(h, b);
 		if (idx == INT32_MIN) {
-			out->zero_count += h->buckets[b];
+			out->zero_count += n;
 			continue;
 		}
 		if (have && idx == cur) {
-			acc += h->buckets[b];
+			acc += n;
 			continue;
 		}
 		if (have)
 			push_bucket(out, cur, acc, &prev_idx, &prev_cnt);
 		have = true;
 		cur = idx;
-		acc = h->buckets[b];
+		acc = n;
 	}
 	if (have)
 		push_bucket(out, cur, acc, &prev_idx, &prev_cnt);

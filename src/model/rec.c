@@ -356,7 +356,8 @@ static void enc_series(struct rec_buf *b, const struct series *s)
 static void enc_entry(struct rec_buf *b, const struct series *s)
 {
 	const struct hist *h = s->has_hist ? &s->h_last : NULL;
-	uint32_t nb = 0, prev = 0;
+	uint32_t nb = 0, prev = 0, it, bi;
+	uint64_t cnt;
 	size_t blen_at;
 
 	put16(b, s->kind);
@@ -372,18 +373,15 @@ static void enc_entry(struct rec_buf *b, const struct series *s)
 	put64(b, h && h->count ? h->min : 0);
 	put64(b, h ? h->max : 0);
 	put64(b, h ? h->clamped : 0);
-	if (h && h->count)
-		for (uint32_t i = 0; i < h->nbuckets; i++)
-			nb += h->buckets[i] != 0;
+	for (it = 0; h && h->count && hist__next(h, &it, &bi, &cnt);)
+		nb++;
 	put32(b, nb);
 	blen_at = b->len;
 	put32(b, 0);
-	for (uint32_t i = 0; nb && i < h->nbuckets; i++) {
-		if (!h->buckets[i])
-			continue;
-		putv(b, i - prev);
-		putv(b, h->buckets[i]);
-		prev = i;
+	for (it = 0; nb && hist__next(h, &it, &bi, &cnt);) {
+		putv(b, bi - prev);
+		putv(b, cnt);
+		prev = bi;
 	}
 	if (!b->oom) {
 		uint32_t blen = (uint32_t)(b->len - blen_at - 4);
@@ -834,7 +832,8 @@ static int apply_interval(struct model *m, const uint8_t *p)
 	/* Frames the writer dropped so far (absolute): their growth is this interval's loss. */
 	if (get32(p + 68) && model__set_counter(m, REC_LOST_FRAMES, get32(p + 68)))
 		return -ENOMEM;
-	model__close_interval(m, get64(p + 8));
+	if (model__close_interval(m, get64(p + 8)))
+		return -ENOMEM;
 	return REC_INTERVAL;
 }
 

@@ -4,6 +4,7 @@
  * consults first while a recording plays.
  */
 #include <curses.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/text.h"
@@ -146,6 +147,21 @@ static int run_intervals(struct session *s)
 	return EXIT_OK;
 }
 
+/* LATTOP_REPLAY_COST (tests): what the replay cost, on stderr, as counts the tests bound by
+ * the file's size: bytes the model holds, and series and counters its interval closes visited. */
+static void print_cost(const struct session *s)
+{
+	const struct rec_file *f = replay__file(s->rp);
+	struct model_cost c;
+
+	model__cost(s->m, &c);
+	fprintf(stderr,
+		"lattop: replay cost: file %zu bytes, %zu records, %zu intervals, %zu series, "
+		"%zu counters, model %zu bytes, histograms %zu bytes, close visits %llu\n",
+		f->size, f->nrecs, f->nivals, s->m->n, s->m->nctr, c.bytes, c.hist_bytes,
+		(unsigned long long)c.visits);
+}
+
 /* Replay o->replay with the front end the options ask for. */
 int replay_ui__run(struct opts *o)
 {
@@ -175,6 +191,8 @@ int replay_ui__run(struct opts *o)
 		replay__seek(&s, 1);
 		ret = tui__run(&s);
 	}
+	if (getenv("LATTOP_REPLAY_COST"))
+		print_cost(&s);
 	replay__close(&s);
 	return ret;
 }

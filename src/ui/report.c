@@ -45,9 +45,8 @@ static int row_by_count(const void *pa, const void *pb)
 	return (a->s->id > b->s->id) - (a->s->id < b->s->id);
 }
 
-/* Rows of one kind (for helpers: of program prog), cumulative, sorted; caller frees. */
-static struct row *kind_rows(const struct session *s, uint16_t kind, bool by_prog,
-			     uint32_t prog, size_t *n)
+/* Rows of one kind, cumulative, sorted; caller frees. */
+static struct row *kind_rows(const struct session *s, uint16_t kind, size_t *n)
 {
 	struct row *rows = calloc(s->m->n ? s->m->n : 1, sizeof(*rows));
 
@@ -57,7 +56,7 @@ static struct row *kind_rows(const struct session *s, uint16_t kind, bool by_pro
 	for (size_t i = 0; i < s->m->n; i++) {
 		const struct series *se = &s->m->s[i];
 
-		if (se->kind != kind || (by_prog && se->id != prog))
+		if (se->kind != kind)
 			continue;
 		if (kind == LAT_EV_PROG && !session__wanted(s, se))
 			continue;
@@ -266,15 +265,23 @@ static void emit_table(struct sink *k, const char *kind, const struct row *rows,
 	}
 }
 
-/* Emit the helper rows of program prog_id (its series prog, or NULL when not recorded). */
-static int emit_helpers(struct sink *k, const struct session *s, const struct series *prog,
-			uint32_t prog_id, cJSON *arr)
+/* qsort: helper rows grouped by program ID, then as row_by_count within a program (ties by
+ * position in the model, the order a stable sort of one program's rows gives). */
+static int helper_by_prog(const void *pa, const void *pb)
 {
-	size_t n;
-	struct row *rows = kind_rows(s, LAT_EV_HELPER, true, prog_id, &n);
+	const struct row *a = pa, *b = pb;
 
-	if (!rows)
-		return -ENOMEM;
+	if (a->s->id != b->s->id)
+		return a->s->id < b->s->id ? -1 : 1;
+	if (a->count != b->count)
+		return a->count < b->count ? 1 : -1;
+	return (a->s > b->s) - (a->s < b->s);
+}
+
+/* Emit one program's helper rows (rows[0..n), its series prog, or NULL when not recorded). */
+static void emit_helpers(struct sink *k, const struct series *prog, uint32_t prog_id,
+			 struct row *rows, size_t n, cJSON *arr)
+{
 	for (size_t i = 0; i < n; i++)
 		rows[i].prog_name = prog ? prog->name : NULL;
 	if (n && k->out == OUT_TEXT)
@@ -285,48 +292,119 @@ static int emit_helpers(struct sink *k, const struct session *s, const struct se
 		else
 			row_csv(k->f, "helpers", &rows[i]);
 	}
-	free(rows);
+}
+
+/* The helper rows of program id in h[0..nh) (grouped by helper_by_prog): first at *at. */
+static size_t helper_group(const struct row *h, size_t nh, uint32_t id, size_t *at)
+{
+	size_t lo = 0, hi = nh, end;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (h[mid].s->id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (end = lo; end < nh && h[end].s->id == id; end++)
+		;
+	*at = lo;
+	return end - lo;
+}
+
+/* qsort comparator for uint32_t. */
+static int cmp_u32(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/* True when some program series (whatever its aux) has ID id: ids[0..n) sorted. */
+static bool has_id(const uint32_t *ids, size_t n, uint32_t id)
+{
+	return bsearch(&id, ids, n, sizeof(*ids), cmp_u32) != NULL;
+}
+
+/* qsort: the first series of each group, by position in the model. */
+static int group_by_first(const void *pa, const void *pb)
+{
+	const struct series *a = *(const struct series *const *)pa;
+	const struct series *b = *(const struct series *const *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/* Helpers of programs the recording never named: one table per program ID whose first helper
+ * (in the model's order) the filter lets through, in the order of those first helpers. */
+static int emit_orphans(struct sink *k, const struct session *s, struct row *h, size_t nh,
+			cJSON *harr)
+{
+	const struct series **first = calloc(nh ? nh : 1, sizeof(*first));
+	uint32_t *ids = calloc(s->m->n ? s->m->n : 1, sizeof(*ids));
+	size_t ng = 0, nids = 0, at, n;
+
+	if (!first || !ids) {
+		free(first);
+		free(ids);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < s->m->n; i++)
+		if (s->m->s[i].kind == LAT_EV_PROG)
+			ids[nids++] = s->m->s[i].id;
+	qsort(ids, nids, sizeof(*ids), cmp_u32);
+	for (size_t i = 0; i < nh; i += n) {
+		n = helper_group(h, nh, h[i].s->id, &at);
+		if (has_id(ids, nids, h[i].s->id))
+			continue;
+		first[ng] = h[i].s;
+		for (size_t j = i; j < i + n; j++)
+			first[ng] = h[j].s < first[ng] ? h[j].s : first[ng];
+		if (session__wanted(s, first[ng]))
+			ng++;
+	}
+	qsort(first, ng, sizeof(*first), group_by_first);
+	for (size_t g = 0; g < ng; g++) {
+		n = helper_group(h, nh, first[g]->id, &at);
+		emit_helpers(k, NULL, first[g]->id, h + at, n, harr);
+	}
+	free(first);
+	free(ids);
 	return 0;
 }
 
-/* True when series i is the first helper of a program the recording never named (and the
- * filter lets it through): its table comes after those of the named programs. */
-static bool orphan_first(const struct session *s, size_t i)
-{
-	const struct model *m = s->m;
-	const struct series *h = &m->s[i];
-
-	if (h->kind != LAT_EV_HELPER || !session__wanted(s, h))
-		return false;
-	for (size_t j = 0; j < m->n; j++)
-		if (m->s[j].id == h->id && (m->s[j].kind == LAT_EV_PROG ||
-					    (j < i && m->s[j].kind == LAT_EV_HELPER)))
-			return false;
-	return true;
-}
-
 /* The program table, then a helper table per program (in the program table's order; helpers
- * of a program the recording never named last), then segments. */
+ * of a program the recording never named last), then segments. Every helper row is computed
+ * once and grouped by program, so this is n log n in the series, whatever their mix. */
 static int emit_tables(struct sink *k, const struct session *s)
 {
 	cJSON *harr;
-	size_t n;
-	struct row *rows = kind_rows(s, LAT_EV_PROG, false, 0, &n);
-	int e = 0;
+	size_t n, nh, at;
+	struct row *rows = kind_rows(s, LAT_EV_PROG, &n), *h;
+	int e;
 
 	if (!rows)
 		return -ENOMEM;
+	h = kind_rows(s, LAT_EV_HELPER, &nh);
+	if (!h) {
+		free(rows);
+		return -ENOMEM;
+	}
+	qsort(h, nh, sizeof(*h), helper_by_prog);
 	emit_table(k, "programs", rows, n, true);
 	harr = k->root ? cJSON_AddArrayToObject(k->root, "helpers") : NULL;
-	for (size_t i = 0; i < n && !e; i++)
-		e = emit_helpers(k, s, rows[i].s, rows[i].s->id, harr);
+	for (size_t i = 0; i < n; i++) {
+		size_t c = helper_group(h, nh, rows[i].s->id, &at);
+
+		emit_helpers(k, rows[i].s, rows[i].s->id, h + at, c, harr);
+	}
 	free(rows);
-	for (size_t i = 0; i < s->m->n && !e; i++)
-		if (orphan_first(s, i))
-			e = emit_helpers(k, s, NULL, s->m->s[i].id, harr);
+	e = emit_orphans(k, s, h, nh, harr);
+	free(h);
 	if (e)
 		return e;
-	rows = kind_rows(s, LAT_EV_SEG, false, 0, &n);
+	rows = kind_rows(s, LAT_EV_SEG, &n);
 	if (!rows)
 		return -ENOMEM;
 	emit_table(k, "segments", rows, n, false);

@@ -215,7 +215,7 @@ static void draw_spark(struct tui *t, const struct series *s, int y)
 	static const char ascii[] = "_.-=+*#@";
 	uint64_t v[MODEL_P99_RING], lo = UINT64_MAX, hi = 0;
 	char lo_s[16], hi_s[16], head[64];
-	size_t n = model__p99_history(s, v, MODEL_P99_RING);
+	size_t n = model__p99_history(t->s->m, s, v, MODEL_P99_RING);
 	int room;
 
 	for (size_t i = 0; i < n; i++) {

@@ -1,18 +1,32 @@
-# libFuzzer target for the recording reader: `make fuzz` builds it with clang
-# (-fsanitize=fuzzer,address,undefined) and runs it for FUZZ_TIME seconds on the seed corpus
-# (any input running longer than 10 s is a failure: a hang). `make fuzz-cov` replays the corpus
-# through a coverage build and prints the reader's per-function coverage (llvm-cov).
-# The helpers seeds come from tests/fuzz/mkseeds.py (see there).
+# libFuzzer targets (clang, -fsanitize=fuzzer,address,undefined):
+#   fuzz_rec     the recording reader alone: scan, apply every record, read every event;
+#   fuzz_replay  `lattop -r FILE` as a whole: the metadata, the apply path, seeks, and every
+#                output format (totals text/CSV/JSON, per-interval reports in each mode with
+#                --hist and -c, --events CSV and trace); links all of src/ but main.c.
+# `make fuzz` runs each for FUZZ_TIME seconds on the seed corpus with bounded memory and time
+# per input (FUZZ_LIMITS: an input running 10 s, a process over 512 MB or one malloc over 64 MB
+# is a failure). `make fuzz-cov` replays the corpus through coverage builds and prints the
+# per-function coverage of the reader, the replay and the writers (llvm-cov).
+# The seeds come from tests/fuzz/mkseeds.py and tests/fuzz/mkhostile.py (see there).
 FUZZ_CC ?= clang
 FUZZ_TIME ?= 60
+FUZZ_LIMITS ?= -timeout=10 -rss_limit_mb=512 -malloc_limit_mb=64 -max_len=65536
 FUZZ_OUT := $(OUTPUT)/fuzz
 FUZZ_SRCS := src/model/rec.c src/model/model.c src/model/hist.c
 FUZZ_BIN := $(FUZZ_OUT)/fuzz_rec
 FUZZ_COV := $(FUZZ_OUT)/fuzz_rec_cov
-FUZZ_DEPS := tests/fuzz/fuzz_rec.c $(FUZZ_SRCS) src/model/rec.h src/model/model.h \
-	src/model/hist.h bpf/lattop.h
+FUZZ_DEPS := tests/fuzz/fuzz_rec.c tests/fuzz/fuzz_crc.h $(FUZZ_SRCS) src/model/rec.h \
+	src/model/model.h src/model/hist.h bpf/lattop.h
 FUZZ_CPPFLAGS = -D_GNU_SOURCE -Ibpf -Isrc $(shell $(PKG_CONFIG) --cflags libcjson 2>/dev/null)
 FUZZ_LIBS = $(shell $(PKG_CONFIG) --libs libcjson 2>/dev/null) -lz -lm
+FUZZ_RP_BIN := $(FUZZ_OUT)/fuzz_replay
+FUZZ_RP_COV := $(FUZZ_OUT)/fuzz_replay_cov
+FUZZ_RP_DEPS := tests/fuzz/fuzz_replay.c tests/fuzz/fuzz_crc.h $(LIB_SRCS) \
+	$(wildcard src/*.h src/*/*.h) bpf/lattop.h $(SKELS)
+FUZZ_RP_CPPFLAGS = -D_GNU_SOURCE -DLATTOP_VERSION='"$(VERSION)"' -Ibpf -I$(OUTPUT) -Isrc \
+	-DLATTOP_THEME_DIR='"$(PREFIX)/share/lattop/themes"' \
+	$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+FUZZ_RP_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lz -lpthread -lm
 LLVM_PROFDATA ?= llvm-profdata
 LLVM_COV ?= llvm-cov
 
@@ -30,15 +44,34 @@ $(FUZZ_COV): $(FUZZ_DEPS)
 	$(Q)$(FUZZ_CC) -g -O1 -fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping \
 		$(FUZZ_CPPFLAGS) -o $@ tests/fuzz/fuzz_rec.c $(FUZZ_SRCS) $(FUZZ_LIBS)
 
-fuzz: $(FUZZ_BIN)
-	$(Q)mkdir -p $(FUZZ_OUT)/corpus
-	$(FUZZ_BIN) -max_total_time=$(FUZZ_TIME) -timeout=10 -max_len=65536 $(FUZZ_OUT)/corpus \
-		tests/fuzz/corpus
+$(FUZZ_RP_BIN): $(FUZZ_RP_DEPS)
+	$(call msg,FUZZ-CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		$(FUZZ_RP_CPPFLAGS) -o $@ tests/fuzz/fuzz_replay.c $(LIB_SRCS) $(FUZZ_RP_LIBS)
 
-fuzz-cov: $(FUZZ_COV)
-	$(Q)mkdir -p $(FUZZ_OUT)/corpus
+$(FUZZ_RP_COV): $(FUZZ_RP_DEPS)
+	$(call msg,FUZZ-CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) -g -O1 -fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping \
+		$(FUZZ_RP_CPPFLAGS) -o $@ tests/fuzz/fuzz_replay.c $(LIB_SRCS) $(FUZZ_RP_LIBS)
+
+fuzz: $(FUZZ_BIN) $(FUZZ_RP_BIN)
+	$(Q)mkdir -p $(FUZZ_OUT)/corpus $(FUZZ_OUT)/corpus_replay
+	$(FUZZ_BIN) -max_total_time=$(FUZZ_TIME) $(FUZZ_LIMITS) $(FUZZ_OUT)/corpus tests/fuzz/corpus
+	$(FUZZ_RP_BIN) -max_total_time=$(FUZZ_TIME) $(FUZZ_LIMITS) -dict=tests/fuzz/rec.dict \
+		$(FUZZ_OUT)/corpus_replay tests/fuzz/corpus
+
+fuzz-cov: $(FUZZ_COV) $(FUZZ_RP_COV)
+	$(Q)mkdir -p $(FUZZ_OUT)/corpus $(FUZZ_OUT)/corpus_replay
 	$(Q)LLVM_PROFILE_FILE=$(FUZZ_OUT)/cov.profraw $(FUZZ_COV) -runs=0 $(FUZZ_OUT)/corpus \
 		tests/fuzz/corpus >/dev/null 2>&1
 	$(Q)$(LLVM_PROFDATA) merge -o $(FUZZ_OUT)/cov.profdata $(FUZZ_OUT)/cov.profraw
 	$(Q)$(LLVM_COV) report $(FUZZ_COV) -instr-profile=$(FUZZ_OUT)/cov.profdata \
 		-show-functions src/model/rec.c
+	$(Q)LLVM_PROFILE_FILE=$(FUZZ_OUT)/cov_rp.profraw $(FUZZ_RP_COV) -runs=0 \
+		$(FUZZ_OUT)/corpus_replay tests/fuzz/corpus >/dev/null 2>&1
+	$(Q)$(LLVM_PROFDATA) merge -o $(FUZZ_OUT)/cov_rp.profdata $(FUZZ_OUT)/cov_rp.profraw
+	$(Q)$(LLVM_COV) report $(FUZZ_RP_COV) -instr-profile=$(FUZZ_OUT)/cov_rp.profdata \
+		src/model/rec.c src/model/model.c src/model/hist.c src/collect/replay.c \
+		src/ui/report.c src/ui/batch.c src/ui/columns.c src/session.c

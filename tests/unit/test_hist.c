@@ -90,6 +90,14 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* qsort comparator for uint32_t. */
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 /* Fill v[0..n) from a generator. */
 static void fill(uint64_t *v, size_t n, uint64_t (*gen)(void))
 {
@@ -107,9 +115,8 @@ static bool hist_equal(const struct hist *a, const struct hist *b, const char *w
 	ok &= ASSERT_TRUE(a->min == b->min, what);
 	ok &= ASSERT_TRUE(a->max == b->max, what);
 	ok &= ASSERT_EQ(a->clamped, b->clamped, what);
-	ok &= ASSERT_EQ(a->nbuckets, b->nbuckets, what);
-	for (uint32_t i = 0; ok && i < a->nbuckets; i++)
-		ok &= ASSERT_EQ(a->buckets[i], b->buckets[i], what);
+	for (uint32_t i = 0; ok && i < hist__nbuckets(); i++)
+		ok &= ASSERT_EQ(hist__at(a, i), hist__at(b, i), what);
 	return ok;
 }
 
@@ -332,7 +339,7 @@ static void test_clamp(void)
 	hist__add(&h, TOP_VALUE + 1);
 	hist__add(&h, 1ull << 50);
 	ASSERT_EQ(h.clamped, 2, "clamped");
-	ASSERT_EQ(h.buckets[top], 3, "top bucket");
+	ASSERT_EQ(hist__at(&h, top), 3, "top bucket");
 	ASSERT_EQ(h.count, 3, "count");
 	ASSERT_TRUE(h.max == 1ull << 50, "max is the real value");
 	ASSERT_TRUE(h.sum == TOP_VALUE + TOP_VALUE + 1 + (1ull << 50), "sum");
@@ -368,8 +375,8 @@ static void test_empty(void)
 	ASSERT_EQ(h.count, 0, "reset count");
 	ASSERT_EQ(hist__percentile(&h, 0.5), 0, "reset p50");
 	ASSERT_TRUE(h.min == UINT64_MAX && h.max == 0 && h.sum == 0, "reset min/max/sum");
-	for (uint32_t b = 0; b < h.nbuckets; b++)
-		if (!ASSERT_EQ(h.buckets[b], 0, "reset buckets"))
+	for (uint32_t b = 0; b < hist__nbuckets(); b++)
+		if (!ASSERT_EQ(hist__at(&h, b), 0, "reset buckets"))
 			break;
 	hist__fini(&h);
 	hist__fini(&h); /* finished: no-op */
@@ -413,7 +420,7 @@ static void test_add_bucket(void)
 		    "midpoint");
 	ASSERT_EQ(a.count, 10, "count");
 	ASSERT_TRUE(a.sum == 10 * mid && a.min == mid && a.max == mid, "sum/min/max");
-	ASSERT_EQ(a.buckets[b], 10, "bucket");
+	ASSERT_EQ(hist__at(&a, b), 10, "bucket");
 	hist__add_bucket(&a, b, 0);
 	hist__add_bucket(&a, hist__nbuckets(), 5); /* unknown bucket: ignored */
 	ASSERT_EQ(a.count, 10, "ignored");
@@ -423,11 +430,11 @@ static void test_add_bucket(void)
 	rng_seed(9);
 	for (int i = 0; i < 100000; i++)
 		hist__add(&a, gen_pareto());
-	for (uint32_t i = 0; i < a.nbuckets; i++)
-		hist__add_bucket(&r, i, a.buckets[i]);
+	for (uint32_t i = 0; i < hist__nbuckets(); i++)
+		hist__add_bucket(&r, i, hist__at(&a, i));
 	ASSERT_EQ(r.count, a.count, "replayed count");
-	for (uint32_t i = 0; i < a.nbuckets; i++)
-		if (!ASSERT_EQ(r.buckets[i], a.buckets[i], "replayed bucket"))
+	for (uint32_t i = 0; i < hist__nbuckets(); i++)
+		if (!ASSERT_EQ(hist__at(&r, i), hist__at(&a, i), "replayed bucket"))
 			break;
 	ASSERT_LE(fabs(hist__mean(&r) - hist__mean(&a)) / hist__mean(&a), 0.01, "replayed mean");
 	ASSERT_LE(fabs((double)hist__percentile(&r, 0.99) - (double)hist__percentile(&a, 0.99)) /
@@ -485,6 +492,142 @@ static void test_log2(void)
 	hist__fini(&h);
 }
 
+/* True when h's buckets are exactly ref's (and hist__next lists them in order). */
+static bool same_buckets(const struct hist *h, const uint64_t *ref, const char *what)
+{
+	uint32_t it = 0, b, prev = 0, nz = 0, seen = 0;
+	bool ok = true;
+	uint64_t n;
+
+	for (uint32_t i = 0; ok && i < hist__nbuckets(); i++) {
+		ok &= ASSERT_EQ(hist__at(h, i), ref[i], what);
+		nz += ref[i] != 0;
+	}
+	while (ok && hist__next(h, &it, &b, &n)) {
+		ok &= ASSERT_TRUE(b >= prev && n == ref[b], what);
+		prev = b + 1;
+		seen++;
+	}
+	return ok && ASSERT_EQ(seen, nz, what);
+}
+
+/* Replayed buckets stay sparse (memory follows the non-empty buckets) until more than
+ * HIST_SPARSE_MAX are used, then go dense; any mix of runs, repeats, unknown indexes, zero
+ * counts and merges in either direction gives the same buckets as a plain array. */
+static void test_sparse(void)
+{
+	static uint64_t ref[4096], ref2[4096];
+	const uint32_t nb = hist__nbuckets();
+	uint32_t idx[300];
+	uint64_t cnt[300];
+	struct hist a, b, d;
+	size_t dense = (size_t)nb * sizeof(uint64_t);
+
+	hist__init_empty(&a);
+	hist__init_empty(&b);
+	hist__init_empty(&d);
+	ASSERT_EQ(hist__bytes(&a), 0, "empty holds nothing");
+	/* One bucket: a few dozen bytes, not the dense array. */
+	ASSERT_OK(hist__add_bucket(&a, 100, 3), "add_bucket");
+	ref[100] = 3;
+	ASSERT_LE(hist__bytes(&a), 128, "one bucket is small");
+	ASSERT_TRUE(a.buckets == NULL, "still sparse");
+	/* Runs with repeats, unknown indexes and zero counts, out of order between runs. */
+	rng_seed(5);
+	for (int round = 0; round < 40 && !a.buckets; round++) {
+		size_t n = 1 + rng_next() % 20;
+		uint32_t at = (uint32_t)(rng_next() % nb);
+
+		for (size_t i = 0; i < n; i++) {
+			idx[i] = at < nb ? at : nb + 7; /* the last ones may be unknown */
+			cnt[i] = rng_next() % 4;        /* zeros are ignored */
+			if (at < nb)
+				ref[at] += cnt[i];
+			at += (uint32_t)(rng_next() % 3); /* 0: the same index again */
+		}
+		if (!ASSERT_OK(hist__add_sparse(&a, idx, cnt, n), "add_sparse"))
+			break;
+	}
+	ASSERT_TRUE(a.buckets == NULL && a.nnz <= HIST_SPARSE_MAX, "sparse after 40 small runs");
+	ASSERT_LE(hist__bytes(&a), dense / 4, "far smaller than dense");
+	same_buckets(&a, ref, "sparse = reference");
+	/* Descending input: each index is a run of its own. */
+	for (int i = 0; i < 10; i++) {
+		idx[i] = 2000 - 10 * (uint32_t)i;
+		cnt[i] = 1;
+		ref[idx[i]] += 1;
+	}
+	ASSERT_OK(hist__add_sparse(&a, idx, cnt, 10), "descending");
+	same_buckets(&a, ref, "descending = reference");
+	/* Merge a sparse one into another sparse one. */
+	for (uint32_t i = 0; i < 200; i++) {
+		idx[i] = i * 7 % nb;
+		cnt[i] = i + 1;
+	}
+	qsort(idx, 200, sizeof(idx[0]), cmp_u32);
+	for (uint32_t i = 0; i < 200; i++)
+		ref2[idx[i]] += cnt[i];
+	ASSERT_OK(hist__add_sparse(&b, idx, cnt, 200), "b");
+	b.count = 1; /* merge skips an empty source: say it holds something */
+	ASSERT_OK(hist__merge(&a, &b), "merge sparse");
+	for (uint32_t i = 0; i < nb; i++)
+		ref[i] += ref2[i];
+	same_buckets(&a, ref, "sparse merge = reference");
+	/* Past HIST_SPARSE_MAX non-empty buckets it goes dense, with the same buckets. */
+	for (uint32_t i = 0; i < 300; i++) {
+		idx[i] = i * 4 + 3;
+		cnt[i] = 2;
+		ref[idx[i]] += 2;
+	}
+	ASSERT_OK(hist__add_sparse(&a, idx, cnt, 300), "many");
+	for (uint32_t i = 0; i < 300; i++) {
+		idx[i] = 1300 + i * 3;
+		cnt[i] = 1;
+		ref[idx[i]] += 1;
+	}
+	ASSERT_OK(hist__add_sparse(&a, idx, cnt, 300), "more");
+	ASSERT_TRUE(a.buckets != NULL && a.scnt == NULL, "dense past the limit");
+	ASSERT_EQ(hist__bytes(&a), dense, "dense bytes");
+	same_buckets(&a, ref, "dense = reference");
+	/* A sparse source into a dense one, and a dense source into an empty one. */
+	ASSERT_OK(hist__merge(&a, &b), "sparse into dense");
+	for (uint32_t i = 0; i < nb; i++)
+		ref[i] += ref2[i];
+	same_buckets(&a, ref, "sparse into dense = reference");
+	a.count = 1;
+	ASSERT_OK(hist__merge(&d, &a), "dense into empty");
+	ASSERT_TRUE(d.buckets != NULL, "a dense source makes the target dense");
+	same_buckets(&d, ref, "dense into empty = reference");
+	/* Percentiles and log2 rows agree between the sparse and the dense form of the same
+	 * samples (hist__init makes d dense). */
+	hist__fini(&a);
+	hist__fini(&d);
+	ASSERT_OK(hist__init(&d), "dense init");
+	rng_seed(11);
+	for (int i = 0; i < 300; i++) {
+		uint32_t bk = hist__bucket(gen_lognormal());
+
+		hist__add_bucket(&a, bk, 1 + (uint64_t)i % 3);
+		hist__add_bucket(&d, bk, 1 + (uint64_t)i % 3);
+	}
+	ASSERT_TRUE(a.buckets == NULL && d.buckets != NULL, "one sparse, one dense");
+	hist_equal(&a, &d, "sparse = dense");
+	for (int q = 0; q <= 100; q++)
+		if (!ASSERT_EQ(hist__percentile(&a, q / 100.0), hist__percentile(&d, q / 100.0),
+			       "sparse and dense percentiles"))
+			break;
+	{
+		struct hist_log2_row ra[64], rd[64];
+		int na = hist__log2(&a, ra, 64), nd = hist__log2(&d, rd, 64);
+
+		ASSERT_TRUE(na == nd && na > 0 && !memcmp(ra, rd, (size_t)na * sizeof(ra[0])),
+			    "sparse and dense log2 rows");
+	}
+	hist__fini(&a);
+	hist__fini(&b);
+	hist__fini(&d);
+}
+
 /* Time 10M hist__add calls, best of 3 runs (informational), and check all were counted. */
 static void test_add_cost(void)
 {
@@ -529,6 +672,7 @@ int main(void)
 	RUN_TEST(test_percentile_edges);
 	RUN_TEST(test_add_bucket);
 	RUN_TEST(test_log2);
+	RUN_TEST(test_sparse);
 	RUN_TEST(test_add_cost);
 	printf("hist: %d passed, %d failed\n", test__passed, test__failed);
 	return TEST_EXIT();

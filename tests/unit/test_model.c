@@ -158,24 +158,41 @@ static void test_p99_history(void)
 		if (!ASSERT_NONNULL(s, "series 3"))
 			goto out;
 		if (i == 3) {
-			n = model__p99_history(s, out, MODEL_P99_RING);
+			n = model__p99_history(m, s, out, MODEL_P99_RING);
 			ASSERT_EQ(n, 3, "three intervals so far");
 			ASSERT_LE(out[0] > 1000 ? out[0] - 1000 : 1000 - out[0], 10,
 				  "oldest first");
 			ASSERT_LE(out[2] > 3000 ? out[2] - 3000 : 3000 - out[2], 30, "newest last");
 		}
 	}
-	n = model__p99_history(s, out, MODEL_P99_RING + 5);
+	n = model__p99_history(m, s, out, MODEL_P99_RING + 5);
 	ASSERT_EQ(n, MODEL_P99_RING, "ring keeps the last MODEL_P99_RING");
 	ASSERT_EQ(out[n - 1], (MODEL_P99_RING + 10) * 1000, "newest = last interval");
 	ASSERT_EQ(out[0], 11 * 1000, "oldest = the 11th interval");
-	n = model__p99_history(s, out, 4);
+	n = model__p99_history(m, s, out, 4);
 	ASSERT_EQ(n, 4, "a shorter copy");
 	ASSERT_EQ(out[3], (MODEL_P99_RING + 10) * 1000, "ends with the newest");
 	/* An empty interval records 0 (a gap in the sparkline). */
 	model__close_interval(m, 100 * S);
-	n = model__p99_history(s, out, MODEL_P99_RING);
+	n = model__p99_history(m, s, out, MODEL_P99_RING);
 	ASSERT_EQ(out[n - 1], 0, "empty interval");
+	ASSERT_EQ(out[n - 2], (MODEL_P99_RING + 10) * 1000, "the last busy one before it");
+	/* Idle closes cost nothing per series, yet each still shows as a 0, in order. */
+	model__close_interval(m, 101 * S);
+	model__close_interval(m, 102 * S);
+	e.dur_ns = 5000;
+	model__add_event(m, &e, SRC_SELF);
+	model__close_interval(m, 103 * S);
+	n = model__p99_history(m, s, out, MODEL_P99_RING);
+	ASSERT_EQ(n, MODEL_P99_RING, "still a full ring");
+	ASSERT_EQ(out[n - 1], 5000, "busy again");
+	ASSERT_TRUE(out[n - 2] == 0 && out[n - 3] == 0 && out[n - 4] == 0, "three idle zeros");
+	ASSERT_EQ(out[n - 5], (MODEL_P99_RING + 10) * 1000, "then the old newest");
+	for (int i = 0; i < 2 * MODEL_P99_RING; i++)
+		model__close_interval(m, (uint64_t)(104 + i) * S);
+	n = model__p99_history(m, s, out, MODEL_P99_RING);
+	ASSERT_EQ(n, MODEL_P99_RING, "full after a long idle spell");
+	ASSERT_TRUE(out[0] == 0 && out[n - 1] == 0, "all zeros after a long idle spell");
 out:
 	model__free(m);
 }
