@@ -58,7 +58,7 @@ HOST_BINS := $(patsubst tests/host/%.c,$(OUTPUT)/tests/host/%,$(HOST_SRCS))
 
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all test unit install uninstall clean format bench fuzz vmtest deps
+.PHONY: all test unit install uninstall clean format bench fuzz vmtest vmtest-rt deps
 
 all: lattop
 
