@@ -352,7 +352,7 @@ if ! grep -qx 'VMTEST-DONE' "$RESULTS"; then
 	tail -n 40 "$CONSOLE" | sed 's/^/    /'
 	if [ -s "$CACHE/monitor.log" ]; then
 		echo "    -- vCPU state (QEMU monitor):"
-		grep -E '^(CPU#|\* CPU|  CPU|RAX|RIP|RSP|CS )|info (status|cpus)|VM status' \
+		grep -E '^(CPU#|\* CPU|  CPU|[RE]AX|[RE]IP|[RE]SP|CS )|VM status' \
 			"$CACHE/monitor.log" | head -n 40 | sed 's/^/    /'
 	fi
 	[ -s "$CACHE/qemu.log" ] && sed 's/^/    qemu: /' "$CACHE/qemu.log" | head -n 10
