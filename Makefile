@@ -72,7 +72,7 @@ UI_SHIMS := $(patsubst tests/ui/%.c,$(OUTPUT)/tests/ui/%.so,$(wildcard tests/ui/
 
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all test unit install uninstall clean format bench fuzz vmtest deps
+.PHONY: all test unit install uninstall clean format bench fuzz vmtest vmtest-rt deps
 
 all: lattop
 

@@ -95,6 +95,8 @@ done
 # VM: stock Debian kernel under QEMU (fentry/kprobes/vhost), when the harness exists.
 if [ -f tests/vm/run.sh ] && [ "${SKIP_VM:-0}" != 1 ]; then
 	suite vm $MAKE -s vmtest
+	# The same on Debian's PREEMPT_RT kernel (its checks that need /dev/kvm skip there).
+	suite vm-rt $MAKE -s vmtest-rt
 fi
 
 echo

@@ -5,20 +5,32 @@
 # with "vm: N passed, M failed". See tests/vm/README.md.
 #
 # Environment: OUTPUT (build dir, .output), VM_REQUIRED=1 (a missing tool fails instead of
-# skipping), VM_TIMEOUT (whole boot, 900 s: a guard against a hung guest, not a speed target;
-# a whole run takes ~210 s on an idle 2-CPU host), VM_TEST_TIMEOUT (each guest test, 120 s),
-# VM_TESTS (globs of guest test names to run, e.g. 't_01*'), VM_KERNEL_PKG (a kernel package
-# instead of the one linux-image-amd64 depends on), VM_VERBOSE=1 (print the whole console).
+# skipping), VM_TIMEOUT (whole boot, 900 s per repetition: a guard against a hung guest, not a
+# speed target; a whole run takes ~210 s on an idle 2-CPU host), VM_IDLE_TIMEOUT (a guest
+# that prints no result line for this long is hung: 2 x VM_TEST_TIMEOUT + 60 s),
+# VM_TEST_TIMEOUT (each guest test, 120 s), VM_TESTS (globs of guest test names to run, e.g.
+# 't_01*'), VM_REPEAT (run the selected tests N times in one boot, 1), VM_KERNEL_META (the
+# meta package naming the kernel: linux-image-amd64, or linux-image-rt-amd64 for PREEMPT_RT),
+# VM_KERNEL_PKG (a kernel package instead), VM_VERBOSE=1 (print the whole console).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUTPUT=${OUTPUT:-.output}
 VM=tests/vm
 CACHE=$VM/.cache
-KROOT=$CACHE/kroot
 ROOT=$CACHE/initrd-root
-CONSOLE=$CACHE/console.log
-VM_TIMEOUT=${VM_TIMEOUT:-900}
+CONSOLE=$CACHE/console.log # the kernel's console (ttyS0)
+RESULTS=$CACHE/results.log # what /init and the tests print (ttyS1)
+MONITOR=$CACHE/monitor     # the QEMU monitor: FIFOs monitor.in and monitor.out
+VM_META=${VM_KERNEL_META:-linux-image-amd64}
+VM_REPEAT=${VM_REPEAT:-1}
 VM_TEST_TIMEOUT=${VM_TEST_TIMEOUT:-120}
+[[ $VM_REPEAT =~ ^[1-9][0-9]*$ ]] || {
+	echo "FAIL vm/setup: VM_REPEAT must be a positive number of repetitions, not '$VM_REPEAT'"
+	echo "vm: 0 passed, 1 failed"
+	exit 1
+}
+VM_TIMEOUT=${VM_TIMEOUT:-$((900 * VM_REPEAT))}
+VM_IDLE_TIMEOUT=${VM_IDLE_TIMEOUT:-$((2 * VM_TEST_TIMEOUT + 60))}
 
 # Stop here without failing (or failing, with VM_REQUIRED=1) when the host cannot run the VM.
 skip() {
@@ -54,10 +66,16 @@ expand() {
 	printf '%s' "${s//'$OUTPUT'/$OUTPUT}"
 }
 
-# The kernel package linux-image-amd64 currently depends on (empty when apt knows none).
+# The kernel package the meta package $VM_META currently depends on (empty when apt knows
+# none).
 kernel_pkg() {
-	apt-cache depends linux-image-amd64 2>/dev/null |
+	apt-cache depends "$VM_META" 2>/dev/null |
 		sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -n 1
+}
+
+# The flavour of a kernel package: linux-image-6.1.0-56-rt-amd64 -> rt-amd64.
+flavour() {
+	sed -E 's/^linux-image-[0-9][^-]*-[0-9]+-//' <<<"$1"
 }
 
 # Copy a file to the same path inside the image (following symlinks).
@@ -83,7 +101,7 @@ command -v qemu-system-x86_64 >/dev/null ||
 	skip "qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)"
 qemu-system-x86_64 -accel help 2>/dev/null | grep -qx tcg ||
 	skip "qemu-system-x86_64 has no TCG accelerator"
-for tool in cpio gzip dpkg timeout; do
+for tool in cpio gzip dpkg mkfifo stat timeout; do
 	command -v $tool >/dev/null || skip "$tool is not installed"
 done
 BUSYBOX=$(command -v busybox || true)
@@ -95,42 +113,52 @@ mkdir -p "$CACHE"
 exec 9>"$CACHE/lock"
 command -v flock >/dev/null && flock 9
 
-# Kernel: the current stock Debian 6.1 image, downloaded and extracted once into the cache.
-have=$(cat "$KROOT/.pkg" 2>/dev/null || true)
+# Kernel: the stock Debian 6.1 image $VM_META depends on, downloaded and extracted once into
+# its own directory of the cache (kernels/PKG/kroot), so that runs on two kernels (standard
+# and PREEMPT_RT) do not extract each other's. A .deb left at the top of the cache by the
+# earlier one-kernel layout is reused.
 pkg=${VM_KERNEL_PKG:-$(kernel_pkg)}
-if [ -z "$pkg" ] && [ -z "$have" ] && command -v apt-get >/dev/null; then
-	echo "vm: apt-cache knows no linux-image-amd64; running apt-get update" >&2
+if [ -z "$pkg" ] && command -v apt-get >/dev/null; then
+	echo "vm: apt-cache knows no $VM_META; running apt-get update" >&2
 	apt-get update -qq >&2 || true
 	pkg=$(kernel_pkg)
 fi
-pkg=${pkg:-$have}
-[ -n "$pkg" ] ||
-	skip "no Debian kernel package found (apt-cache depends linux-image-amd64 is empty)"
-if [ "$pkg" != "$have" ]; then
-	deb=$(ls "$CACHE/${pkg}"_*.deb 2>/dev/null | head -n 1 || true)
+if [ -z "$pkg" ]; then
+	# No apt lists: the newest kernel of that flavour already in the cache.
+	want=${VM_META#linux-image-}
+	for d in $(ls -d "$CACHE"/kernels/linux-image-* 2>/dev/null | sort -V); do
+		[ -f "$d/kroot/.pkg" ] && [ "$(flavour "${d##*/}")" = "$want" ] && pkg=${d##*/}
+	done
+fi
+[ -n "$pkg" ] || skip "no Debian kernel package found (apt-cache depends $VM_META is empty)"
+KDIR=$CACHE/kernels/$pkg
+KROOT=$KDIR/kroot
+if [ "$(cat "$KROOT/.pkg" 2>/dev/null)" != "$pkg" ]; then
+	mkdir -p "$KDIR"
+	deb=$(ls "$KDIR/${pkg}"_*.deb "$CACHE/${pkg}"_*.deb 2>/dev/null | head -n 1 || true)
 	if [ -z "$deb" ]; then
 		echo "vm: downloading $pkg" >&2
-		if ! (cd "$CACHE" && apt-get download -q -o APT::Sandbox::User=root "$pkg" >&2); then
-			[ -n "$have" ] || skip "cannot download $pkg"
-			echo "vm: cannot download $pkg; using the cached $have" >&2
-			pkg=$have
+		(cd "$KDIR" && apt-get download -q -o APT::Sandbox::User=root "$pkg" >&2) ||
+			skip "cannot download $pkg"
+		deb=$(ls "$KDIR/${pkg}"_*.deb 2>/dev/null | head -n 1 || true)
+	fi
+	echo "vm: extracting $deb" >&2
+	rm -rf "$KROOT.new" "$KROOT"
+	dpkg -x "$deb" "$KROOT.new"
+	echo "$pkg" >"$KROOT.new/.pkg"
+	mv "$KROOT.new" "$KROOT"
+	# The package is not needed once extracted; older kernels of the same flavour go.
+	rm -f "$KDIR"/*.deb
+	for d in "$CACHE"/kernels/linux-image-*; do
+		if [ "$d" != "$KDIR" ] && [ "$(flavour "${d##*/}")" = "$(flavour "$pkg")" ]; then
+			rm -rf "$d"
 		fi
-		deb=$(ls "$CACHE/${pkg}"_*.deb 2>/dev/null | head -n 1 || true)
-	fi
-	if [ "$pkg" != "$have" ]; then
-		echo "vm: extracting $deb" >&2
-		rm -rf "$KROOT.new" "$KROOT"
-		dpkg -x "$deb" "$KROOT.new"
-		echo "$pkg" >"$KROOT.new/.pkg"
-		mv "$KROOT.new" "$KROOT"
-		find "$CACHE" -maxdepth 1 -name 'linux-image-*.deb' ! -name "${pkg}_*" -delete
-	fi
+	done
 fi
 [ -d "$KROOT/lib/modules" ] || die "$KROOT is incomplete; remove it to extract again"
 KVER=$(ls "$KROOT/lib/modules" | head -n 1)
 VMLINUZ=$KROOT/boot/vmlinuz-$KVER
 [ -f "$VMLINUZ" ] || die "$VMLINUZ is missing; remove $KROOT to extract again"
-
 # Boot image: the ELF vmlinux inside the xz bzImage, booted through its PVH entry, spares TCG
 # ~6 s of decompression per run. Unpacked once; falls back to the bzImage (or VM_PVH=0).
 KERNEL=$VMLINUZ
@@ -162,7 +190,8 @@ mknod -m 600 "$ROOT/dev/console" c 5 1 2>/dev/null || true
 echo 'root:x:0:0:root:/root:/bin/sh' >"$ROOT/etc/passwd"
 echo 'root:x:0:' >"$ROOT/etc/group"
 install -m 755 $VM/init.sh "$ROOT/init"
-printf 'TEST_TIMEOUT=%s\nONLY=%q\n' "$VM_TEST_TIMEOUT" "${VM_TESTS:-t_*}" >"$ROOT/etc/vmtest/config"
+printf 'TEST_TIMEOUT=%s\nONLY=%q\nREPEAT=%s\nRESULTS_TTY=/dev/ttyS1\n' "$VM_TEST_TIMEOUT" \
+	"${VM_TESTS:-t_*}" "$VM_REPEAT" >"$ROOT/etc/vmtest/config"
 
 # Modules: copied (decompressed) in list order; each one's dependencies must come earlier.
 KMODS=$KROOT/lib/modules/$KVER/kernel
@@ -215,34 +244,124 @@ done < <(list $VM/files.txt)
 (cd "$ROOT" && find . -print0 | LC_ALL=C sort -z | cpio --null -o -H newc -R 0:0 --quiet) |
 	gzip -1 >"$CACHE/initrd.gz"
 
-# Boot under TCG (-nic none: no iPXE option ROM to wait for); the console goes to console.log.
-echo "vm: booting $KVER ($pkg) under QEMU TCG, initramfs $(du -h "$CACHE/initrd.gz" | cut -f1)" >&2
+# Boot under TCG (-nic none: no iPXE option ROM to wait for). Two serial ports: the kernel's
+# console (ttyS0, with every kernel message: loglevel=7, no quiet) goes to console.log, and
+# what /init and the tests print (ttyS1) to results.log, so kernel messages never split a
+# result line. A hung kernel panics when its watchdogs see it (soft lockup, hung task); the
+# QEMU monitor (FIFOs) lets run.sh dump the vCPUs' registers if the guest stops anyway.
+echo "vm: booting $KVER ($pkg) under QEMU TCG, initramfs $(du -h "$CACHE/initrd.gz" | cut -f1)" \
+	"$( [ "$VM_REPEAT" = 1 ] || echo ", tests x $VM_REPEAT")" >&2
+rm -f "$CONSOLE" "$RESULTS" "$MONITOR".in "$MONITOR".out "$CACHE/monitor.log" "$CACHE/qemu.log"
+: >"$CONSOLE"
+: >"$RESULTS"
+mkfifo "$MONITOR.in" "$MONITOR.out"
 start=$(date +%s%N)
 rc=0
-timeout "$VM_TIMEOUT" qemu-system-x86_64 -accel tcg -cpu max -m 1G -smp 2 -nographic \
-	-no-reboot -nic none -kernel "$KERNEL" -initrd "$CACHE/initrd.gz" \
-	-append "console=ttyS0 quiet panic=-1" </dev/null >"$CONSOLE" 2>&1 || rc=$?
+qemu-system-x86_64 -accel tcg -cpu max -m 1G -smp 2 -display none -no-reboot -nic none \
+	-serial "file:$CONSOLE" -serial "file:$RESULTS" \
+	-chardev "pipe,id=mon0,path=$MONITOR" -mon chardev=mon0,mode=readline \
+	-kernel "$KERNEL" -initrd "$CACHE/initrd.gz" \
+	-append "console=ttyS0 loglevel=7 panic=-1 softlockup_panic=1 hung_task_panic=1 panic_on_warn=0 sysrq_always_enabled=1" \
+	</dev/null >"$CACHE/qemu.log" 2>&1 &
+qpid=$!
+cat "$MONITOR.out" >"$CACHE/monitor.log" 2>/dev/null &
+mpid=$!
+
+# mon CMD: one monitor command; its answer lands in monitor.log (the timeout: opening the FIFO
+# blocks if QEMU has gone).
+mon() {
+	timeout 5 bash -c 'echo "$1" >"$2"' mon "$1" "$MONITOR.in" 2>/dev/null || true
+}
+
+# Watch the guest: a result line at least every VM_IDLE_TIMEOUT s (each test has its own
+# timeout in the guest, so silence means the guest itself stopped), VM_TIMEOUT in all.
+hung=
+last=0 idle_since=$SECONDS t0=$SECONDS
+while kill -0 $qpid 2>/dev/null; do
+	sleep 2
+	size=$(stat -c %s "$RESULTS" 2>/dev/null || echo 0)
+	[ "$size" != "$last" ] && last=$size idle_since=$SECONDS
+	if [ $((SECONDS - t0)) -ge "$VM_TIMEOUT" ]; then
+		hung="no VMTEST-DONE after ${VM_TIMEOUT}s (VM_TIMEOUT)"
+	elif [ $((SECONDS - idle_since)) -ge "$VM_IDLE_TIMEOUT" ]; then
+		hung="no result line for ${VM_IDLE_TIMEOUT}s (VM_IDLE_TIMEOUT)"
+	fi
+	[ -n "$hung" ] && break
+done
+if [ -n "$hung" ] && kill -0 $qpid 2>/dev/null; then
+	# What the guest was doing: kernel backtraces of every CPU and of blocked tasks (if the
+	# kernel still takes interrupts), then the vCPUs' registers as QEMU sees them.
+	echo "vm: guest hung ($hung); dumping its state" >&2
+	mon "sendkey alt-sysrq-l"
+	mon "sendkey alt-sysrq-w"
+	sleep 10
+	mon "info status"
+	mon "info cpus"
+	mon "info registers -a"
+	sleep 3
+	mon "quit"
+	sleep 2
+	kill $qpid 2>/dev/null || true
+fi
+wait $qpid || rc=$?
+[ -z "$hung" ] || rc=124
+kill $mpid 2>/dev/null || true
+wait $mpid 2>/dev/null || true
+rm -f "$MONITOR.in" "$MONITOR.out"
 elapsed=$((($(date +%s%N) - start) / 1000000))
 # Plain text: no CRs, no terminal escapes (SeaBIOS clears the screen).
-sed -i -e 's/\r//g' -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' -e 's/\x1bc//g' "$CONSOLE"
+sed -i -e 's/\r//g' -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' -e 's/\x1bc//g' "$CONSOLE" "$RESULTS" \
+	"$CACHE/monitor.log"
 echo "vm: qemu exited $rc after $((elapsed / 1000)).$((elapsed % 1000 / 100)) s;" \
-	"console in $CONSOLE" >&2
-[ "${VM_VERBOSE:-0}" = 1 ] && cat "$CONSOLE" >&2
+	"results in $RESULTS, kernel console in $CONSOLE" >&2
+[ "${VM_VERBOSE:-0}" = 1 ] && cat "$CONSOLE" "$RESULTS" >&2
 
-# Results: the guest's PASS/FAIL/SKIP lines, then one summary line.
-grep -E '^vmtest: (init|done) ' "$CONSOLE" >&2 || true
-grep -E '^(PASS|FAIL|SKIP) ' "$CONSOLE" || true
-passed=$(grep -c '^PASS ' "$CONSOLE" || true)
-failed=$(grep -c '^FAIL ' "$CONSOLE" || true)
-skipped=$(grep -c '^SKIP ' "$CONSOLE" || true)
-if ! grep -qx 'VMTEST-DONE' "$CONSOLE"; then
+# A kernel without a second serial port: /init printed everything on the console.
+if ! grep -q '^vmtest: init ' "$RESULTS" && grep -q '^vmtest: init ' "$CONSOLE"; then
+	RESULTS=$CONSOLE
+fi
+
+# Results: the guest's PASS/FAIL/SKIP lines, then one summary line (and one per repetition).
+grep -E '^vmtest: (init|done|repeat) ' "$RESULTS" >&2 || true
+grep -E '^(PASS|FAIL|SKIP) ' "$RESULTS" || true
+passed=$(grep -c '^PASS ' "$RESULTS" || true)
+failed=$(grep -c '^FAIL ' "$RESULTS" || true)
+skipped=$(grep -c '^SKIP ' "$RESULTS" || true)
+if [ "$VM_REPEAT" != 1 ]; then
+	awk '/^vmtest: repeat /{ if (r) printf "vm: repeat %s: %d passed, %d failed\n", r, p, f
+			r = $3; p = f = 0 }
+		/^PASS /{ p++ } /^FAIL /{ f++ }
+		END { if (r) printf "vm: repeat %s: %d passed, %d failed\n", r, p, f }' "$RESULTS"
+fi
+if ! grep -qx 'VMTEST-DONE' "$RESULTS"; then
 	why="qemu exited $rc"
-	[ "$rc" -ne 124 ] || why="qemu timed out after ${VM_TIMEOUT}s"
-	echo "FAIL vm/boot: VMTEST-DONE never appeared ($why); last 40 console lines:"
+	[ -z "$hung" ] || why=$hung
+	dump=$CACHE/hang-$(date +%Y%m%d-%H%M%S).log
+	{
+		echo "== $why; kernel $KVER ($pkg)"
+		echo "== results (ttyS1)"
+		cat "$RESULTS"
+		echo "== kernel console (ttyS0)"
+		cat "$CONSOLE"
+		echo "== QEMU monitor"
+		cat "$CACHE/monitor.log"
+		echo "== QEMU"
+		cat "$CACHE/qemu.log"
+	} >"$dump"
+	echo "FAIL vm/boot: VMTEST-DONE never appeared ($why); all of it in $dump"
+	echo "    -- last 15 result lines:"
+	tail -n 15 "$RESULTS" | sed 's/^/    /'
+	echo "    -- last 40 kernel console lines:"
 	tail -n 40 "$CONSOLE" | sed 's/^/    /'
+	if [ -s "$CACHE/monitor.log" ]; then
+		echo "    -- vCPU state (QEMU monitor):"
+		grep -E '^(CPU#|\* CPU|  CPU|[RE]AX|[RE]IP|[RE]SP|CS )|VM status' \
+			"$CACHE/monitor.log" | head -n 40 | sed 's/^/    /'
+	fi
+	[ -s "$CACHE/qemu.log" ] && sed 's/^/    qemu: /' "$CACHE/qemu.log" | head -n 10
 	failed=$((failed + 1))
 fi
-echo "vm: $passed passed, $failed failed"
+echo "vm: $passed passed, $failed failed$([ "$skipped" = 0 ] || echo ", $skipped skipped")"
 # The end marker tests/run.sh checks: every PASS/FAIL/SKIP line printed above (the guest's are
 # trusted only with VMTEST-DONE, checked above).
 echo "END vm $((passed + failed + skipped))"

@@ -16,6 +16,10 @@ VM_BPF_CFLAGS := -I$(dir $(VMLINUX_H)) $(BPF_CFLAGS)
 vmtest: lattop $(VM_BINS) $(VM_PLAIN_BINS) $(OUTPUT)/tests/host/target
 	$(Q)OUTPUT=$(OUTPUT) bash tests/vm/run.sh
 
+# The same suite on Debian's PREEMPT_RT kernel (BPF programs are preemptible there).
+vmtest-rt: lattop $(VM_BINS) $(VM_PLAIN_BINS) $(OUTPUT)/tests/host/target
+	$(Q)OUTPUT=$(OUTPUT) VM_KERNEL_META=linux-image-rt-amd64 bash tests/vm/run.sh
+
 $(VM_BINS:%=%.bpf.o): $(VM_OUT)/%.bpf.o: tests/vm/fixtures/%.bpf.c $(VMLINUX_H)
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D)

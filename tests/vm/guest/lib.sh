@@ -2,6 +2,15 @@
 # "FAIL vm/NAME: why" line; run.sh counts them from the console.
 pass() { echo "PASS vm/$1"; }
 fail() { echo "FAIL vm/$1: $2"; }
+skip() { echo "SKIP vm/$1: $2"; }
+
+# no_kvm NAME: true (after a SKIP line for NAME) when there is no /dev/kvm because /init found
+# that kvm-amd refuses to load on this kernel (PREEMPT_RT under TCG); false otherwise, so that
+# a /dev/kvm missing anywhere else fails the test that needs it.
+no_kvm() {
+	[ ! -c /dev/kvm ] && [ -s /run/vmtest/nokvm ] || return 1
+	skip "$1" "no /dev/kvm: $(cat /run/vmtest/nokvm)"
+}
 
 # --- lattop guest tests: checks, waiting, and the target fixture (tests/host/target.c) ---
 # T is the test's scratch directory; set it before calling start_target.
@@ -35,6 +44,11 @@ hcol() {
 ctr() {
 	awk -F, -v want="$1" 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next} {c=$h["counters"]}
 		END{n=split(c,kv,";"); for(i=1;i<=n;i++){split(kv[i],p,"="); if(p[1]==want) print p[2]}}' "$2"
+}
+# rec_floor FILE: the probe floor (ns) a session measured at its start, from its -w recording
+# (a figure to compare that session's latencies with: TCG's speed drifts between sessions).
+rec_floor() {
+	lattop -r "$1" -b -o json -n 1 2>/dev/null | sed -n 's/.*"floor_ns":\([0-9]*\).*/\1/p' | head -n 1
 }
 # wait_line PATTERN FILE [TRIES]: poll FILE (every 0.1 s) until a line matches.
 wait_line() {

@@ -22,8 +22,13 @@ seg_end() {
 	wait $vpid
 }
 # seg_discover NAME: --discover while the fixture sends a round; the profile is $T/p.json.
+# The round starts only once this lattop has printed that it is discovering (its chain is
+# attached by then). Its output files go first: a line left by an earlier case would be taken
+# for this session's while the shell had not yet truncated them, and the round would run
+# before the chain was attached (seen in CI as "TX kicks seen 0, packets on the device 0"
+# after "round 1 done kicks 5").
 seg_discover() {
-	rm -f $T/p.json
+	rm -f $T/p.json $T/disc.out $T/disc.err
 	lattop --discover --device $IFNAME --flow "$FLOW" --profile-out $T/p.json -D 100 \
 		>$T/disc.out 2>$T/disc.err &
 	lp=$!
@@ -51,6 +56,7 @@ seg_discover() {
 seg_measure() {
 	r=$2
 	shift 2
+	rm -f $T/m.json $T/m.err # (see seg_discover)
 	lattop -m segments --profile $T/p.json -b -o json -c "$@" -D 200 >$T/m.json 2>$T/m.err &
 	lp=$!
 	wait_line '"mode"' $T/m.json 600 || { fail "$sn-measure" "no report: $(cat $T/m.err | xargs)"; kill $lp; return 1; }

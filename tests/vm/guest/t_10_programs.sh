@@ -11,7 +11,7 @@ use_tmux
 start_target counts || exit 1
 cmd "loops 3000" >/dev/null
 cmd "loops2 1000" >/dev/null
-lattop -b -o csv -c -d 0.5 -D 120 -p "$light,$heavy,$heavy2" >$T/a.csv 2>$T/a.err &
+lattop -b -o csv -c -d 0.5 -D 120 -p "$light,$heavy,$heavy2" -w $T/a.lrec >$T/a.csv 2>$T/a.err &
 lp=$!
 wait_line 'fentry' $T/a.csv 300
 r1=$(cmd "run light 20000")
@@ -46,10 +46,17 @@ ok heavy-slower-p50 [ "$hp50" -gt $((lp50 * 10)) ]
 ok heavy-slower-p99 [ "$hp99" -gt "$lp99" ]
 # fentry times the program body; test_run's figure is a mean over the whole timed loop (the
 # trampolines, the loop, and every emulation stall of a TCG vCPU on a busy 2-core host: seen
-# from 74 us to 137 us for the same program while the fentry p50 stayed at 59.6 us). So the p50
-# must not exceed the mean by more than the histogram's 1% plus noise, and must be at least a
-# quarter of it: within [0.25, 1.2] x the test_run average.
-ok heavy-p50-vs-test-run [ $((hp50 * 100)) -ge $((heavy_avg * 25)) -a $((hp50 * 10)) -le $((heavy_avg * 12)) ]
+# from 74 us to 137 us for the same program while the fentry p50 stayed at 59.6 us, and at
+# 203 us against a p50 of 33 us and a p99 of 2.4 ms on a host loaded by builds and other VMs).
+# A median cannot be held to a mean that stalls inflate, so: the p50 must not exceed the mean
+# by more than the histogram's 1% plus noise (1.2 x), and lattop's own mean of the same runs,
+# which takes the same stalls inside the body, must be within [0.5, 1.2] x the test_run mean
+# (all but the per-run overhead, ~the light program's test_run average, is the body).
+havg=$(col avg_ns "$heavy" $T/a.csv | tail -n 1)
+havg=${havg%%.*}
+echo "  heavy mean: lattop ${havg:-?} ns, test_run $heavy_avg ns"
+ok heavy-p50-vs-test-run [ "$hp50" -gt 0 -a $((hp50 * 10)) -le $((heavy_avg * 12)) ]
+ok heavy-avg-vs-test-run [ $((${havg:-0} * 10)) -ge $((heavy_avg * 5)) -a $((${havg:-0} * 10)) -le $((heavy_avg * 12)) ]
 
 # A program fentry cannot target (a tp_btf tracing program on 6.1) keeps its row, with the
 # reason, and the others are still probed.
@@ -73,11 +80,20 @@ echo "  probe floor ${floor:-?} ns"
 # timed window), test_run's own loop (xdp frame setup, the repeat bookkeeping) and TCG's
 # stalls. Measured: p50 1495 ns vs test_run avg 6440 ns (0.23). So the light p50 must sit
 # near the floor and below the average (at most 1.2 x, the histogram's error plus noise).
-# "Near" is [0.5, 5] x: two separate p50s of the same empty program under TCG gave 731 vs a
-# 659 ns floor on an idle host and 1895 vs 707 ns in the next boot; the heavy program, at
-# 17-70 us, is far outside either.
+# The floor that counts is the one measured by the light run's own session (from its
+# recording: seconds apart, not a session apart), with the second session's as the spread:
+# TCG's speed follows the host's load, and a floor taken in another session was once twice
+# the light p50 (509 vs 1019 ns) with nothing wrong. "Near" is [0.5 x the lower floor, 5 x
+# the higher]: two p50s of the same empty program under TCG gave 731 vs a 659 ns floor on an
+# idle host and 1895 vs 707 ns in the next boot; the heavy program, at 17-70 us, is far
+# outside either.
 floor=${floor:-0}
-ok light-p50-near-floor [ $((lp50 * 2)) -ge "$floor" -a "$lp50" -le $((floor * 5)) ]
+floor1=$(rec_floor $T/a.lrec)
+floor1=${floor1:-0}
+flo=$floor fhi=$floor1
+[ "$floor1" -lt "$floor" ] && flo=$floor1 fhi=$floor
+echo "  probe floor $floor1 ns in the light run's session, $floor ns in the next"
+ok light-p50-near-floor [ "$flo" -gt 0 -a $((lp50 * 2)) -ge "$flo" -a "$lp50" -le $((fhi * 5)) ]
 ok light-p50-below-test-run [ $((lp50 * 10)) -le $((light_avg * 12)) ]
 # The known factor is the work inside the program: heavy runs 3000 bpf_loop iterations and
 # heavy2 1000, side by side (alternating chunks), so heavy's p50 excess over light's (the

@@ -14,6 +14,7 @@ for v in xdp sndbuf; do
 	sn=kvm-$v
 	extra=
 	[ $v = sndbuf ] && extra="--sndbuf 1048576"
+	no_kvm $sn-fixture && continue
 	# shellcheck disable=SC2086
 	seg_fixture $sn --count $K --decoys $M --burst $B --kick kvm --repeat 2 $extra || continue
 	if seg_discover $sn && seg_measure $sn 2 --details; then
