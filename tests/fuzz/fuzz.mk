@@ -21,9 +21,12 @@ FUZZ_CPPFLAGS = -D_GNU_SOURCE -Ibpf -Isrc $(shell $(PKG_CONFIG) --cflags libcjso
 FUZZ_LIBS = $(shell $(PKG_CONFIG) --libs libcjson 2>/dev/null) -lz -lm
 FUZZ_RP_BIN := $(FUZZ_OUT)/fuzz_replay
 FUZZ_RP_COV := $(FUZZ_OUT)/fuzz_replay_cov
+# All of src/ but main.c, with the protobuf-c code the Prometheus exporter uses (generated).
+FUZZ_RP_SRCS = $(LIB_SRCS) $(addsuffix .c,$(PROTO_GEN))
 FUZZ_RP_DEPS := tests/fuzz/fuzz_replay.c tests/fuzz/fuzz_crc.h $(LIB_SRCS) \
-	$(wildcard src/*.h src/*/*.h) bpf/lattop.h $(SKELS)
-FUZZ_RP_CPPFLAGS = -D_GNU_SOURCE -DLATTOP_VERSION='"$(VERSION)"' -Ibpf -I$(OUTPUT) -Isrc \
+	$(wildcard src/*.h src/*/*.h) bpf/lattop.h $(SKELS) $(PROTO_STAMP)
+FUZZ_RP_CPPFLAGS = -D_GNU_SOURCE -DLATTOP_VERSION='"$(VERSION)"' -Ibpf -I$(OUTPUT) \
+	-I$(OUTPUT)/proto -Isrc \
 	-DLATTOP_THEME_DIR='"$(PREFIX)/share/lattop/themes"' \
 	$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 FUZZ_RP_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lz -lpthread -lm
@@ -48,13 +51,13 @@ $(FUZZ_RP_BIN): $(FUZZ_RP_DEPS)
 	$(call msg,FUZZ-CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		$(FUZZ_RP_CPPFLAGS) -o $@ tests/fuzz/fuzz_replay.c $(LIB_SRCS) $(FUZZ_RP_LIBS)
+		$(FUZZ_RP_CPPFLAGS) -o $@ tests/fuzz/fuzz_replay.c $(FUZZ_RP_SRCS) $(FUZZ_RP_LIBS)
 
 $(FUZZ_RP_COV): $(FUZZ_RP_DEPS)
 	$(call msg,FUZZ-CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) -g -O1 -fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping \
-		$(FUZZ_RP_CPPFLAGS) -o $@ tests/fuzz/fuzz_replay.c $(LIB_SRCS) $(FUZZ_RP_LIBS)
+		$(FUZZ_RP_CPPFLAGS) -o $@ tests/fuzz/fuzz_replay.c $(FUZZ_RP_SRCS) $(FUZZ_RP_LIBS)
 
 fuzz: $(FUZZ_BIN) $(FUZZ_RP_BIN)
 	$(Q)mkdir -p $(FUZZ_OUT)/corpus $(FUZZ_OUT)/corpus_replay

@@ -5,7 +5,15 @@
 # back field by field; bad requests and bad --listen arguments.
 cd "$(dirname "$0")/../.." && . tests/lib.sh
 SUITE=host-prom
-CHECK="python3 tests/host/prom_check.py"
+# prom_check.py prints its own PASS/FAIL lines: each counts towards this suite's END line.
+CHECK=checked_py
+checked_py() {
+	local line
+	python3 tests/host/prom_check.py "$@" | while IFS= read -r line; do
+		echo "$line"
+		case $line in PASS\ * | FAIL\ * | SKIP\ *) echo >>"$TMP/checks" ;; esac
+	done
+}
 DECODE=$OUTPUT/tests/host/prom_decode
 export SUITE
 PROMETHEUS=$(command -v prometheus || true)
@@ -63,7 +71,7 @@ if id nobody >/dev/null 2>&1; then
 	setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all "$TMP/lattop" \
 		--listen "$BUSY" -b -n 1 >"$TMP/out" 2>"$TMP/err"
 	expect_eq not-root "$? $(cat "$TMP/err")" \
-		"1 lattop: lattop needs root (CAP_SYS_ADMIN) to list BPF programs and enable their run-time stats: run it with sudo"
+		"1 lattop: a live session needs root (CAP_SYS_ADMIN) to list BPF programs and enable their run-time stats: run it with sudo"
 fi
 
 # The live run: the demo served on LP (up to 120 s; SIGTERM ends it), with a cumulative JSON report per interval
