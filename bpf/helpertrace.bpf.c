@@ -29,22 +29,6 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 const volatile __u32 helper_id = 0;
 const volatile __u32 func_idx = 0;
 
-/* Shared by every helper copy (reused fd): per-CPU, per-depth call slots. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, LAT_MAX_CPUS);
-	__type(key, __u32);
-	__type(value, struct lat_hnest);
-} lat_hnest SEC(".maps");
-
-/* This CPU's call slots. */
-static __always_inline struct lat_hnest *cpu_hnest(void)
-{
-	__u32 cpu = bpf_get_smp_processor_id() & LAT_CPU_MASK;
-
-	return bpf_map_lookup_elem(&lat_hnest, &cpu);
-}
-
 /*
  * Does a probe running in context now run in the context top entered in? fentry/fexit run in
  * the caller's context: equal bits. A kprobe where ftrace cannot patch the function (6.18

@@ -432,13 +432,32 @@ void session__drain(struct session *s)
 		collector__drain(s->col, on_event, s);
 }
 
-/* Nesting-stack losses of the program probes. */
+/* Nesting-stack losses of the program probes: pushes on a full stack. (An exit without its
+ * entry loses nothing: the call began before the entry probe was attached, or its entry was
+ * a recursion miss, counted as such; stale entries have their own named counters.) */
 static uint64_t nest_misses(const struct progtrace *pt)
 {
 	struct progtrace_nest n;
 
 	progtrace__nest(pt, &n);
-	return n.overflow + n.mismatch + n.underflow;
+	return n.overflow;
+}
+
+/* Stale program entries and helper slots the probes reclaimed (their exit never came): named
+ * loss counters, from the first time a program probe was attached (or anything went stale). */
+static void stale_counters(struct session *s)
+{
+	struct progtrace_nest n;
+
+	if (!s->pt)
+		return;
+	progtrace__nest(s->pt, &n);
+	if (progtrace__count(s->pt))
+		s->probes_used = true;
+	if (!s->probes_used && !n.stale && !n.helper_stale)
+		return;
+	model__set_counter(s->m, "prog_stale", n.stale);
+	model__set_counter(s->m, "helper_stale", n.helper_stale);
 }
 
 /* Release programs their owners unloaded (our links alone keep them alive): note why, and
@@ -485,6 +504,7 @@ void session__close_interval(struct session *s, uint64_t now)
 		model__set_counter(s->m, "helper_foreign",
 				   s->helper_foreign_retired +
 					   (s->ht ? helpertrace__foreign(s->ht) : 0));
+	stale_counters(s);
 	segsession__interval(s);
 	model__close_interval(s->m, now);
 	recorder__interval(s);
@@ -543,6 +563,8 @@ static void sync_helpers(struct session *s)
 			struct series *h;
 
 			helpertrace__attach(s->ht, &sites[k]);
+			/* Loading a probe takes a while: keep the queues from filling meanwhile. */
+			session__drain(s);
 			/* model__series may move the array: look the program up afresh. */
 			h = model__series(s->m, LAT_EV_HELPER, prog_id, sites[k].helper_id,
 					  sites[k].map_id);
@@ -595,7 +617,8 @@ int session__set_mode(struct session *s, enum lat_mode mode, char *err, size_t e
 			return -ENOTSUP;
 		}
 		if (!s->ht)
-			s->ht = helpertrace__new(s->col, progtrace__nest_fd(s->pt));
+			s->ht = helpertrace__new(s->col, progtrace__nest_fd(s->pt),
+						  progtrace__hnest_fd(s->pt));
 		if (!s->ht) {
 			snprintf(err, errlen, "cannot create the helper probes' state: %s",
 				 strerror(errno));
@@ -662,6 +685,10 @@ void session__sync_watch(struct session *s)
 		}
 		if (!want && !se->gone && !strstr(se->note, "unloaded by its owner"))
 			se->note[0] = '\0';
+		/* Loading a copy takes a while (the verifier): keep the queues from filling
+		 * meanwhile. This may add series (moving the array): se is not used after it. */
+		if (want != have)
+			session__drain(s);
 	}
 	s->m->probed = progtrace__count(s->pt);
 	if (s->m->mode == MODE_HELPERS)

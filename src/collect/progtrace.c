@@ -29,7 +29,7 @@ struct watch {
 
 struct progtrace {
 	struct collector *col;
-	int nest_fd;
+	int nest_fd, hnest_fd;
 	struct watch *w;
 	int n, cap;
 	uint64_t floor_ns;
@@ -41,24 +41,43 @@ struct progtrace {
  * iterator takes on the program it is visiting. */
 #define ORPHAN_REFS 3
 
-/* Create the tracer and its shared nesting map. */
+/* Create the tracer, its shared nesting map and the helper-call slots. */
 struct progtrace *progtrace__new(struct collector *c)
 {
 	struct progtrace *pt = calloc(1, sizeof(*pt));
+	int e;
 
 	if (!pt)
 		return NULL;
 	pt->col = c;
 	pt->nest_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "lat_nest", sizeof(__u32),
 				     sizeof(struct lat_nest), LAT_MAX_CPUS, NULL);
-	if (pt->nest_fd < 0) {
-		int e = errno;
-
+	pt->hnest_fd = pt->nest_fd < 0 ? -1
+					: bpf_map_create(BPF_MAP_TYPE_ARRAY, "lat_hnest",
+							 sizeof(__u32), sizeof(struct lat_hnest),
+							 LAT_MAX_CPUS, NULL);
+	if (pt->hnest_fd < 0) {
+		e = errno;
+		if (pt->nest_fd >= 0)
+			close(pt->nest_fd);
 		free(pt);
 		errno = e;
 		return NULL;
 	}
 	return pt;
+}
+
+/* Detach a copy's probes, entry first: a call that begins after that gets no entry, and every
+ * call that had one still finds the exit (the same trampoline image runs both), then free. */
+static void copy_destroy(struct progtrace_bpf *skel)
+{
+	if (!skel)
+		return;
+	bpf_link__destroy(skel->links.lat_prog_entry);
+	skel->links.lat_prog_entry = NULL;
+	bpf_link__destroy(skel->links.lat_prog_exit);
+	skel->links.lat_prog_exit = NULL;
+	progtrace_bpf__destroy(skel);
 }
 
 /* Detach everything and free. */
@@ -67,9 +86,11 @@ void progtrace__free(struct progtrace *pt)
 	if (!pt)
 		return;
 	for (int i = 0; i < pt->n; i++)
-		progtrace_bpf__destroy(pt->w[i].skel);
+		copy_destroy(pt->w[i].skel);
 	free(pt->w);
 	progrefs_bpf__destroy(pt->refs);
+	if (pt->hnest_fd >= 0)
+		close(pt->hnest_fd);
 	if (pt->nest_fd >= 0)
 		close(pt->nest_fd);
 	free(pt);
@@ -109,16 +130,28 @@ static int load_copy(struct progtrace *pt, int target_fd, uint32_t id, const cha
 		err = bpf_program__set_attach_target(skel->progs.lat_prog_exit, target_fd, func);
 	if (!err)
 		err = bpf_map__reuse_fd(skel->maps.lat_nest, pt->nest_fd);
+	if (!err)
+		err = bpf_map__reuse_fd(skel->maps.lat_hnest, pt->hnest_fd);
 	if (!err && share)
 		err = collector__share(pt->col, skel->obj);
 	if (!err && !share)
 		err = bpf_map__set_max_entries(skel->maps.events, 1u << 22);
 	if (!err)
 		err = progtrace_bpf__load(skel);
-	if (!err)
-		err = progtrace_bpf__attach(skel);
+	/* The exit first: a call that begins before the entry is attached then gets an exit
+	 * without an entry (ignored), never an entry without an exit (a stale stack entry). */
+	if (!err) {
+		skel->links.lat_prog_exit = bpf_program__attach(skel->progs.lat_prog_exit);
+		if (!skel->links.lat_prog_exit)
+			err = -errno;
+	}
+	if (!err) {
+		skel->links.lat_prog_entry = bpf_program__attach(skel->progs.lat_prog_entry);
+		if (!skel->links.lat_prog_entry)
+			err = -errno;
+	}
 	if (err) {
-		progtrace_bpf__destroy(skel);
+		copy_destroy(skel);
 		return err < 0 ? err : -err;
 	}
 	*out = skel;
@@ -198,7 +231,7 @@ int progtrace__probe(struct progtrace *pt, char *why, size_t len)
 out:
 	ring_buffer__free(rb);
 	hist__fini(&f.h);
-	progtrace_bpf__destroy(copy);
+	copy_destroy(copy);
 	target_bpf__destroy(tgt);
 	return err;
 }
@@ -262,7 +295,7 @@ int progtrace__attach(struct progtrace *pt, uint32_t id, char *why, size_t len)
 		struct watch *nw = realloc(pt->w, cap * sizeof(*nw));
 
 		if (!nw) {
-			progtrace_bpf__destroy(skel);
+			copy_destroy(skel);
 			err = -ENOMEM;
 			snprintf(why, len, "out of memory");
 			goto out;
@@ -288,7 +321,7 @@ void progtrace__detach(struct progtrace *pt, uint32_t id)
 	/* Keep its losses in the totals: counters only grow. */
 	pt->retired_misses += misses(pt->w[i].skel->progs.lat_prog_entry) +
 			      misses(pt->w[i].skel->progs.lat_prog_exit);
-	progtrace_bpf__destroy(pt->w[i].skel);
+	copy_destroy(pt->w[i].skel);
 	pt->w[i] = pt->w[--pt->n];
 }
 
@@ -302,6 +335,12 @@ bool progtrace__attached(const struct progtrace *pt, uint32_t id)
 int progtrace__nest_fd(const struct progtrace *pt)
 {
 	return pt->nest_fd;
+}
+
+/* fd of the shared per-CPU helper-call slots. */
+int progtrace__hnest_fd(const struct progtrace *pt)
+{
+	return pt->hnest_fd;
 }
 
 /* Number of attached programs. */
@@ -381,7 +420,7 @@ uint64_t progtrace__recursion_misses(const struct progtrace *pt)
 	return sum;
 }
 
-/* Read the nesting stacks' loss counters. */
+/* Read the nesting stacks' and the helper slots' counters. */
 void progtrace__nest(const struct progtrace *pt, struct progtrace_nest *out)
 {
 	int ncpu = libbpf_num_possible_cpus();
@@ -392,12 +431,15 @@ void progtrace__nest(const struct progtrace *pt, struct progtrace_nest *out)
 	/* Only the possible CPUs' entries can have been written: one lookup each. */
 	for (__u32 cpu = 0; cpu < (__u32)ncpu; cpu++) {
 		struct lat_nest n;
+		struct lat_hnest h;
 
-		if (bpf_map_lookup_elem(pt->nest_fd, &cpu, &n))
-			continue;
-		out->overflow += n.overflow;
-		out->mismatch += n.mismatch;
-		out->underflow += n.underflow;
+		if (!bpf_map_lookup_elem(pt->nest_fd, &cpu, &n)) {
+			out->overflow += n.overflow;
+			out->stale += n.stale;
+			out->unpaired += n.unpaired;
+		}
+		if (!bpf_map_lookup_elem(pt->hnest_fd, &cpu, &h))
+			out->helper_stale += h.stale;
 	}
 }
 
