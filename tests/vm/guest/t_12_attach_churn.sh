@@ -9,6 +9,8 @@
 T=/tmp/churn
 mkdir -p $T
 use_tmux
+# A test killed by its timeout must not leave lattop attached (tmux runs it in its own session).
+trap "tmux kill-server 2>/dev/null" EXIT
 
 rm -f $T/in $T/out $T/c.lrec
 mkfifo $T/in
@@ -19,11 +21,11 @@ light=$(awk '$1=="light"{print $2}' $T/out)
 maps=$(awk '$1=="maps"{print $2}' $T/out)
 
 # links: our tracing links (fentry/fexit on the programs and on the map functions).
-links() { bpftool link show | grep -cE '^[0-9]+: tracing'; }
-# wait_links OP N: poll (up to 60 s) until the link count compares OP N (-eq, -ge ...).
+links() { bpftool link show 2>/dev/null | grep -cE '^[0-9]+: tracing'; }
+# wait_links OP N: poll (up to 30 s) until the link count compares OP N (-eq, -ge ...).
 wait_links() {
-	i=0
-	while ! [ "$(links)" "$1" "$2" ] && [ $i -lt 300 ]; do sleep 0.2; i=$((i + 1)); done
+	end=$(($(date +%s) + 30))
+	while ! [ "$(links)" "$1" "$2" ] && [ "$(date +%s)" -lt $end ]; do sleep 0.1; done
 	[ "$(links)" "$1" "$2" ]
 }
 # field NAME LINE: the number after NAME in a count line ("light S D maps S D max_ns X").
@@ -63,6 +65,7 @@ while [ $cycle -le 20 ]; do
 	tmux send-keys -t ch f C-u Enter
 	wait_links -eq 0 || { fail churn-detach "cycle $cycle: $(links) links left"; break; }
 	d1=$(cmd count)
+	echo "  cycle $cycle at $(cut -d' ' -f1 /proc/uptime) s"
 	lo_l=$((lo_l + $(done_ light "$w1") - $(started light "$w0")))
 	lo_m=$((lo_m + $(done_ maps "$w1") - $(started maps "$w0")))
 	hi_l=$((hi_l + $(started light "$d1") - $(done_ light "$a0")))
