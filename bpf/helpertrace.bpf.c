@@ -29,6 +29,10 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 const volatile __u32 helper_id = 0;
 const volatile __u32 func_idx = 0;
 
+/* Set by user space before detaching: no new call takes a slot, so the calls in flight can
+ * finish through their exit before the links go (see progtrace.bpf.c entry_off). */
+volatile __u32 entry_off SEC(".bss");
+
 /*
  * Does a probe running in context now run in the context top entered in? fentry/fexit run in
  * the caller's context: equal bits. A kprobe where ftrace cannot patch the function (6.18
@@ -53,7 +57,7 @@ static __always_inline int helper_enter(struct bpf_map *map, bool kprobe)
 	struct lat_hnest *h = cpu_hnest();
 	__u32 d;
 
-	if (!n || !h)
+	if (!n || !h || entry_off)
 		return 0;
 	d = n->depth;
 	if (d == 0 || d > LAT_NEST_MAX) {

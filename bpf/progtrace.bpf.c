@@ -14,6 +14,9 @@
  * and is the same for one call's fentry and fexit (both programs get the frame's argument
  * area), and different for any other call in flight on the CPU.
  *
+ * The exit probe is attached before the entry probe; before detaching, user space turns the
+ * entry off (entry_off) and waits for the calls in flight to pop their entries.
+ *
  * The exit pops its own entry (same program, same tag), wherever it is on the stack. An exit
  * that finds none had its entry miss (the fentry was not attached yet when the call began,
  * or missed for recursion, counted by the kernel) and emits nothing: counted as unpaired,
@@ -42,6 +45,11 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 /* The watched program's ID (set before load). */
 const volatile __u32 target_id = 0;
+
+/* Set by user space before detaching: the entry stops pushing, so that the calls in flight can
+ * finish through their exit before the links go (a trampoline replaced while a call runs in it
+ * is patched to skip its fexit programs: the call's entry would be left stale). */
+volatile __u32 entry_off SEC(".bss");
 
 #define NEST_IDX(i) ((i) & (LAT_NEST_MAX - 1))
 
@@ -78,7 +86,7 @@ int BPF_PROG(lat_prog_entry)
 	struct lat_hnest *h = cpu_hnest();
 	__u32 d;
 
-	if (!n)
+	if (!n || entry_off)
 		return 0;
 	d = n->depth;
 	if (d > LAT_NEST_MAX)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -147,11 +148,49 @@ static void probe_destroy(struct helpertrace_bpf *skel)
 	helpertrace_bpf__destroy(skel);
 }
 
-/* Detach every helper probe (their losses stay in the totals). A call in flight when its exit
- * went away leaves its slot taken: the program probes reclaim it (helper_stale) when the
- * program entry at its depth goes, so no slot stays busy for good. */
+/* True while some CPU has a traced map call in flight (a slot taken). */
+static bool slots_busy(const struct helpertrace *ht)
+{
+	int ncpu = libbpf_num_possible_cpus();
+
+	if (ncpu <= 0 || ncpu > LAT_MAX_CPUS)
+		ncpu = LAT_MAX_CPUS;
+	for (__u32 cpu = 0; cpu < (__u32)ncpu; cpu++) {
+		struct lat_hnest h;
+
+		if (bpf_map_lookup_elem(ht->hnest_fd, &cpu, &h))
+			continue;
+		for (int i = 0; i < LAT_NEST_MAX; i++)
+			if (h.start_ns[i])
+				return true;
+	}
+	return false;
+}
+
+/* CLOCK_MONOTONIC in ns. */
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Detach every helper probe (their losses stay in the totals). First every entry is turned
+ * off and the calls in flight get up to 200 ms to return through their exits: replacing a
+ * trampoline patches the old image to skip its fexit programs, and a kretprobe that goes
+ * loses its pending returns. A call still in flight after that leaves its slot taken: the
+ * program probes reclaim it (helper_stale) when the program entry at its depth goes, so no
+ * slot stays busy for good. */
 void helpertrace__detach_all(struct helpertrace *ht)
 {
+	uint64_t end = mono_ns() + 200 * 1000000ull;
+
+	for (int i = 0; i < ht->n; i++)
+		if (ht->p[i].skel->bss)
+			__atomic_store_n(&ht->p[i].skel->bss->entry_off, 1, __ATOMIC_SEQ_CST);
+	while (ht->n && slots_busy(ht) && mono_ns() < end)
+		usleep(1000);
 	for (int i = 0; i < ht->n; i++) {
 		ht->retired_misses += probe_misses(&ht->p[i]);
 		probe_destroy(ht->p[i].skel);

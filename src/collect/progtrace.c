@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -21,6 +22,18 @@
 
 /* Test runs used to measure the probe floor. */
 #define FLOOR_RUNS 20000
+
+/* Longest wait for the calls in flight on a program before its probes are detached. */
+#define QUIESCE_NS (200 * 1000000ull)
+
+/* CLOCK_MONOTONIC in ns. */
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 struct watch {
 	uint32_t id;
@@ -80,11 +93,47 @@ static void copy_destroy(struct progtrace_bpf *skel)
 	progtrace_bpf__destroy(skel);
 }
 
+/* True while some CPU's program stack holds an entry of program id (a call in flight). */
+static bool in_flight(const struct progtrace *pt, uint32_t id)
+{
+	int ncpu = libbpf_num_possible_cpus();
+
+	if (ncpu <= 0 || ncpu > LAT_MAX_CPUS)
+		ncpu = LAT_MAX_CPUS;
+	for (__u32 cpu = 0; cpu < (__u32)ncpu; cpu++) {
+		struct lat_nest n;
+
+		if (bpf_map_lookup_elem(pt->nest_fd, &cpu, &n))
+			continue;
+		for (__u32 i = 0; i < n.depth && i < LAT_NEST_MAX; i++)
+			if (n.ids[i] == id)
+				return true;
+	}
+	return false;
+}
+
+/* Before a copy's links go: turn its entry off and give the calls in flight up to
+ * QUIESCE_NS to pop their entries. Replacing a trampoline patches the old image to skip its
+ * fexit programs, so a call still running in it would leave its entry behind (reclaimed later
+ * and counted as prog_stale: only a call running longer than the wait). */
+static void copy_quiesce(const struct progtrace *pt, struct progtrace_bpf *skel, uint32_t id)
+{
+	uint64_t end = mono_ns() + QUIESCE_NS;
+
+	if (!skel || !skel->bss)
+		return;
+	__atomic_store_n(&skel->bss->entry_off, 1, __ATOMIC_SEQ_CST);
+	while (in_flight(pt, id) && mono_ns() < end)
+		usleep(1000);
+}
+
 /* Detach everything and free. */
 void progtrace__free(struct progtrace *pt)
 {
 	if (!pt)
 		return;
+	for (int i = 0; i < pt->n; i++)
+		copy_quiesce(pt, pt->w[i].skel, pt->w[i].id);
 	for (int i = 0; i < pt->n; i++)
 		copy_destroy(pt->w[i].skel);
 	free(pt->w);
@@ -321,6 +370,7 @@ void progtrace__detach(struct progtrace *pt, uint32_t id)
 	/* Keep its losses in the totals: counters only grow. */
 	pt->retired_misses += misses(pt->w[i].skel->progs.lat_prog_entry) +
 			      misses(pt->w[i].skel->progs.lat_prog_exit);
+	copy_quiesce(pt, pt->w[i].skel, id);
 	copy_destroy(pt->w[i].skel);
 	pt->w[i] = pt->w[--pt->n];
 }
