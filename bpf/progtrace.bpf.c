@@ -51,7 +51,14 @@ const volatile __u32 target_id = 0;
  * is patched to skip its fexit programs: the call's entry would be left stale). */
 volatile __u32 entry_off SEC(".bss");
 
-#define NEST_IDX(i) ((i) & (LAT_NEST_MAX - 1))
+/* A stack index the verifier can bound: the mask, kept even where clang has proved it
+ * redundant (it drops it otherwise, and the verifier cannot follow clang's proof). */
+static __always_inline __u32 nest_idx(__u32 i)
+{
+	barrier_var(i);
+	return i & (LAT_NEST_MAX - 1);
+}
+#define NEST_IDX(i) nest_idx(i)
 
 /* A helper-call slot at depth i goes with its program entry: reclaim a call still in it. */
 static __always_inline void slot_reclaim(struct lat_hnest *h, __u32 i)

@@ -34,8 +34,20 @@ done_() { echo "$2" | awk -v k="$1" '{for(i=1;i<NF;i++)if($i==k){print $(i+2);ex
 
 tmux -f /dev/null new-session -d -s ch -x 200 -y 40 \
 	"TERM=tmux-256color lattop -m helpers -d 0.5 -w $T/c.lrec 2>$T/tui.err; echo EXITED \$?; sleep 60"
-i=0
-while ! tmux capture-pane -p -t ch | grep -q 'mode helpers' && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+# screen_wait PATTERN SECS: poll the TUI until a line matches (tmux itself is slow under TCG:
+# a deadline, not a number of tries); on a timeout print the screen and lattop's stderr.
+screen_wait() {
+	end=$(($(date +%s) + $2))
+	while ! tmux capture-pane -p -t ch | grep -q "$1"; do
+		if [ "$(date +%s)" -ge $end ]; then
+			tmux capture-pane -p -t ch | head -n 12
+			cat $T/tui.err
+			return 1
+		fi
+		sleep 0.2
+	done
+}
+screen_wait 'mode helpers' 60 || { fail churn-tui "no helpers-mode screen"; exit 1; }
 expect churn-threads "$(cmd 'go 2 2')" going || exit 1
 
 # One cycle attaches both programs' probes and the map functions' probes, waits until all
@@ -50,10 +62,7 @@ while [ $cycle -le 20 ]; do
 	tmux send-keys -t ch f C-u "$light,$maps" Enter
 	if [ -z "$full" ]; then
 		# The first time: wait for the helper rows, then take the link count as "all".
-		i=0
-		while ! tmux capture-pane -p -t ch | grep -q bpf_map_lookup_elem && [ $i -lt 300 ]; do
-			sleep 0.2; i=$((i + 1))
-		done
+		screen_wait bpf_map_lookup_elem 60 || { fail churn-rows "no helper rows"; break; }
 		sleep 1
 		full=$(links)
 		echo "  all attached: $full tracing links"
