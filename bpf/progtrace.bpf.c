@@ -31,8 +31,9 @@
  *    (stacks grow down, so a live outer call's frame lies above the new one's);
  *  - at a pop: above the popped entry, in the same context and (task context) thread: a call
  *    nested in the one returning must have returned first.
- * Entries above the popped one that belong to another task (a task that preempted this
- * program, PREEMPT_RT) stay and move down. A helper-call slot (lat_hnest) at the depth of an
+ * The popped entry becomes a tombstone (ID 0) where another task's entry lies above it (a
+ * task that preempted this program, PREEMPT_RT); tombstones at the top are popped by the next
+ * probe. A helper-call slot (lat_hnest) at the depth of an
  * entry that goes is reclaimed too, counted in the slots' `stale`.
  */
 #include "vmlinux.h"
@@ -104,11 +105,13 @@ int BPF_PROG(lat_prog_entry)
 	for (int k = 0; k < LAT_NEST_MAX && d > 0; k++) {
 		__u32 t = d - 1;
 
-		if (!stale_any(n, t, cur, now) &&
-		    !(frames && same_stack(n, t, cur, tid) && n->tag[NEST_IDX(t)] <= tag))
-			break;
-		n->stale++;
-		slot_reclaim(h, t);
+		if (n->ids[NEST_IDX(t)] != 0) { /* 0: a tombstone (see the exit) */
+			if (!stale_any(n, t, cur, now) &&
+			    !(frames && same_stack(n, t, cur, tid) && n->tag[NEST_IDX(t)] <= tag))
+				break;
+			n->stale++;
+			slot_reclaim(h, t);
+		}
 		d = t;
 	}
 	if (d >= LAT_NEST_MAX) {
@@ -134,7 +137,7 @@ int BPF_PROG(lat_prog_exit)
 	__u32 cur = cpu_irq_ctx(), tid = (__u32)bpf_get_current_pid_tgid();
 	struct lat_nest *n = cpu_nest();
 	struct lat_hnest *h = cpu_hnest();
-	__u32 d, i = LAT_NEST_MAX, w;
+	__u32 d, i = LAT_NEST_MAX;
 
 	if (!n)
 		return 0;
@@ -159,33 +162,26 @@ int BPF_PROG(lat_prog_exit)
 	}
 	start = n->start_ns[NEST_IDX(i)];
 	slot_reclaim(h, i);
-	/* Entries above ours: calls nested in ours that never saw their exit are stale; another
-	 * task's (it preempted us) stay, moved down over ours. */
-	w = i;
-	for (int k = 1; k < LAT_NEST_MAX; k++) {
-		__u32 j = i + k;
+	/* Ours becomes a tombstone (no program has ID 0); then pop from the top down to the first
+	 * live entry: tombstones, and entries above ours of calls nested in ours that never saw
+	 * their exit (stale). Another task's entry above ours (it preempted us) stops the pop, and
+	 * ours stays a tombstone under it until that one is popped. */
+	n->ids[NEST_IDX(i)] = 0;
+	for (int k = 0; k < LAT_NEST_MAX; k++) {
+		__u32 t;
 
-		if (j >= d)
+		if (d == 0)
 			break;
-		if (stale_any(n, j, cur, now) || same_stack(n, j, cur, tid)) {
+		t = d - 1;
+		if (n->ids[NEST_IDX(t)] != 0) {
+			if (t < i || (!stale_any(n, t, cur, now) && !same_stack(n, t, cur, tid)))
+				break;
 			n->stale++;
-			slot_reclaim(h, j);
-			continue;
+			slot_reclaim(h, t);
 		}
-		n->ids[NEST_IDX(w)] = n->ids[NEST_IDX(j)];
-		n->ctx[NEST_IDX(w)] = n->ctx[NEST_IDX(j)];
-		n->tid[NEST_IDX(w)] = n->tid[NEST_IDX(j)];
-		n->tag[NEST_IDX(w)] = n->tag[NEST_IDX(j)];
-		n->start_ns[NEST_IDX(w)] = n->start_ns[NEST_IDX(j)];
-		if (h) {
-			h->start_ns[NEST_IDX(w)] = h->start_ns[NEST_IDX(j)];
-			h->func[NEST_IDX(w)] = h->func[NEST_IDX(j)];
-			h->map_id[NEST_IDX(w)] = h->map_id[NEST_IDX(j)];
-			h->start_ns[NEST_IDX(j)] = 0;
-		}
-		w++;
+		d = t;
 	}
-	n->depth = w;
+	n->depth = d;
 	if (now - start > LAT_RUN_MAX_NS) {
 		n->stale++; /* ours is too old to be a run: not a sample */
 		return 0;
