@@ -86,12 +86,16 @@ static __always_inline __u32 cpu_irq_ctx(void)
 	return 0;
 }
 
-/* True when cpu_irq_ctx() tells contexts apart (false where it reads 0 everywhere). */
+/* True when cpu_irq_ctx() tells contexts apart (false where it reads 0 everywhere). Each test
+ * is made a number first: clang would otherwise OR the two addresses, which the verifier
+ * refuses ("bitwise operator |= on pointer prohibited"). */
 static __always_inline bool cpu_ctx_readable(void)
 {
-	if (lat_ctx_off)
-		return false;
-	return bpf_ksym_exists(&__preempt_count) || bpf_ksym_exists(&pcpu_hot);
+	__u32 a = bpf_ksym_exists(&__preempt_count), b = bpf_ksym_exists(&pcpu_hot);
+
+	barrier_var(a);
+	barrier_var(b);
+	return !lat_ctx_off && (a || b);
 }
 
 #endif /* LATTOP_NEST_BPF_H */

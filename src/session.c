@@ -57,13 +57,17 @@ bool session__privileged(void)
 	return eff & (1ull << 21); /* CAP_SYS_ADMIN */
 }
 
-/* libbpf's messages go nowhere while curses owns the screen; warnings are kept for errors. */
+/* libbpf's messages go nowhere while curses owns the screen; warnings are kept for errors.
+ * LATTOP_LIBBPF_LOG=1 (a debug knob for tests: a verifier log from a VM) sends them to
+ * stderr instead. */
 static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
+	static int on = -1;
+
 	(void)level;
-	(void)fmt;
-	(void)ap;
-	return 0;
+	if (on < 0)
+		on = getenv("LATTOP_LIBBPF_LOG") && !strcmp(getenv("LATTOP_LIBBPF_LOG"), "1");
+	return on ? vfprintf(stderr, fmt, ap) : 0;
 }
 
 /* Add a warning (joined to the others with "; "; a repeat is dropped). */

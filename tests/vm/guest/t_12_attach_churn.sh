@@ -47,7 +47,13 @@ screen_wait() {
 		sleep 0.2
 	done
 }
-screen_wait 'mode helpers' 60 || { fail churn-tui "no helpers-mode screen"; exit 1; }
+screen_wait 'mode helpers' 60 || {
+	fail churn-tui "no helpers-mode screen"
+	tmux kill-server 2>/dev/null
+	sleep 1
+	LATTOP_LIBBPF_LOG=1 lattop -b -n 1 -d 0.5 -p "$light" 2>&1 | grep -v '^libbpf: \(elf\|sec\|map\|CO-RE\)' | tail -n 60
+	exit 1
+}
 expect churn-threads "$(cmd 'go 2 2')" going || exit 1
 
 # One cycle attaches both programs' probes and the map functions' probes, waits until all
