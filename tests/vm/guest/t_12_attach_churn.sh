@@ -103,13 +103,15 @@ expect churn-fixture-errors "$(echo "$last" | awk '{print $NF}')" 0
 lattop -r $T/c.lrec -m programs -b -n 1000000 -c -o csv >$T/p.csv 2>$T/p.err
 lattop -r $T/c.lrec -m helpers -b -n 1000000 -c -o csv >$T/h.csv 2>$T/h.err
 # maxcol NAME PROG HELPER FILE: the largest value of CSV column NAME on the rows of (PROG,
-# HELPER); cumulative counts only grow, so this is the last one.
+# HELPER) (HELPER "": programs mode, whose CSV has no helper column); cumulative counts only
+# grow, so this is the last one.
 maxcol() {
 	awk -F, -v want="$1" -v id="$2" -v hl="$3" 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next}
-		$h["prog_id"]==id && $h["helper"]==hl && $h[want]+0>m{m=$h[want]+0} END{print m+0}' "$4"
+		$h["prog_id"]==id && (hl=="" || $h["helper"]==hl) && $h[want]+0>m{m=$h[want]+0}
+		END{print m+0}' "$4"
 }
-n_l=$(maxcol count "$light" "(program)" $T/p.csv)
-n_m=$(maxcol count "$maps" "(program)" $T/p.csv)
+n_l=$(maxcol count "$light" "" $T/p.csv)
+n_m=$(maxcol count "$maps" "" $T/p.csv)
 n_u=$(maxcol count "$maps" bpf_map_update_elem $T/h.csv)
 n_k=$(maxcol count "$maps" bpf_map_lookup_elem $T/h.csv)
 echo "  light counted $n_l in [$lo_l, $hi_l]; maps $n_m, updates $n_u, lookups $n_k in [$lo_m, $hi_m]"
@@ -123,8 +125,8 @@ expect churn-helper-busy "$(ctr helper_busy $T/h.csv)" 0
 expect churn-prog-stale "$(ctr prog_stale $T/h.csv)" 0
 expect churn-helper-stale "$(ctr helper_stale $T/h.csv)" 0
 expect churn-no-drops "$(($(csv_drops $T/p.csv) + $(csv_drops $T/h.csv)))" 0
-m_l=$(maxcol max_ns "$light" "(program)" $T/p.csv)
-m_m=$(maxcol max_ns "$maps" "(program)" $T/p.csv)
+m_l=$(maxcol max_ns "$light" "" $T/p.csv)
+m_m=$(maxcol max_ns "$maps" "" $T/p.csv)
 m_u=$(maxcol max_ns "$maps" bpf_map_update_elem $T/h.csv)
 m_k=$(maxcol max_ns "$maps" bpf_map_lookup_elem $T/h.csv)
 echo "  longest test_run call $longest ns; longest samples: light $m_l, maps $m_m, update $m_u, lookup $m_k ns"
