@@ -29,21 +29,9 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 const volatile __u32 helper_id = 0;
 const volatile __u32 func_idx = 0;
 
-/* Shared by every helper copy (reused fd): per-CPU, per-depth call slots. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, LAT_MAX_CPUS);
-	__type(key, __u32);
-	__type(value, struct lat_hnest);
-} lat_hnest SEC(".maps");
-
-/* This CPU's call slots. */
-static __always_inline struct lat_hnest *cpu_hnest(void)
-{
-	__u32 cpu = bpf_get_smp_processor_id() & LAT_CPU_MASK;
-
-	return bpf_map_lookup_elem(&lat_hnest, &cpu);
-}
+/* Set by user space before detaching: no new call takes a slot, so the calls in flight can
+ * finish through their exit before the links go (see progtrace.bpf.c entry_off). */
+volatile __u32 entry_off SEC(".bss");
 
 /*
  * Does a probe running in context now run in the context top entered in? fentry/fexit run in
@@ -69,7 +57,7 @@ static __always_inline int helper_enter(struct bpf_map *map, bool kprobe)
 	struct lat_hnest *h = cpu_hnest();
 	__u32 d;
 
-	if (!n || !h)
+	if (!n || !h || entry_off)
 		return 0;
 	d = n->depth;
 	if (d == 0 || d > LAT_NEST_MAX) {

@@ -47,25 +47,42 @@ enum lat_kind {
 /* What entering an NMI adds (NMI_OFFSET + HARDIRQ_OFFSET): also what an int3 kprobe sees. */
 #define LAT_CTX_INT3 0x00110000u
 
+/* Longest run a program or map call is believed to take: an entry older than this when a probe
+ * looks at it is stale (its exit never came) and is reclaimed, never paired into a sample. A
+ * BPF program runs under RCU and, outside PREEMPT_RT, without preemption; a run of 10 s would
+ * already have stalled RCU (Debian: 21 s stall warnings), so only a program preempted for that
+ * long on PREEMPT_RT, or a sleepable one, loses a real sample to it (counted as stale). */
+#define LAT_RUN_MAX_NS (10ull * 1000000000ull)
+
 /* Per-CPU stack of programs running on that CPU (one entry of the lat_nest array map, indexed
- * by CPU). fentry pushes, fexit pops; helper probes read the top to attribute calls, and only
- * when they run in the interrupt context the top program entered in (ctx). */
+ * by CPU). fentry pushes, fexit pops its own entry (found by program ID and the probe's frame,
+ * the trampoline's argument area, the same address for one call's fentry and fexit);
+ * helper probes read the top to attribute calls, and only when they run in the interrupt
+ * context the top program entered in (ctx). An entry whose exit never came (a probe attached
+ * or detached mid-call, a recursion miss) is reclaimed as stale by the next probe that can
+ * tell: see bpf/progtrace.bpf.c. */
 struct lat_nest {
-	__u32 depth;    /* entries pushed; may exceed LAT_NEST_MAX (then not stored) */
+	__u32 depth;    /* entries on the stack, at most LAT_NEST_MAX */
 	__u32 pad;
 	__u32 ids[LAT_NEST_MAX];
 	__u32 ctx[LAT_NEST_MAX]; /* preempt_count & LAT_CTX_MASK at entry (0 where unreadable) */
+	__u32 tid[LAT_NEST_MAX]; /* the thread current at entry (the interrupted one in an IRQ) */
+	__u32 pad2[LAT_NEST_MAX];
+	__u64 tag[LAT_NEST_MAX]; /* the entry probe's frame: its exit's ctx pointer is the same */
 	__u64 start_ns[LAT_NEST_MAX];
-	__u64 overflow; /* pushes beyond LAT_NEST_MAX */
-	__u64 mismatch; /* pops whose top was another program (a missed entry or exit) */
-	__u64 underflow; /* pops on an empty stack */
+	__u64 overflow; /* pushes on a full stack (not stored; their exits find nothing) */
+	__u64 stale;    /* entries reclaimed: their exit never came (loss counter prog_stale) */
+	__u64 unpaired; /* exits that found no entry of theirs: the entry probe was not attached
+			 * yet (attach/detach), overflowed, or missed (counted as recursion) */
 };
 
-_Static_assert(sizeof(struct lat_nest) == 8 + 8 * LAT_NEST_MAX + 8 * LAT_NEST_MAX + 24,
+_Static_assert(sizeof(struct lat_nest) == 8 + 16 * LAT_NEST_MAX + 16 * LAT_NEST_MAX + 24,
 	       "lat_nest layout changed");
 
 /* Per-CPU helper-call slots, one per program nesting depth (an entry of the lat_hnest array
- * map, indexed by CPU): the map-operation probe's entry stores its start, its exit emits. */
+ * map, indexed by CPU): the map-operation probe's entry stores its start, its exit emits. A
+ * slot lives no longer than the program entry at its depth: the program probes reclaim a slot
+ * still in flight when that entry is pushed or popped (stale: the call's exit never came). */
 struct lat_hnest {
 	__u64 start_ns[LAT_NEST_MAX]; /* 0 = no call in flight at that depth */
 	__u32 func[LAT_NEST_MAX];     /* which traced function owns the slot */
@@ -74,9 +91,10 @@ struct lat_hnest {
 	__u64 outside;                /* calls seen outside any watched program */
 	__u64 foreign;                /* calls from another interrupt context than the top
 				       * program's (a program interrupting it): not attributed */
+	__u64 stale;                  /* slots reclaimed by the program probes (helper_stale) */
 };
 
-_Static_assert(sizeof(struct lat_hnest) == 8 * LAT_NEST_MAX + 8 * LAT_NEST_MAX + 24,
+_Static_assert(sizeof(struct lat_hnest) == 8 * LAT_NEST_MAX + 8 * LAT_NEST_MAX + 32,
 	       "lat_hnest layout changed");
 
 /* One latency sample (48 bytes). */

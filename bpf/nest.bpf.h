@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * nest.bpf.h - the per-CPU program stacks (struct lat_nest) shared by the program probes
- * (which push and pop) and the helper probes (which read the top to attribute a call).
+ * (which push and pop) and the helper probes (which read the top to attribute a call), and the
+ * per-CPU helper-call slots (struct lat_hnest), which the program probes reclaim when the
+ * entry they belong to goes.
  *
- * User space creates the map once and every copy reuses its fd. An ARRAY indexed by CPU: its
- * lookup is inlined by the verifier, so it calls no traceable kernel function.
+ * User space creates both maps once and every copy reuses their fds. ARRAYs indexed by CPU:
+ * their lookups are inlined by the verifier, so they call no traceable kernel function.
  */
 #ifndef LATTOP_NEST_BPF_H
 #define LATTOP_NEST_BPF_H
@@ -18,12 +20,27 @@ struct {
 	__type(value, struct lat_nest);
 } lat_nest SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, LAT_MAX_CPUS);
+	__type(key, __u32);
+	__type(value, struct lat_hnest);
+} lat_hnest SEC(".maps");
+
 /* This CPU's program stack (NULL only if the map is missing). */
 static __always_inline struct lat_nest *cpu_nest(void)
 {
 	__u32 cpu = bpf_get_smp_processor_id() & LAT_CPU_MASK;
 
 	return bpf_map_lookup_elem(&lat_nest, &cpu);
+}
+
+/* This CPU's helper-call slots (NULL only if the map is missing). */
+static __always_inline struct lat_hnest *cpu_hnest(void)
+{
+	__u32 cpu = bpf_get_smp_processor_id() & LAT_CPU_MASK;
+
+	return bpf_map_lookup_elem(&lat_hnest, &cpu);
 }
 
 /*
@@ -67,6 +84,18 @@ static __always_inline __u32 cpu_irq_ctx(void)
 		return (__u32)hot->preempt_count & LAT_CTX_MASK;
 	}
 	return 0;
+}
+
+/* True when cpu_irq_ctx() tells contexts apart (false where it reads 0 everywhere). Each test
+ * is made a number first: clang would otherwise OR the two addresses, which the verifier
+ * refuses ("bitwise operator |= on pointer prohibited"). */
+static __always_inline bool cpu_ctx_readable(void)
+{
+	__u32 a = bpf_ksym_exists(&__preempt_count), b = bpf_ksym_exists(&pcpu_hot);
+
+	barrier_var(a);
+	barrier_var(b);
+	return !lat_ctx_off && (a || b);
 }
 
 #endif /* LATTOP_NEST_BPF_H */

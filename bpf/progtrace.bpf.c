@@ -4,13 +4,37 @@
  *
  * The attach target is fixed at load time, so user space loads one copy of this object per
  * watched program (bpf_program__set_attach_target with the target's fd and BTF name) and sets
- * target_id in its rodata. All copies share `events`, `lat_drops` and `lat_nest`.
+ * target_id in its rodata. All copies share `events`, `lat_drops`, `lat_nest` and `lat_hnest`.
  *
- * Programs nest on a CPU (task context interrupted by softirq, hardirq or NMI), so starts live
- * on a per-CPU stack (lat_nest), not in one slot: fentry pushes (id, start), fexit pops and
- * emits. An exit whose top is another program means our entry was missed: counted, and the
- * stack is left as it was. Each entry also keeps the interrupt context the program entered in
- * (nest.bpf.h cpu_irq_ctx), for the helper probes.
+ * Programs nest on a CPU (task context interrupted by softirq, hardirq or NMI; a kprobe program
+ * inside a watched program's map call; on PREEMPT_RT another task's program), so starts live
+ * on a per-CPU stack (lat_nest), not in one slot. Each entry keeps the program, its start, the
+ * interrupt context it entered in (nest.bpf.h cpu_irq_ctx, also for the helper probes), the
+ * current thread and a tag: the probe's ctx pointer, which points into the trampoline's frame
+ * and is the same for one call's fentry and fexit (both programs get the frame's argument
+ * area), and different for any other call in flight on the CPU.
+ *
+ * The exit probe is attached before the entry probe; before detaching, user space turns the
+ * entry off (entry_off) and waits for the calls in flight to pop their entries.
+ *
+ * The exit pops its own entry (same program, same tag), wherever it is on the stack. An exit
+ * that finds none had its entry miss (the fentry was not attached yet when the call began,
+ * or missed for recursion, counted by the kernel) and emits nothing: counted as unpaired,
+ * which loses no measured call. An entry whose exit never came (a call that began before its
+ * fexit was attached, a recursion miss of the exit) is stale; it is reclaimed, and counted in
+ * `stale`, by the first probe that can prove it, never paired into a sample:
+ *  - older than LAT_RUN_MAX_NS;
+ *  - entered in a deeper interrupt context than the one now running (preempt_count bits only
+ *    grow while an interrupt nests, so that interrupt has returned);
+ *  - at a push: entered in the same context (and, in task context, by the same thread: the
+ *    same stack) at or below the new call's frame, i.e. from a frame that has returned
+ *    (stacks grow down, so a live outer call's frame lies above the new one's);
+ *  - at a pop: above the popped entry, in the same context and (task context) thread: a call
+ *    nested in the one returning must have returned first.
+ * The popped entry becomes a tombstone (ID 0) where another task's entry lies above it (a
+ * task that preempted this program, PREEMPT_RT); tombstones at the top are popped by the next
+ * probe. A helper-call slot (lat_hnest) at the depth of an
+ * entry that goes is reclaimed too, counted in the slots' `stale`.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -23,24 +47,85 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 /* The watched program's ID (set before load). */
 const volatile __u32 target_id = 0;
 
+/* Set by user space before detaching: the entry stops pushing, so that the calls in flight can
+ * finish through their exit before the links go (a trampoline replaced while a call runs in it
+ * is patched to skip its fexit programs: the call's entry would be left stale). */
+volatile __u32 entry_off SEC(".bss");
+
+/* A stack index the verifier can bound: the mask, kept even where clang has proved it
+ * redundant (it drops it otherwise, and the verifier cannot follow clang's proof). */
+static __always_inline __u32 nest_idx(__u32 i)
+{
+	barrier_var(i);
+	return i & (LAT_NEST_MAX - 1);
+}
+#define NEST_IDX(i) nest_idx(i)
+
+/* A helper-call slot at depth i goes with its program entry: reclaim a call still in it. */
+static __always_inline void slot_reclaim(struct lat_hnest *h, __u32 i)
+{
+	if (h && h->start_ns[NEST_IDX(i)]) {
+		h->start_ns[NEST_IDX(i)] = 0;
+		h->stale++;
+	}
+}
+
+/* Is entry i stale, seen from a probe of thread tid running in context ctx at time now? Rules
+ * that hold at both ends (age, a deeper context that has returned). */
+static __always_inline bool stale_any(const struct lat_nest *n, __u32 i, __u32 ctx, __u64 now)
+{
+	return now - n->start_ns[NEST_IDX(i)] > LAT_RUN_MAX_NS || n->ctx[NEST_IDX(i)] > ctx;
+}
+
+/* Was entry i made on the stack a probe of thread tid in context ctx runs on? (Task context:
+ * each thread has its own stack; an interrupt context runs on the CPU's.) */
+static __always_inline bool same_stack(const struct lat_nest *n, __u32 i, __u32 ctx, __u32 tid)
+{
+	return n->ctx[NEST_IDX(i)] == ctx && (ctx || n->tid[NEST_IDX(i)] == tid);
+}
+
 SEC("fentry/placeholder")
 int BPF_PROG(lat_prog_entry)
 {
+	__u64 now = bpf_ktime_get_ns(), tag = (__u64)ctx;
+	__u32 cur = cpu_irq_ctx(), tid = (__u32)bpf_get_current_pid_tgid();
+	bool frames = cpu_ctx_readable();
 	struct lat_nest *n = cpu_nest();
+	struct lat_hnest *h = cpu_hnest();
 	__u32 d;
 
-	if (!n)
+	if (!n || entry_off)
 		return 0;
 	d = n->depth;
+	if (d > LAT_NEST_MAX)
+		d = LAT_NEST_MAX;
+	/* Reclaim stale entries from the top down (a live entry under a stale one waits for the
+	 * next probe). Frames compare only where contexts are known: without them an interrupt's
+	 * frame (the IRQ stack) and the interrupted task's are on different stacks. */
+	for (int k = 0; k < LAT_NEST_MAX && d > 0; k++) {
+		__u32 t = d - 1;
+
+		if (n->ids[NEST_IDX(t)] != 0) { /* 0: a tombstone (see the exit) */
+			if (!stale_any(n, t, cur, now) &&
+			    !(frames && same_stack(n, t, cur, tid) && n->tag[NEST_IDX(t)] <= tag))
+				break;
+			n->stale++;
+			slot_reclaim(h, t);
+		}
+		d = t;
+	}
 	if (d >= LAT_NEST_MAX) {
+		n->depth = d;
 		n->overflow++;
-		n->depth = d + 1;
 		return 0;
 	}
-	n->ids[d & (LAT_NEST_MAX - 1)] = target_id;
+	n->ids[NEST_IDX(d)] = target_id;
 	/* The context the program runs in: a map call from another one is not its own. */
-	n->ctx[d & (LAT_NEST_MAX - 1)] = cpu_irq_ctx();
-	n->start_ns[d & (LAT_NEST_MAX - 1)] = bpf_ktime_get_ns();
+	n->ctx[NEST_IDX(d)] = cur;
+	n->tid[NEST_IDX(d)] = tid;
+	n->tag[NEST_IDX(d)] = tag;
+	n->start_ns[NEST_IDX(d)] = bpf_ktime_get_ns();
+	slot_reclaim(h, d); /* left by an entry that went without its probes seeing it */
 	n->depth = d + 1;
 	return 0;
 }
@@ -48,29 +133,59 @@ int BPF_PROG(lat_prog_entry)
 SEC("fexit/placeholder")
 int BPF_PROG(lat_prog_exit)
 {
-	__u64 now = bpf_ktime_get_ns();
+	__u64 now = bpf_ktime_get_ns(), tag = (__u64)ctx, start;
+	__u32 cur = cpu_irq_ctx(), tid = (__u32)bpf_get_current_pid_tgid();
 	struct lat_nest *n = cpu_nest();
-	__u32 d;
+	struct lat_hnest *h = cpu_hnest();
+	__u32 d, i = LAT_NEST_MAX;
 
 	if (!n)
 		return 0;
 	d = n->depth;
-	if (d == 0) {
-		n->underflow++;
+	if (d > LAT_NEST_MAX)
+		d = LAT_NEST_MAX;
+	/* Our entry: the topmost with our program and our frame. */
+	for (int k = 0; k < LAT_NEST_MAX; k++) {
+		__u32 t;
+
+		if ((__u32)k >= d)
+			break;
+		t = d - 1 - k;
+		if (n->ids[NEST_IDX(t)] == target_id && n->tag[NEST_IDX(t)] == tag) {
+			i = t;
+			break;
+		}
+	}
+	if (i >= LAT_NEST_MAX) {
+		n->unpaired++;
 		return 0;
 	}
-	d--;
+	start = n->start_ns[NEST_IDX(i)];
+	slot_reclaim(h, i);
+	/* Ours becomes a tombstone (no program has ID 0); then pop from the top down to the first
+	 * live entry: tombstones, and entries above ours of calls nested in ours that never saw
+	 * their exit (stale). Another task's entry above ours (it preempted us) stops the pop, and
+	 * ours stays a tombstone under it until that one is popped. */
+	n->ids[NEST_IDX(i)] = 0;
+	for (int k = 0; k < LAT_NEST_MAX; k++) {
+		__u32 t;
+
+		if (d == 0)
+			break;
+		t = d - 1;
+		if (n->ids[NEST_IDX(t)] != 0) {
+			if (t < i || (!stale_any(n, t, cur, now) && !same_stack(n, t, cur, tid)))
+				break;
+			n->stale++;
+			slot_reclaim(h, t);
+		}
+		d = t;
+	}
 	n->depth = d;
-	if (d >= LAT_NEST_MAX)
-		return 0; /* pushed beyond the stack: counted as overflow at entry */
-	if (n->ids[d & (LAT_NEST_MAX - 1)] != target_id) {
-		/* Our entry was missed (the top is an outer program): leave the outer one's
-		 * start in place for its own exit. */
-		n->depth = d + 1;
-		n->mismatch++;
+	if (now - start > LAT_RUN_MAX_NS) {
+		n->stale++; /* ours is too old to be a run: not a sample */
 		return 0;
 	}
-	emit_event(LAT_EV_PROG, 0, target_id, 0, 0, n->start_ns[d & (LAT_NEST_MAX - 1)],
-		   now - n->start_ns[d & (LAT_NEST_MAX - 1)]);
+	emit_event(LAT_EV_PROG, 0, target_id, 0, 0, start, now - start);
 	return 0;
 }

@@ -60,13 +60,17 @@ bool session__privileged(void)
 	return eff & (1ull << 21); /* CAP_SYS_ADMIN */
 }
 
-/* libbpf's messages go nowhere while curses owns the screen; warnings are kept for errors. */
+/* libbpf's messages go nowhere while curses owns the screen; warnings are kept for errors.
+ * LATTOP_LIBBPF_LOG=1 (a debug knob for tests: a verifier log from a VM) sends them to
+ * stderr instead. */
 static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
+	static int on = -1;
+
 	(void)level;
-	(void)fmt;
-	(void)ap;
-	return 0;
+	if (on < 0)
+		on = getenv("LATTOP_LIBBPF_LOG") && !strcmp(getenv("LATTOP_LIBBPF_LOG"), "1");
+	return on ? vfprintf(stderr, fmt, ap) : 0;
 }
 
 /* Add a warning (joined to the others with "; "; a repeat is dropped). */
@@ -563,13 +567,32 @@ void session__drain(struct session *s)
 		collector__drain(s->col, on_event, s);
 }
 
-/* Nesting-stack losses of the program probes. */
+/* Nesting-stack losses of the program probes: pushes on a full stack. (An exit without its
+ * entry loses nothing: the call began before the entry probe was attached, or its entry was
+ * a recursion miss, counted as such; stale entries have their own named counters.) */
 static uint64_t nest_misses(const struct progtrace *pt)
 {
 	struct progtrace_nest n;
 
 	progtrace__nest(pt, &n);
-	return n.overflow + n.mismatch + n.underflow;
+	return n.overflow;
+}
+
+/* Stale program entries and helper slots the probes reclaimed (their exit never came): named
+ * loss counters, from the first time a program probe was attached (or anything went stale). */
+static void stale_counters(struct session *s)
+{
+	struct progtrace_nest n;
+
+	if (!s->pt)
+		return;
+	progtrace__nest(s->pt, &n);
+	if (progtrace__count(s->pt))
+		s->probes_used = true;
+	if (!s->probes_used && !n.stale && !n.helper_stale)
+		return;
+	model__set_counter(s->m, "prog_stale", n.stale);
+	model__set_counter(s->m, "helper_stale", n.helper_stale);
 }
 
 /* Release programs their owners unloaded (our links alone keep them alive): note why, and
@@ -633,6 +656,7 @@ void session__close_interval(struct session *s, uint64_t now)
 				   s->helper_foreign_retired +
 					   (s->ht ? helpertrace__foreign(s->ht) : 0));
 	collector_errors(s);
+	stale_counters(s);
 	segsession__interval(s);
 	model__close_interval(s->m, now);
 	recorder__interval(s);
@@ -697,6 +721,8 @@ static void sync_helpers(struct session *s)
 			struct series *h;
 
 			helpertrace__attach(s->ht, &sites[k]);
+			/* Loading a probe takes a while: keep the queues from filling meanwhile. */
+			session__drain(s);
 			/* model__series may move the array: look the program up afresh. */
 			h = model__series(s->m, LAT_EV_HELPER, prog_id, sites[k].helper_id,
 					  sites[k].map_id);
@@ -749,7 +775,8 @@ int session__set_mode(struct session *s, enum lat_mode mode, char *err, size_t e
 			return -ENOTSUP;
 		}
 		if (!s->ht)
-			s->ht = helpertrace__new(s->col, progtrace__nest_fd(s->pt));
+			s->ht = helpertrace__new(s->col, progtrace__nest_fd(s->pt),
+						  progtrace__hnest_fd(s->pt));
 		if (!s->ht) {
 			snprintf(err, errlen, "cannot create the helper probes' state: %s",
 				 strerror(errno));
@@ -841,6 +868,10 @@ void session__sync_watch(struct session *s)
 		if (!want && !se->gone && !strstr(se->note, "unloaded by its owner"))
 			se->note[0] = '\0';
 		model__set_probing(s->m, se, progtrace__attached(s->pt, se->id));
+		/* Loading a copy takes a while (the verifier): keep the queues from filling
+		 * meanwhile. This may add series (moving the array): se is not used after it. */
+		if (want != have)
+			session__drain(s);
 	}
 	s->m->probed = progtrace__count(s->pt);
 	if (s->m->mode == MODE_HELPERS)

@@ -36,6 +36,7 @@ struct session {
 	uint64_t helpers_key;   /* which programs the helper probes were set up for */
 	uint64_t helper_busy_retired; /* helper_busy of helper probe sets already freed */
 	uint64_t helper_foreign_retired; /* helper_foreign of helper probe sets already freed */
+	bool probes_used; /* a program probe was attached: prog_stale/helper_stale are shown */
 	struct spans *sp;       /* -u / --spans probes (segments mode), or NULL */
 	struct segsession *seg; /* --profile / --discover: the vhost chain, or NULL */
 	int stats_fd;

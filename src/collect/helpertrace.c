@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -40,8 +41,8 @@ struct helpertrace {
 	struct probe *p;
 	int n, cap;
 	uint64_t retired_misses;
-	uint64_t retired_busy; /* busy counts of slots cleared by detach_all */
-	uint64_t retired_foreign; /* foreign counts of slots cleared by detach_all */
+	uint64_t base_busy;    /* the slots' busy sum when this tracer was created */
+	uint64_t base_foreign; /* the slots' foreign sum then (the slots outlive the tracer) */
 };
 
 /* Helper functions by kernel implementation name: how a called function maps to the BPF helper
@@ -82,8 +83,10 @@ static int helper_kind(const char *func)
 	return -1;
 }
 
-/* Create the tracer and its shared per-CPU call slots. */
-struct helpertrace *helpertrace__new(struct collector *c, int nest_fd)
+static void slots_losses(const struct helpertrace *ht, uint64_t *busy, uint64_t *foreign);
+
+/* Create the tracer on progtrace's program stacks and helper-call slots. */
+struct helpertrace *helpertrace__new(struct collector *c, int nest_fd, int hnest_fd)
 {
 	struct helpertrace *ht = calloc(1, sizeof(*ht));
 
@@ -91,15 +94,8 @@ struct helpertrace *helpertrace__new(struct collector *c, int nest_fd)
 		return NULL;
 	ht->col = c;
 	ht->nest_fd = nest_fd;
-	ht->hnest_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "lat_hnest", sizeof(__u32),
-				      sizeof(struct lat_hnest), LAT_MAX_CPUS, NULL);
-	if (ht->hnest_fd < 0) {
-		int e = errno;
-
-		free(ht);
-		errno = e;
-		return NULL;
-	}
+	ht->hnest_fd = hnest_fd;
+	slots_losses(ht, &ht->base_busy, &ht->base_foreign);
 	return ht;
 }
 
@@ -133,24 +129,71 @@ static void slots_losses(const struct helpertrace *ht, uint64_t *busy, uint64_t 
 	}
 }
 
-/* Detach every helper probe (their losses stay in the totals). A call in flight when its
- * exit probe went away would leave its slot busy for good: clear every CPU's slots. */
+/* Detach a probe set, its entry first: a call that begins after that is not timed, and one
+ * that began before still finds its exit (for fentry/fexit the trampoline image a call entered
+ * runs both; with kprobes only a call still in flight when the kretprobe goes loses it, and
+ * the program probes reclaim its slot). Then free. */
+static void probe_destroy(struct helpertrace_bpf *skel)
+{
+	if (!skel)
+		return;
+	bpf_link__destroy(skel->links.lat_helper_entry);
+	skel->links.lat_helper_entry = NULL;
+	bpf_link__destroy(skel->links.lat_helper_kentry);
+	skel->links.lat_helper_kentry = NULL;
+	bpf_link__destroy(skel->links.lat_helper_exit);
+	skel->links.lat_helper_exit = NULL;
+	bpf_link__destroy(skel->links.lat_helper_kexit);
+	skel->links.lat_helper_kexit = NULL;
+	helpertrace_bpf__destroy(skel);
+}
+
+/* True while some CPU has a traced map call in flight (a slot taken). */
+static bool slots_busy(const struct helpertrace *ht)
+{
+	int ncpu = libbpf_num_possible_cpus();
+
+	if (ncpu <= 0 || ncpu > LAT_MAX_CPUS)
+		ncpu = LAT_MAX_CPUS;
+	for (__u32 cpu = 0; cpu < (__u32)ncpu; cpu++) {
+		struct lat_hnest h;
+
+		if (bpf_map_lookup_elem(ht->hnest_fd, &cpu, &h))
+			continue;
+		for (int i = 0; i < LAT_NEST_MAX; i++)
+			if (h.start_ns[i])
+				return true;
+	}
+	return false;
+}
+
+/* CLOCK_MONOTONIC in ns. */
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Detach every helper probe (their losses stay in the totals). First every entry is turned
+ * off and the calls in flight get up to 200 ms to return through their exits: replacing a
+ * trampoline patches the old image to skip its fexit programs, and a kretprobe that goes
+ * loses its pending returns. A call still in flight after that leaves its slot taken: the
+ * program probes reclaim it (helper_stale) when the program entry at its depth goes, so no
+ * slot stays busy for good. */
 void helpertrace__detach_all(struct helpertrace *ht)
 {
-	struct lat_hnest zero = {};
+	uint64_t end = mono_ns() + 200 * 1000000ull;
 
+	for (int i = 0; i < ht->n; i++)
+		if (ht->p[i].skel->bss)
+			__atomic_store_n(&ht->p[i].skel->bss->entry_off, 1, __ATOMIC_SEQ_CST);
+	while (ht->n && slots_busy(ht) && mono_ns() < end)
+		usleep(1000);
 	for (int i = 0; i < ht->n; i++) {
 		ht->retired_misses += probe_misses(&ht->p[i]);
-		helpertrace_bpf__destroy(ht->p[i].skel);
-	}
-	if (ht->n) {
-		uint64_t busy, foreign;
-
-		slots_losses(ht, &busy, &foreign);
-		ht->retired_busy += busy;
-		ht->retired_foreign += foreign;
-		for (__u32 cpu = 0; cpu < LAT_MAX_CPUS; cpu++)
-			bpf_map_update_elem(ht->hnest_fd, &cpu, &zero, BPF_ANY);
+		probe_destroy(ht->p[i].skel);
 	}
 	ht->n = 0;
 }
@@ -166,8 +209,6 @@ void helpertrace__free(struct helpertrace *ht)
 		free(ht->syms[i].name);
 	free(ht->syms);
 	btf__free(ht->vmlinux);
-	if (ht->hnest_fd >= 0)
-		close(ht->hnest_fd);
 	free(ht);
 }
 
@@ -488,25 +529,34 @@ static int load_probe(struct helpertrace *ht, const struct helper_site *site, bo
 		e = collector__share(ht->col, skel->obj);
 	if (!e)
 		e = helpertrace_bpf__load(skel);
+	/* The exit first, then the entry: a call that begins in between gets an exit without
+	 * an entry (ignored), never an entry without an exit (a slot taken for good). The links
+	 * go in the skeleton's slots, so destroying it detaches them. */
 	if (!e && fentry) {
-		e = helpertrace_bpf__attach(skel);
+		skel->links.lat_helper_exit = bpf_program__attach(exit);
+		if (!skel->links.lat_helper_exit)
+			e = -errno;
+		if (!e) {
+			skel->links.lat_helper_entry = bpf_program__attach(entry);
+			if (!skel->links.lat_helper_entry)
+				e = -errno;
+		}
 	} else if (!e) {
 		LIBBPF_OPTS(bpf_kprobe_opts, ret, .retprobe = true);
-		struct bpf_link *l = bpf_program__attach_kprobe_opts(entry, site->func, NULL);
+		struct bpf_link *l = bpf_program__attach_kprobe_opts(exit, site->func, &ret);
 
-		/* In the skeleton's link slots, so destroying it detaches them. */
-		skel->links.lat_helper_kentry = l;
+		skel->links.lat_helper_kexit = l;
 		if (!l)
 			e = -errno;
 		if (!e) {
-			l = bpf_program__attach_kprobe_opts(exit, site->func, &ret);
-			skel->links.lat_helper_kexit = l;
+			l = bpf_program__attach_kprobe_opts(entry, site->func, NULL);
+			skel->links.lat_helper_kentry = l;
 			if (!l)
 				e = -errno;
 		}
 	}
 	if (e) {
-		helpertrace_bpf__destroy(skel);
+		probe_destroy(skel);
 		return e < 0 ? e : -e;
 	}
 	*out = skel;
@@ -557,7 +607,7 @@ int helpertrace__attach(struct helpertrace *ht, struct helper_site *site)
 		struct probe *np = realloc(ht->p, cap * sizeof(*np));
 
 		if (!np) {
-			helpertrace_bpf__destroy(skel);
+			probe_destroy(skel);
 			return -ENOMEM;
 		}
 		ht->p = np;
@@ -591,7 +641,7 @@ uint64_t helpertrace__busy(const struct helpertrace *ht)
 	uint64_t busy, foreign;
 
 	slots_losses(ht, &busy, &foreign);
-	return ht->retired_busy + busy;
+	return busy - ht->base_busy;
 }
 
 /* Helper calls not attributed because they ran in another interrupt context than the
@@ -601,7 +651,7 @@ uint64_t helpertrace__foreign(const struct helpertrace *ht)
 	uint64_t busy, foreign;
 
 	slots_losses(ht, &busy, &foreign);
-	return ht->retired_foreign + foreign;
+	return foreign - ht->base_foreign;
 }
 
 /* Can the probes read the CPU's interrupt context? The same two per-CPU variables that

@@ -32,8 +32,9 @@ struct helper_site {
 	char why[160];        /* "" when traced; else why there are no figures */
 };
 
-/* Create the tracer (it shares nest_fd, progtrace's program stacks); NULL + errno. */
-struct helpertrace *helpertrace__new(struct collector *c, int nest_fd);
+/* Create the tracer on progtrace's program stacks (nest_fd) and helper-call slots (hnest_fd),
+ * which outlive it; NULL + errno. */
+struct helpertrace *helpertrace__new(struct collector *c, int nest_fd, int hnest_fd);
 /* Detach everything and free (NULL is a no-op). */
 void helpertrace__free(struct helpertrace *ht);
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -22,6 +23,18 @@
 /* Test runs used to measure the probe floor. */
 #define FLOOR_RUNS 20000
 
+/* Longest wait for the calls in flight on a program before its probes are detached. */
+#define QUIESCE_NS (200 * 1000000ull)
+
+/* CLOCK_MONOTONIC in ns. */
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 struct watch {
 	uint32_t id;
 	struct progtrace_bpf *skel;
@@ -29,7 +42,7 @@ struct watch {
 
 struct progtrace {
 	struct collector *col;
-	int nest_fd;
+	int nest_fd, hnest_fd;
 	struct watch *w;
 	int n, cap;
 	uint64_t floor_ns;
@@ -41,24 +54,77 @@ struct progtrace {
  * iterator takes on the program it is visiting. */
 #define ORPHAN_REFS 3
 
-/* Create the tracer and its shared nesting map. */
+/* Create the tracer, its shared nesting map and the helper-call slots. */
 struct progtrace *progtrace__new(struct collector *c)
 {
 	struct progtrace *pt = calloc(1, sizeof(*pt));
+	int e;
 
 	if (!pt)
 		return NULL;
 	pt->col = c;
 	pt->nest_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "lat_nest", sizeof(__u32),
 				     sizeof(struct lat_nest), LAT_MAX_CPUS, NULL);
-	if (pt->nest_fd < 0) {
-		int e = errno;
-
+	pt->hnest_fd = pt->nest_fd < 0 ? -1
+					: bpf_map_create(BPF_MAP_TYPE_ARRAY, "lat_hnest",
+							 sizeof(__u32), sizeof(struct lat_hnest),
+							 LAT_MAX_CPUS, NULL);
+	if (pt->hnest_fd < 0) {
+		e = errno;
+		if (pt->nest_fd >= 0)
+			close(pt->nest_fd);
 		free(pt);
 		errno = e;
 		return NULL;
 	}
 	return pt;
+}
+
+/* Detach a copy's probes, entry first: a call that begins after that gets no entry, and every
+ * call that had one still finds the exit (the same trampoline image runs both), then free. */
+static void copy_destroy(struct progtrace_bpf *skel)
+{
+	if (!skel)
+		return;
+	bpf_link__destroy(skel->links.lat_prog_entry);
+	skel->links.lat_prog_entry = NULL;
+	bpf_link__destroy(skel->links.lat_prog_exit);
+	skel->links.lat_prog_exit = NULL;
+	progtrace_bpf__destroy(skel);
+}
+
+/* True while some CPU's program stack holds an entry of program id (a call in flight). */
+static bool in_flight(const struct progtrace *pt, uint32_t id)
+{
+	int ncpu = libbpf_num_possible_cpus();
+
+	if (ncpu <= 0 || ncpu > LAT_MAX_CPUS)
+		ncpu = LAT_MAX_CPUS;
+	for (__u32 cpu = 0; cpu < (__u32)ncpu; cpu++) {
+		struct lat_nest n;
+
+		if (bpf_map_lookup_elem(pt->nest_fd, &cpu, &n))
+			continue;
+		for (__u32 i = 0; i < n.depth && i < LAT_NEST_MAX; i++)
+			if (n.ids[i] == id)
+				return true;
+	}
+	return false;
+}
+
+/* Before a copy's links go: turn its entry off and give the calls in flight up to
+ * QUIESCE_NS to pop their entries. Replacing a trampoline patches the old image to skip its
+ * fexit programs, so a call still running in it would leave its entry behind (reclaimed later
+ * and counted as prog_stale: only a call running longer than the wait). */
+static void copy_quiesce(const struct progtrace *pt, struct progtrace_bpf *skel, uint32_t id)
+{
+	uint64_t end = mono_ns() + QUIESCE_NS;
+
+	if (!skel || !skel->bss)
+		return;
+	__atomic_store_n(&skel->bss->entry_off, 1, __ATOMIC_SEQ_CST);
+	while (in_flight(pt, id) && mono_ns() < end)
+		usleep(1000);
 }
 
 /* Detach everything and free. */
@@ -67,9 +133,13 @@ void progtrace__free(struct progtrace *pt)
 	if (!pt)
 		return;
 	for (int i = 0; i < pt->n; i++)
-		progtrace_bpf__destroy(pt->w[i].skel);
+		copy_quiesce(pt, pt->w[i].skel, pt->w[i].id);
+	for (int i = 0; i < pt->n; i++)
+		copy_destroy(pt->w[i].skel);
 	free(pt->w);
 	progrefs_bpf__destroy(pt->refs);
+	if (pt->hnest_fd >= 0)
+		close(pt->hnest_fd);
 	if (pt->nest_fd >= 0)
 		close(pt->nest_fd);
 	free(pt);
@@ -109,16 +179,28 @@ static int load_copy(struct progtrace *pt, int target_fd, uint32_t id, const cha
 		err = bpf_program__set_attach_target(skel->progs.lat_prog_exit, target_fd, func);
 	if (!err)
 		err = bpf_map__reuse_fd(skel->maps.lat_nest, pt->nest_fd);
+	if (!err)
+		err = bpf_map__reuse_fd(skel->maps.lat_hnest, pt->hnest_fd);
 	if (!err && share)
 		err = collector__share(pt->col, skel->obj);
 	if (!err && !share)
 		err = bpf_map__set_max_entries(skel->maps.events, 1u << 22);
 	if (!err)
 		err = progtrace_bpf__load(skel);
-	if (!err)
-		err = progtrace_bpf__attach(skel);
+	/* The exit first: a call that begins before the entry is attached then gets an exit
+	 * without an entry (ignored), never an entry without an exit (a stale stack entry). */
+	if (!err) {
+		skel->links.lat_prog_exit = bpf_program__attach(skel->progs.lat_prog_exit);
+		if (!skel->links.lat_prog_exit)
+			err = -errno;
+	}
+	if (!err) {
+		skel->links.lat_prog_entry = bpf_program__attach(skel->progs.lat_prog_entry);
+		if (!skel->links.lat_prog_entry)
+			err = -errno;
+	}
 	if (err) {
-		progtrace_bpf__destroy(skel);
+		copy_destroy(skel);
 		return err < 0 ? err : -err;
 	}
 	*out = skel;
@@ -198,7 +280,7 @@ int progtrace__probe(struct progtrace *pt, char *why, size_t len)
 out:
 	ring_buffer__free(rb);
 	hist__fini(&f.h);
-	progtrace_bpf__destroy(copy);
+	copy_destroy(copy);
 	target_bpf__destroy(tgt);
 	return err;
 }
@@ -262,7 +344,7 @@ int progtrace__attach(struct progtrace *pt, uint32_t id, char *why, size_t len)
 		struct watch *nw = realloc(pt->w, cap * sizeof(*nw));
 
 		if (!nw) {
-			progtrace_bpf__destroy(skel);
+			copy_destroy(skel);
 			err = -ENOMEM;
 			snprintf(why, len, "out of memory");
 			goto out;
@@ -288,7 +370,8 @@ void progtrace__detach(struct progtrace *pt, uint32_t id)
 	/* Keep its losses in the totals: counters only grow. */
 	pt->retired_misses += misses(pt->w[i].skel->progs.lat_prog_entry) +
 			      misses(pt->w[i].skel->progs.lat_prog_exit);
-	progtrace_bpf__destroy(pt->w[i].skel);
+	copy_quiesce(pt, pt->w[i].skel, id);
+	copy_destroy(pt->w[i].skel);
 	pt->w[i] = pt->w[--pt->n];
 }
 
@@ -302,6 +385,12 @@ bool progtrace__attached(const struct progtrace *pt, uint32_t id)
 int progtrace__nest_fd(const struct progtrace *pt)
 {
 	return pt->nest_fd;
+}
+
+/* fd of the shared per-CPU helper-call slots. */
+int progtrace__hnest_fd(const struct progtrace *pt)
+{
+	return pt->hnest_fd;
 }
 
 /* Number of attached programs. */
@@ -381,7 +470,7 @@ uint64_t progtrace__recursion_misses(const struct progtrace *pt)
 	return sum;
 }
 
-/* Read the nesting stacks' loss counters. */
+/* Read the nesting stacks' and the helper slots' counters. */
 void progtrace__nest(const struct progtrace *pt, struct progtrace_nest *out)
 {
 	int ncpu = libbpf_num_possible_cpus();
@@ -392,12 +481,15 @@ void progtrace__nest(const struct progtrace *pt, struct progtrace_nest *out)
 	/* Only the possible CPUs' entries can have been written: one lookup each. */
 	for (__u32 cpu = 0; cpu < (__u32)ncpu; cpu++) {
 		struct lat_nest n;
+		struct lat_hnest h;
 
-		if (bpf_map_lookup_elem(pt->nest_fd, &cpu, &n))
-			continue;
-		out->overflow += n.overflow;
-		out->mismatch += n.mismatch;
-		out->underflow += n.underflow;
+		if (!bpf_map_lookup_elem(pt->nest_fd, &cpu, &n)) {
+			out->overflow += n.overflow;
+			out->stale += n.stale;
+			out->unpaired += n.unpaired;
+		}
+		if (!bpf_map_lookup_elem(pt->hnest_fd, &cpu, &h))
+			out->helper_stale += h.stale;
 	}
 }
 

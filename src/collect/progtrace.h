@@ -3,8 +3,10 @@
  * progtrace.h - per-invocation latency of watched BPF programs with fentry/fexit.
  *
  * One copy of bpf/progtrace.bpf.c is loaded per watched program (the attach target is fixed at
- * load time); all copies share the collector's ring buffer and one per-CPU nesting map.
- * Detaching destroys the copy: nothing of ours stays attached to an unwatched program.
+ * load time); all copies share the collector's ring buffer, one per-CPU nesting map and the
+ * per-CPU helper-call slots. Detaching destroys the copy: nothing of ours stays attached to an
+ * unwatched program. The exit probe is attached before the entry probe and detached after it,
+ * so that no call the probes see begins with an entry that will never get its exit.
  *
  * Thread use: UI/main thread only.
  */
@@ -18,12 +20,17 @@
 struct progtrace;
 struct collector;
 
-/* Totals of the per-CPU nesting stacks (missed entries/exits, overflow). */
+/* Totals of the per-CPU nesting stacks and helper-call slots. overflow and the two stale
+ * counts are losses; unpaired exits are not (their calls began before the entry probe was
+ * attached, or their entry was missed and counted as a recursion miss). */
 struct progtrace_nest {
-	uint64_t overflow, mismatch, underflow;
+	uint64_t overflow;     /* pushes on a full stack */
+	uint64_t stale;        /* program entries reclaimed: their exit never came */
+	uint64_t helper_stale; /* helper-call slots reclaimed with their program's entry */
+	uint64_t unpaired;     /* exits with no entry of theirs */
 };
 
-/* Create the tracer (its shared nesting map); NULL + errno. */
+/* Create the tracer (its shared nesting map and helper-call slots); NULL + errno. */
 struct progtrace *progtrace__new(struct collector *c);
 /* Detach everything and free (NULL is a no-op). */
 void progtrace__free(struct progtrace *pt);
@@ -44,6 +51,8 @@ void progtrace__detach(struct progtrace *pt, uint32_t id);
 bool progtrace__attached(const struct progtrace *pt, uint32_t id);
 /* fd of the shared per-CPU program stack map (helper probes read it). */
 int progtrace__nest_fd(const struct progtrace *pt);
+/* fd of the shared per-CPU helper-call slots (the helper probes use them; ours reclaim them). */
+int progtrace__hnest_fd(const struct progtrace *pt);
 /* Number of attached programs. */
 int progtrace__count(const struct progtrace *pt);
 /* IDs of our own loaded tracing programs (2 per target), for tests and `bpftool` checks. */
@@ -53,7 +62,7 @@ int progtrace__own_ids(const struct progtrace *pt, uint32_t *ids, int max);
 int progtrace__reap(struct progtrace *pt, uint32_t *reaped, int max);
 /* Sum of the kernel's recursion_misses over our tracing programs. */
 uint64_t progtrace__recursion_misses(const struct progtrace *pt);
-/* Read the nesting stacks' loss counters, summed over CPUs. */
+/* Read the nesting stacks' and helper slots' counters, summed over CPUs. */
 void progtrace__nest(const struct progtrace *pt, struct progtrace_nest *out);
 /* True when LATTOP_IRQ_CTX_FAIL asks the probes not to read the CPU's interrupt context (to test
  * the fallback of kernels where it is not readable). */

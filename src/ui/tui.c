@@ -539,8 +539,9 @@ static void draw_counters(struct tui *t, int y)
 	clrtoeol();
 }
 
-/* Session-wide named counters (the vhost chain's; helper_busy, helper_foreign), in segments
- * and helpers modes: one more line, in the warning colour when a loss counter grew in the last
+/* Session-wide named counters (the vhost chain's; helper_busy, helper_foreign, prog_stale,
+ * helper_stale), in segments and helpers modes, and in programs mode once a loss counter
+ * counted something: one more line, in the warning colour when a loss counter grew in the last
  * interval. */
 static void draw_named(struct tui *t, int y)
 {
@@ -557,21 +558,14 @@ static void draw_named(struct tui *t, int y)
 	clrtoeol();
 }
 
-/* True when the model has session-wide named counters. */
-static bool has_named(const struct model *m)
+/* True when the model has session-wide named counters (only loss counters that counted
+ * something, when lost is set: programs mode shows the line only then, e.g. prog_stale,
+ * collector_errors, a replay's lost_frames). */
+static bool has_named(const struct model *m, bool lost)
 {
 	for (size_t i = 0; i < m->nctr; i++)
-		if (m->ctr[i].series < 0)
-			return true;
-	return false;
-}
-
-/* True when a session-wide loss counter (collector_errors, lost_frames ...) ever moved: its
- * line is shown in every mode then, programs mode included. */
-static bool named_loss(const struct model *m)
-{
-	for (size_t i = 0; i < m->nctr; i++)
-		if (m->ctr[i].series < 0 && m->ctr[i].loss && (m->ctr[i].cum || m->ctr[i].last))
+		if (m->ctr[i].series < 0 &&
+		    (!lost || (m->ctr[i].loss && (m->ctr[i].cum || m->ctr[i].last))))
 			return true;
 	return false;
 }
@@ -701,7 +695,7 @@ void tui__draw(struct tui *t)
 	/* Errors the session went on after (a recording that failed ...): they stay. */
 	y += tui__draw_wrapped(y, t->s->errors, LINES >= 20 ? 2 : 1, tui_attr(t, TH_WARN));
 	draw_counters(t, y++);
-	if ((t->s->m->mode != MODE_PROGRAMS && has_named(t->s->m)) || named_loss(t->s->m))
+	if (has_named(t->s->m, t->s->m->mode == MODE_PROGRAMS))
 		draw_named(t, y++);
 	table_h = LINES - 1 - y;
 	pane_h = tui__pane_height(t, table_h);

@@ -99,7 +99,7 @@ int main(void)
 	libbpf_set_print(NULL);
 	col = collector__new(1024);
 	demo = col ? demo__start(col, false, err, sizeof(err)) : NULL;
-	ht = col ? helpertrace__new(col, -1) : NULL;
+	ht = col ? helpertrace__new(col, -1, -1) : NULL;
 	if (!demo || !ht) {
 		printf("FAIL helpers/setup: %s\n", demo ? strerror(errno) : err);
 		return 1;
