@@ -64,6 +64,27 @@ wait_gone() {
 	for _ in $(seq 100); do flock -n "$lock" true 2>/dev/null && return 0; sleep 0.1; done
 	return 1
 }
+# live CMD...: run a live session; while another one holds the lock ($LATTOP_LOCK), wait for
+# it (up to 2 minutes) and try again (a refused session writes nothing, not even a recording's
+# header). Its stderr goes to this stderr; returns its status.
+live() {
+	local rc
+	for _ in $(seq 240); do
+		"$@" 2>"$TMP/live.stderr"
+		rc=$?
+		if ! grep -q 'another lattop session' "$TMP/live.stderr"; then
+			cat "$TMP/live.stderr" >&2
+			return $rc
+		fi
+		wait_lock
+	done
+	return $rc
+}
+# wait_lock: like wait_gone, for up to 2 minutes (another suite's session may hold the lock).
+wait_lock() {
+	for _ in $(seq 1200); do flock -n "${LATTOP_LOCK:-/run/lattop.lock}" true && return 0; sleep 0.1; done
+	return 1
+}
 # tmux_private: this suite's own tmux server (socket under $TMP), kept up by an idle session,
 # so other suites' sessions (and their servers exiting when their last session closes) cannot
 # interfere; the EXIT trap stops it.

@@ -9,20 +9,6 @@ SUITE=host-collector-error
 LAT=$(readlink -f "$LATTOP")
 SENTENCE="reading the BPF ring buffer failed (ring_buffer__poll: Invalid argument): events are now read every 20 ms instead; failures counted in collector_errors"
 
-# live CMD...: run a live session; while another one holds the lock, wait and try again.
-live() {
-	local rc
-	for _ in $(seq 240); do
-		"$@" 2>"$TMP/live.stderr"
-		rc=$?
-		if ! grep -q 'another lattop session' "$TMP/live.stderr"; then
-			cat "$TMP/live.stderr" >&2
-			return $rc
-		fi
-		wait_gone
-	done
-	return $rc
-}
 
 # Batch: the first interval (before the failure) is clean, the later ones count it.
 LATTOP_POLL_FAIL_MS=700 live $LATTOP --demo -b -d 0.3 -n 6 -o json >"$TMP/o.json" 2>"$TMP/o.err"

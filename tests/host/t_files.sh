@@ -11,20 +11,6 @@ LAT=$(readlink -f "$LATTOP")
 # lib.sh's cleanup, with the tmpfs unmounted once nothing runs on it.
 trap '[ -n "${TMUX_TMPDIR:-}" ] && tmux kill-server 2>/dev/null; jobs -p | xargs -r kill 2>/dev/null; sleep 0.2; umount -l "$TMP/small" 2>/dev/null; rm -rf "$TMP"' EXIT
 
-# live CMD...: run a live session; while another one holds the lock, wait and try again.
-live() {
-	local rc
-	for _ in $(seq 240); do
-		"$@" 2>"$TMP/live.stderr"
-		rc=$?
-		if ! grep -q 'another lattop session' "$TMP/live.stderr"; then
-			cat "$TMP/live.stderr" >&2
-			return $rc
-		fi
-		wait_gone
-	done
-	return $rc
-}
 # refused NAME WHAT PATH SENTENCE [ARGS...]: lattop with -w PATH (WHAT=recording) or
 # --profile-out PATH (WHAT=profile) exits 2 with "lattop: SENTENCE" alone on stderr.
 refused() {

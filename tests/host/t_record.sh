@@ -8,26 +8,6 @@ cd "$(dirname "$0")/../.." && . tests/lib.sh
 SUITE=host-record
 chmod 755 "$TMP"
 
-# wait_lock: no live session holds the one-live-session lock (other suites share it).
-wait_lock() {
-	for _ in $(seq 1200); do flock -n "${LATTOP_LOCK:-/run/lattop.lock}" true && return 0; sleep 0.1; done
-}
-# live CMD...: run a live session; while another one holds the lock, wait and try again (a
-# refused session writes nothing, not even the recording's header).
-live() {
-	local rc
-	for _ in $(seq 240); do
-		"$@" 2>"$TMP/live.stderr"
-		rc=$?
-		if ! grep -q 'another lattop session' "$TMP/live.stderr"; then
-			cat "$TMP/live.stderr" >&2
-			return $rc
-		fi
-		wait_lock
-	done
-	return $rc
-}
-
 # Round trip: the replay's per-interval JSON equals the live JSON row for row (except ts_ns).
 live $LATTOP --demo -b -n 4 -d 0.3 -o json -w "$TMP/a.lrec" >"$TMP/live.json"
 expect_eq live-exit $? 0
