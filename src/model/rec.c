@@ -99,7 +99,7 @@ void rec_buf__fini(struct rec_buf *b)
 }
 
 /* Make room for n more bytes; false (and oom) when that fails. */
-static bool buf_room(struct rec_buf *b, size_t n)
+bool rec_buf__room(struct rec_buf *b, size_t n)
 {
 	size_t cap;
 	uint8_t *p;
@@ -124,7 +124,7 @@ static bool buf_room(struct rec_buf *b, size_t n)
 /* Append n raw bytes. */
 static void put(struct rec_buf *b, const void *v, size_t n)
 {
-	if (n && buf_room(b, n)) {
+	if (n && rec_buf__room(b, n)) {
 		memcpy(b->p + b->len, v, n);
 		b->len += n;
 	}
@@ -518,7 +518,7 @@ void rec__events(struct rec_buf *b, const struct lat_event *ev, uint32_t n)
 {
 	size_t at;
 
-	buf_room(b, 20 + (size_t)n * REC_EVENT_SIZE); /* one allocation for the record */
+	rec_buf__room(b, 20 + (size_t)n * REC_EVENT_SIZE); /* one allocation for the record */
 	at = rec_begin(b, REC_EVENTS);
 
 	put32(b, n);

@@ -62,6 +62,9 @@ struct rec_buf {
 
 /* Release a buffer's memory. */
 void rec_buf__fini(struct rec_buf *b);
+/* Make room for n more bytes (the capacity doubles from 4 KiB); false, and oom set for good,
+ * when that fails. */
+bool rec_buf__room(struct rec_buf *b, size_t n);
 /* CRC-32 (IEEE, as zlib) of len bytes, continuing from crc (start with 0). */
 uint32_t rec__crc32(uint32_t crc, const void *p, size_t len);
 

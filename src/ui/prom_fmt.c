@@ -15,52 +15,25 @@
 #include <strings.h>
 
 #include "io/prometheus/client/metrics.pb-c.h"
+#include "model/rec.h"
 #include "ui/prom_fmt.h"
 
-/* A growable output buffer; failed sticks once an allocation fails. */
-struct buf {
-	char *p;
-	size_t len, cap;
-	bool failed;
-};
-
-/* Make room for n more bytes; false when out of memory. */
-static bool reserve(struct buf *b, size_t n)
-{
-	char *p;
-	size_t cap;
-
-	if (b->failed)
-		return false;
-	if (b->len + n <= b->cap)
-		return true;
-	cap = b->cap ? b->cap : 4096;
-	while (cap < b->len + n)
-		cap *= 2;
-	p = realloc(b->p, cap);
-	if (!p) {
-		b->failed = true;
-		return false;
-	}
-	b->p = p;
-	b->cap = cap;
-	return true;
-}
+/* Output goes into a struct rec_buf (model/rec.h): its oom sticks once an allocation fails. */
 
 /* Append n bytes. */
-static void put(struct buf *b, const void *s, size_t n)
+static void put(struct rec_buf *b, const void *s, size_t n)
 {
-	if (reserve(b, n)) {
+	if (rec_buf__room(b, n)) {
 		memcpy(b->p + b->len, s, n);
 		b->len += n;
 	}
 }
 
 /* Append a string. */
-static void puts_(struct buf *b, const char *s) { put(b, s, strlen(s)); }
+static void puts_(struct rec_buf *b, const char *s) { put(b, s, strlen(s)); }
 
 /* Append printf output. */
-static void __attribute__((format(printf, 2, 3))) bprintf(struct buf *b, const char *fmt, ...)
+static void __attribute__((format(printf, 2, 3))) bprintf(struct rec_buf *b, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -68,10 +41,10 @@ static void __attribute__((format(printf, 2, 3))) bprintf(struct buf *b, const c
 	va_start(ap, fmt);
 	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	if (n < 0 || !reserve(b, (size_t)n + 1))
+	if (n < 0 || !rec_buf__room(b, (size_t)n + 1))
 		return;
 	va_start(ap, fmt);
-	vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+	vsnprintf((char *)b->p + b->len, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	b->len += (size_t)n;
 }
@@ -100,7 +73,7 @@ static void fmt_double(double v, char *out, size_t len)
 }
 
 /* Append a float. */
-static void put_double(struct buf *b, double v)
+static void put_double(struct rec_buf *b, double v)
 {
 	char num[40];
 
@@ -109,7 +82,7 @@ static void put_double(struct buf *b, double v)
 }
 
 /* Append a label value escaped for both text formats (\\, \" and \n). */
-static void put_escaped(struct buf *b, const char *s)
+static void put_escaped(struct rec_buf *b, const char *s)
 {
 	if (!strpbrk(s, "\\\"\n")) {
 		puts_(b, s);
@@ -130,7 +103,7 @@ static void put_escaped(struct buf *b, const char *s)
 /* The label pairs of a sample as text, "a=\"x\",b=\"y\"" (escaped), into out; its length. */
 static size_t labels_str(const struct prom_sample *p, char *out, size_t len)
 {
-	struct buf b = {};
+	struct rec_buf b = {};
 	size_t n;
 
 	for (int i = 0; i < p->nlabels; i++) {
@@ -138,7 +111,7 @@ static size_t labels_str(const struct prom_sample *p, char *out, size_t len)
 		put_escaped(&b, p->label[i].value);
 		puts_(&b, "\"");
 	}
-	n = b.failed || b.len >= len ? 0 : b.len;
+	n = b.oom || b.len >= len ? 0 : b.len;
 	if (n)
 		memcpy(out, b.p, n);
 	out[n] = '\0';
@@ -147,7 +120,7 @@ static size_t labels_str(const struct prom_sample *p, char *out, size_t len)
 }
 
 /* Append one sample line: name+suffix, {labels[,le="edge"]}, value. */
-static void put_line(struct buf *b, const char *name, const char *suffix, const char *labels,
+static void put_line(struct rec_buf *b, const char *name, const char *suffix, const char *labels,
 		     const char *le, double v)
 {
 	puts_(b, name);
@@ -179,7 +152,7 @@ static void le_init(void)
 }
 
 /* Append the lines of one histogram sample. */
-static void put_hist(struct buf *b, const char *name, const struct prom_sample *p,
+static void put_hist(struct rec_buf *b, const char *name, const struct prom_sample *p,
 		     const char *labels, bool om)
 {
 	pthread_once(&le_once, le_init);
@@ -193,7 +166,7 @@ static void put_hist(struct buf *b, const char *name, const struct prom_sample *
 }
 
 /* Text 0.0.4 (om false) or OpenMetrics 1.0.0 (om true). */
-static void render_text(const struct prom_snap *s, bool om, struct buf *b)
+static void render_text(const struct prom_snap *s, bool om, struct rec_buf *b)
 {
 	static const char *const types[] = {"counter", "gauge", "histogram"};
 
@@ -225,7 +198,7 @@ static void render_text(const struct prom_snap *s, bool om, struct buf *b)
 }
 
 /* Append a base-128 varint (the length before each delimited message). */
-static void put_varint(struct buf *b, uint64_t v)
+static void put_varint(struct rec_buf *b, uint64_t v)
 {
 	uint8_t out[10];
 	size_t n = 0;
@@ -302,7 +275,7 @@ static void pb_hist(Io__Prometheus__Client__Histogram *h, const struct prom_samp
 }
 
 /* Pack the family of samples p[0..n) as one delimited MetricFamily; 0 or -ENOMEM. */
-static int pb_family(const struct prom_sample *p, size_t n, struct buf *b)
+static int pb_family(const struct prom_sample *p, size_t n, struct rec_buf *b)
 {
 	const struct prom_family_desc *d = &prom_families[p->family];
 	Io__Prometheus__Client__MetricFamily mf = IO__PROMETHEUS__CLIENT__METRIC_FAMILY__INIT;
@@ -368,7 +341,7 @@ static int pb_family(const struct prom_sample *p, size_t n, struct buf *b)
 	mf.metric = f.metricp;
 	size = io__prometheus__client__metric_family__get_packed_size(&mf);
 	put_varint(b, size);
-	if (reserve(b, size)) {
+	if (rec_buf__room(b, size)) {
 		b->len +=
 		    io__prometheus__client__metric_family__pack(&mf, (uint8_t *)b->p + b->len);
 		ret = 0;
@@ -379,7 +352,7 @@ out:
 }
 
 /* Delimited protobuf: one MetricFamily per family. */
-static void render_pb(const struct prom_snap *s, struct buf *b)
+static void render_pb(const struct prom_snap *s, struct rec_buf *b)
 {
 	for (size_t i = 0; i < s->n;) {
 		size_t j = i;
@@ -387,7 +360,7 @@ static void render_pb(const struct prom_snap *s, struct buf *b)
 		while (j < s->n && s->v[j].family == s->v[i].family)
 			j++;
 		if (pb_family(&s->v[i], j - i, b))
-			b->failed = true;
+			b->oom = true;
 		i = j;
 	}
 }
@@ -395,19 +368,19 @@ static void render_pb(const struct prom_snap *s, struct buf *b)
 /* Render s in format f. */
 int prom_fmt__render(const struct prom_snap *s, enum prom_fmt f, char **out, size_t *len)
 {
-	struct buf b = {};
+	struct rec_buf b = {};
 
 	if (f == PROM_FMT_PROTOBUF)
 		render_pb(s, &b);
 	else
 		render_text(s, f == PROM_FMT_OPENMETRICS, &b);
-	if (!b.failed && !reserve(&b, 1)) /* a non-NULL buffer even when empty */
-		b.failed = true;
-	if (b.failed) {
+	if (!b.oom && !rec_buf__room(&b, 1)) /* a non-NULL buffer even when empty */
+		b.oom = true;
+	if (b.oom) {
 		free(b.p);
 		return -ENOMEM;
 	}
-	*out = b.p;
+	*out = (char *)b.p;
 	*len = b.len;
 	return 0;
 }
