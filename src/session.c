@@ -73,35 +73,41 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list 
 	return on ? vfprintf(stderr, fmt, ap) : 0;
 }
 
+/* Append a formatted message to the list in buf (joined with "; "; an empty message or a
+ * repeat is dropped). Returns the message when it was added, else NULL. */
+static const char *join_msg(char *buf, size_t cap, char *msg, const char *fmt, va_list ap)
+{
+	size_t len = strlen(buf);
+
+	vsnprintf(msg, cap, fmt, ap);
+	if (!msg[0] || strstr(buf, msg))
+		return NULL;
+	snprintf(buf + len, cap - len, "%s%s", len ? "; " : "", msg);
+	return msg;
+}
+
 /* Add a warning (joined to the others with "; "; a repeat is dropped). */
 void session__warn(struct session *s, const char *fmt, ...)
 {
-	size_t len = strlen(s->warn);
 	char msg[sizeof(s->warn)];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	join_msg(s->warn, sizeof(s->warn), msg, fmt, ap);
 	va_end(ap);
-	if (!msg[0] || strstr(s->warn, msg))
-		return;
-	snprintf(s->warn + len, sizeof(s->warn) - len, "%s%s", len ? "; " : "", msg);
 }
 
 /* Record an error the session goes on after. */
 void session__error(struct session *s, const char *fmt, ...)
 {
-	size_t len = strlen(s->errors);
 	char msg[sizeof(s->errors)];
+	const char *added;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	added = join_msg(s->errors, sizeof(s->errors), msg, fmt, ap);
 	va_end(ap);
-	if (!msg[0] || strstr(s->errors, msg))
-		return;
-	snprintf(s->errors + len, sizeof(s->errors) - len, "%s%s", len ? "; " : "", msg);
-	if (session__no_screen(s))
+	if (added && session__no_screen(s))
 		text__line(stderr, "lattop: ", msg);
 }
 
