@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <math.h>
 #include <net/if.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,87 +26,6 @@ static const char *const mode_names[MODE__COUNT] = {
 const char *opts__mode_name(enum lat_mode m)
 {
 	return m < MODE__COUNT ? mode_names[m] : "?";
-}
-
-/* Print the usage text. */
-void opts__usage(void *fp)
-{
-	FILE *f = fp;
-
-	fprintf(f,
-		"Usage: lattop [OPTION]...\n"
-		"Live latency of eBPF programs: per-program run counts, rates and run time from\n"
-		"bpf_stats, and per-invocation latency percentiles where the kernel can measure\n"
-		"them.\n"
-		"\n"
-		"  -m, --mode MODE        view: programs (default), helpers (map helper latency\n"
-		"                         per watched program; needs fentry) or segments (the\n"
-		"                         spans of -u and --spans and the vhost chain of\n"
-		"                         --profile; the default when any of them is given)\n"
-		"  -u, --uprobe FILE:FUNC time a user function from entry to return, per thread\n"
-		"                         (FILE a binary or library, or PID:FUNC; repeatable)\n"
-		"      --spans FILE       spans defined in a JSON file: start/end probes\n"
-		"                         (uprobes, any tracepoint, tp_btf, fentry/fexit,\n"
-		"                         kprobes) and key\n"
-		"      --span-timeout SECS\n"
-		"                         drop a span's start whose end has not come in SECS\n"
-		"                         (0.1 to 86400, default 10; counted as evicted): -u\n"
-		"                         spans and file spans that set no \"timeout\"\n"
-		"      --profile FILE     segments of the KVM -> vhost-net -> TUN transmit path\n"
-		"                         (S0 kick -> handle_tx_kick, S1 -> tun_sendmsg, S2 ->\n"
-		"                         netif_receive_skb, total) for the profile's flow\n"
-		"      --discover         find the vhost worker threads and kick eventfds that\n"
-		"                         carry --flow on --device for -D SECS (default 10) and\n"
-		"                         write them to --profile-out FILE\n"
-		"      --device DEV       with --discover: the TAP/TUN device (e.g. vnet0)\n"
-		"      --flow SPEC        with --discover: proto=udp|tcp,src=IP,dst=IP,sport=N,\n"
-		"                         dport=N (any subset; IPv4 or IPv6)\n"
-		"      --profile-out FILE with --discover: where to write the profile (JSON;\n"
-		"                         a new file, mode 0600)\n"
-		"      --details          with --profile -b: one line per packet (time, tid,\n"
-		"                         queue, s0, s1, s2, total)\n"
-		"      --fifo-slots N     debug: shrink the segment FIFOs to N slots (1..1024)\n"
-		"  -p, --programs LIST    programs to watch (rows shown, per-invocation probes):\n"
-		"                         IDs or names, comma-separated (up to %d; a name may\n"
-		"                         match several programs)\n"
-		"  -d, --interval SECS    refresh/report interval, decimals allowed (default 1)\n"
-		"  -b, --batch            print one report per interval to stdout, no TUI\n"
-		"  -n, --iterations N     stop after N intervals\n"
-		"  -D, --duration SECS    stop after SECS seconds\n"
-		"  -o, --output FMT       batch format: text (default), csv, json (JSON Lines)\n"
-		"  -c, --cumulative       batch figures since start instead of per interval\n"
-		"      --hist             batch: each row's log2 histogram too (text: lines under\n"
-		"                         the row; csv: a hist column; json: a hist array)\n"
-		"      --demo             load the bundled demo programs and drive them\n"
-		"      --no-color         no colours (also when NO_COLOR is set and non-empty)\n"
-		"  -w, --write FILE       record the session to FILE, a new file (mode 0600;\n"
-		"                         never over a file or through a link); TUI or -b\n"
-		"      --raw              with -w: record every event too (48 bytes per event)\n"
-		"  -r, --read FILE        replay a recording (no root needed); with -b print per-\n"
-		"                         interval reports (-n N) or totals over the recording\n"
-		"      --events           with -r: export a --raw recording event by event\n"
-		"                         (-o csv, or -o trace for Chrome/Perfetto trace JSON)\n"
-		"      --theme NAME|PATH  colours: default, light, mono, or a theme file\n"
-		"                         (t cycles)\n"
-		"      --listen [ADDR:]PORT\n"
-		"                         serve Prometheus metrics on http://ADDR:PORT/metrics\n"
-		"                         (ADDR 127.0.0.1 unless given); alone it runs headless\n"
-		"                         until a signal, -n or -D; with -b or --tui it serves\n"
-		"                         alongside them\n"
-		"      --tui              with --listen: keep the TUI\n"
-		"  -h, --help             show this help and exit\n"
-		"  -V, --version          show the version and exit\n"
-		"\n"
-		"Keys: q/F10 quit, ?/F1 help, space/Z pause, c cumulative/interval, z reset,\n"
-		"< >/F6 sort, r reverse, f edit the filter, + - add/remove the selected program,\n"
-		"Up/Down (k/j)/PgUp/PgDn/Home/End select, Enter/H histogram pane, d interval,\n"
-		"/ n search,"
-		" w W record on/off (W asks for the file name), t theme,\n"
-		"p h s Tab modes.\n"
-		"Exit status: 0 ok, 1 runtime error (a recording that could not be written\n"
-		"included) or missing privileges, 2 bad usage (an existing output file too).\n"
-		"See lattop(8).\n",
-		FILTER_MAX);
 }
 
 /* Parse a duration in seconds. */
@@ -233,6 +153,331 @@ int opts__filter_str(const struct opts *o, char *buf, size_t len)
 	return 0;
 }
 
+/* Option parsers: each takes the option's value, sets o, and returns 0, -EINVAL with one
+ * sentence in err, or an opts_action > 0 that ends parsing (--help, --version). */
+static int o_mode(struct opts *o, const char *v, char *err, size_t errlen)
+{
+	o->mode_set = true;
+	for (int m = 0; m < MODE__COUNT; m++)
+		if (!strcmp(v, mode_names[m])) {
+			o->mode = (enum lat_mode)m;
+			return 0;
+		}
+	snprintf(err, errlen, "unknown mode '%s': use programs, helpers or segments", v);
+	return -EINVAL;
+}
+
+static int o_interval(struct opts *o, const char *v, char *err, size_t errlen)
+{
+	if (opts__parse_secs(v, &o->interval_ns) || o->interval_ns < 10000000ull) {
+		snprintf(err, errlen, "bad interval '%s' for -d: give seconds >= 0.01, e.g. -d 0.5",
+			 v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int o_iterations(struct opts *o, const char *v, char *err, size_t errlen)
+{
+	if (parse_count(v, &o->iterations)) {
+		snprintf(err, errlen,
+			 "bad count '%s' for -n: give a whole number of intervals >= 1", v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int o_duration(struct opts *o, const char *v, char *err, size_t errlen)
+{
+	if (opts__parse_secs(v, &o->duration_ns)) {
+		snprintf(err, errlen, "bad duration '%s' for -D: give seconds > 0, e.g. -D 10", v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int o_output(struct opts *o, const char *v, char *err, size_t errlen)
+{
+	static const char *const names[] = {
+		[OUT_TEXT] = "text", [OUT_CSV] = "csv", [OUT_JSON] = "json", [OUT_TRACE] = "trace"
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(v, names[i])) {
+			o->out = (enum out_fmt)i;
+			return 0;
+		}
+	snprintf(err, errlen, "unknown output format '%s' for -o: use text, csv or json", v);
+	return -EINVAL;
+}
+
+static int o_uprobe(struct opts *o, const char *v, char *err, size_t errlen)
+{
+	if (o->nspans == LAT_SPAN_MAX) {
+		snprintf(err, errlen, "too many spans: at most %d in all", LAT_SPAN_MAX);
+		return -EINVAL;
+	}
+	if (spans__parse_func(&o->spans[o->nspans], v, err, errlen))
+		return -EINVAL;
+	o->nspans++;
+	return 0;
+}
+
+static int o_spans(struct opts *o, const char *v, char *err, size_t errlen)
+{
+	return spans__parse_file(v, o->spans, LAT_SPAN_MAX, &o->nspans, err, errlen) ? -EINVAL : 0;
+}
+
+static int o_span_timeout(struct opts *o, const char *v, char *err, size_t errlen)
+{
+	if (opts__parse_secs(v, &o->span_timeout_ns) || o->span_timeout_ns < 100000000ull ||
+	    o->span_timeout_ns > 86400000000000ull) {
+		snprintf(err, errlen,
+			 "bad timeout '%s' for --span-timeout: give seconds from 0.1 to 86400, "
+			 "e.g. --span-timeout 60",
+			 v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int o_flow(struct opts *o, const char *v, char *err, size_t errlen)
+{
+	if (flow__parse(&o->flow, v, err, errlen))
+		return -EINVAL;
+	o->flow_spec = v;
+	return 0;
+}
+
+static int o_fifo_slots(struct opts *o, const char *v, char *err, size_t errlen)
+{
+	long n;
+
+	if (parse_count(v, &n) || n > LAT_VHOST_S0_SLOTS) {
+		snprintf(err, errlen, "bad FIFO size '%s' for --fifo-slots: give 1..%d", v,
+			 LAT_VHOST_S0_SLOTS);
+		return -EINVAL;
+	}
+	o->fifo_slots = (uint32_t)n;
+	return 0;
+}
+
+static int o_listen(struct opts *o, const char *v, char *err, size_t errlen)
+{
+	struct prom_addr a;
+
+	if (prom__parse_listen(v, &a, err, errlen))
+		return -EINVAL;
+	o->listen = v;
+	return 0;
+}
+
+static int o_events(struct opts *o, const char *v, char *err, size_t errlen)
+{
+	(void)v, (void)err, (void)errlen;
+	o->events = true;
+	o->batch = true;
+	return 0;
+}
+
+static int o_theme(struct opts *o, const char *v, char *err, size_t errlen)
+{
+	char path[4096];
+
+	if (theme__find(v, path, sizeof(path))) {
+		snprintf(err, errlen,
+			 "no theme '%s': give a name from ./themes or %s, or a path to a .json file",
+			 v, theme__dir());
+		return -EINVAL;
+	}
+	o->theme = v;
+	return 0;
+}
+
+static int o_help(struct opts *o, const char *v, char *err, size_t errlen)
+{
+	(void)o, (void)v, (void)err, (void)errlen;
+	return OPTS_HELP;
+}
+
+static int o_version(struct opts *o, const char *v, char *err, size_t errlen)
+{
+	(void)o, (void)v, (void)err, (void)errlen;
+	return OPTS_VERSION;
+}
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define FIELD(f) offsetof(struct opts, f)
+
+/* The option table, in --help's order: getopt_long's options, the short-option string and
+ * --help are all made from it. */
+static const struct opt_def opt_table[] = {
+	{ "mode", 'm', "MODE",
+	  "view: programs (default), helpers (map helper latency\n"
+	  "per watched program; needs fentry) or segments (the\n"
+	  "spans of -u and --spans and the vhost chain of\n"
+	  "--profile; the default when any of them is given)",
+	  o_mode, 0 },
+	{ "uprobe", 'u', "FILE:FUNC",
+	  "time a user function from entry to return, per thread\n"
+	  "(FILE a binary or library, or PID:FUNC; repeatable)",
+	  o_uprobe, 0 },
+	{ "spans", 0, "FILE",
+	  "spans defined in a JSON file: start/end probes\n"
+	  "(uprobes, any tracepoint, tp_btf, fentry/fexit,\n"
+	  "kprobes) and key",
+	  o_spans, 0 },
+	{ "span-timeout", 0, "SECS",
+	  "drop a span's start whose end has not come in SECS\n"
+	  "(0.1 to 86400, default 10; counted as evicted): -u\n"
+	  "spans and file spans that set no \"timeout\"",
+	  o_span_timeout, 0 },
+	{ "profile", 0, "FILE",
+	  "segments of the KVM -> vhost-net -> TUN transmit path\n"
+	  "(S0 kick -> handle_tx_kick, S1 -> tun_sendmsg, S2 ->\n"
+	  "netif_receive_skb, total) for the profile's flow",
+	  NULL, FIELD(profile_path) },
+	{ "discover", 0, NULL,
+	  "find the vhost worker threads and kick eventfds that\n"
+	  "carry --flow on --device for -D SECS (default 10) and\n"
+	  "write them to --profile-out FILE",
+	  NULL, FIELD(discover) },
+	{ "device", 0, "DEV", "with --discover: the TAP/TUN device (e.g. vnet0)", NULL,
+	  FIELD(device) },
+	{ "flow", 0, "SPEC",
+	  "with --discover: proto=udp|tcp,src=IP,dst=IP,sport=N,\n"
+	  "dport=N (any subset; IPv4 or IPv6)",
+	  o_flow, 0 },
+	{ "profile-out", 0, "FILE",
+	  "with --discover: where to write the profile (JSON;\n"
+	  "a new file, mode 0600)",
+	  NULL, FIELD(profile_out) },
+	{ "details", 0, NULL,
+	  "with --profile -b: one line per packet (time, tid,\n"
+	  "queue, s0, s1, s2, total)",
+	  NULL, FIELD(details) },
+	{ "fifo-slots", 0, "N",
+	  "debug: shrink the segment FIFOs to N slots (1.." STR(LAT_VHOST_S0_SLOTS) ")",
+	  o_fifo_slots, 0 },
+	{ "programs", 'p', "LIST",
+	  "programs to watch (rows shown, per-invocation probes):\n"
+	  "IDs or names, comma-separated (up to " STR(FILTER_MAX) "; a name may\n"
+	  "match several programs)",
+	  opts__parse_filter, 0 },
+	{ "interval", 'd', "SECS", "refresh/report interval, decimals allowed (default 1)",
+	  o_interval, 0 },
+	{ "batch", 'b', NULL, "print one report per interval to stdout, no TUI", NULL,
+	  FIELD(batch) },
+	{ "iterations", 'n', "N", "stop after N intervals", o_iterations, 0 },
+	{ "duration", 'D', "SECS", "stop after SECS seconds", o_duration, 0 },
+	{ "output", 'o', "FMT", "batch format: text (default), csv, json (JSON Lines)", o_output,
+	  0 },
+	{ "cumulative", 'c', NULL, "batch figures since start instead of per interval", NULL,
+	  FIELD(cumulative) },
+	{ "hist", 0, NULL,
+	  "batch: each row's log2 histogram too (text: lines under\n"
+	  "the row; csv: a hist column; json: a hist array)",
+	  NULL, FIELD(hist) },
+	{ "demo", 0, NULL, "load the bundled demo programs and drive them", NULL, FIELD(demo) },
+	{ "no-color", 0, NULL, "no colours (also when NO_COLOR is set and non-empty)", NULL,
+	  FIELD(no_color) },
+	{ "write", 'w', "FILE",
+	  "record the session to FILE, a new file (mode 0600;\n"
+	  "never over a file or through a link); TUI or -b",
+	  NULL, FIELD(record) },
+	{ "raw", 0, NULL, "with -w: record every event too (48 bytes per event)", NULL,
+	  FIELD(raw) },
+	{ "read", 'r', "FILE",
+	  "replay a recording (no root needed); with -b print per-\n"
+	  "interval reports (-n N) or totals over the recording",
+	  NULL, FIELD(replay) },
+	{ "events", 0, NULL,
+	  "with -r: export a --raw recording event by event\n"
+	  "(-o csv, or -o trace for Chrome/Perfetto trace JSON)",
+	  o_events, 0 },
+	{ "theme", 0, "NAME|PATH",
+	  "colours: default, light, mono, or a theme file\n"
+	  "(t cycles)",
+	  o_theme, 0 },
+	{ "listen", 0, "[ADDR:]PORT",
+	  "serve Prometheus metrics on http://ADDR:PORT/metrics\n"
+	  "(ADDR 127.0.0.1 unless given); alone it runs headless\n"
+	  "until a signal, -n or -D; with -b or --tui it serves\n"
+	  "alongside them",
+	  o_listen, 0 },
+	{ "tui", 0, NULL, "with --listen: keep the TUI", NULL, FIELD(tui) },
+	{ "help", 'h', NULL, "show this help and exit", o_help, 0 },
+	{ "version", 'V', NULL, "show the version and exit", o_version, 0 },
+};
+#define NOPTS (sizeof(opt_table) / sizeof(opt_table[0]))
+/* getopt_long's value for an option without a short name: this plus its table index. */
+#define OPT_LONG_BASE 256
+
+/* The option table and its length. */
+const struct opt_def *opts__table(size_t *n)
+{
+	*n = NOPTS;
+	return opt_table;
+}
+
+/* The text before and after the option list of --help. */
+static const char usage_head[] =
+	"Usage: lattop [OPTION]...\n"
+	"Live latency of eBPF programs: per-program run counts, rates and run time from\n"
+	"bpf_stats, and per-invocation latency percentiles where the kernel can measure\n"
+	"them.\n"
+	"\n";
+static const char usage_tail[] =
+	"\n"
+	"Keys: q/F10 quit, ?/F1 help, space/Z pause, c cumulative/interval, z reset,\n"
+	"< >/F6 sort, r reverse, f edit the filter, + - add/remove the selected program,\n"
+	"Up/Down (k/j)/PgUp/PgDn/Home/End select, Enter/H histogram pane, d interval,\n"
+	"/ n search,"
+	" w W record on/off (W asks for the file name), t theme,\n"
+	"p h s Tab modes.\n"
+	"Exit status: 0 ok, 1 runtime error (a recording that could not be written\n"
+	"included) or missing privileges, 2 bad usage (an existing output file too).\n"
+	"See lattop(8).\n";
+
+/* Where an option's --help text starts (the column after "  -x, --name ARG"). */
+#define HELP_COL 25
+
+/* Print one option's lines of --help: names and value, then its text from HELP_COL (on the
+ * next line when the names reach it). */
+static void usage_opt(FILE *f, const struct opt_def *d)
+{
+	char lead[64];
+	const char *h = d->help;
+
+	snprintf(lead, sizeof(lead), "  %c%c%s--%s%s%s", d->letter ? '-' : ' ',
+		 d->letter ? d->letter : ' ', d->letter ? ", " : "  ", d->name, d->arg ? " " : "",
+		 d->arg ? d->arg : "");
+	if (strlen(lead) < HELP_COL)
+		fprintf(f, "%-*s", HELP_COL, lead);
+	else
+		fprintf(f, "%s\n%*s", lead, HELP_COL, "");
+	while (*h) {
+		size_t n = strcspn(h, "\n");
+
+		fprintf(f, "%.*s\n", (int)n, h);
+		h += n;
+		if (*h && *++h)
+			fprintf(f, "%*s", HELP_COL, "");
+	}
+}
+
+/* Print the usage text, the options from the option table. */
+void opts__usage(void *fp)
+{
+	FILE *f = fp;
+
+	fputs(usage_head, f);
+	for (size_t i = 0; i < NOPTS; i++)
+		usage_opt(f, &opt_table[i]);
+	fputs(usage_tail, f);
+}
+
 /* Check --listen and --tui go with a live session; 0 or -EINVAL with err set. */
 static int check_listen(const struct opts *o, char *err, size_t errlen)
 {
@@ -249,251 +494,15 @@ static int check_listen(const struct opts *o, char *err, size_t errlen)
 	return -EINVAL;
 }
 
-/* Parse argv into o. */
-int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
+/* Check the spans go together (names, --span-timeout, -r) and give each span that sets no
+ * timeout the --span-timeout one; 0 or -EINVAL with err set. */
+static int check_spans(struct opts *o, char *err, size_t errlen)
 {
-	enum { OPT_DEMO = 256, OPT_NO_COLOR, OPT_THEME, OPT_RAW, OPT_EVENTS, OPT_SPANS,
-	       OPT_DISCOVER, OPT_DEVICE, OPT_FLOW, OPT_PROFILE_OUT, OPT_PROFILE, OPT_DETAILS,
-	       OPT_FIFO_SLOTS, OPT_HIST, OPT_SPAN_TIMEOUT, OPT_LISTEN, OPT_TUI };
-	static const struct option longopts[] = {
-		{ "mode", required_argument, NULL, 'm' },
-		{ "programs", required_argument, NULL, 'p' },
-		{ "interval", required_argument, NULL, 'd' },
-		{ "batch", no_argument, NULL, 'b' },
-		{ "iterations", required_argument, NULL, 'n' },
-		{ "duration", required_argument, NULL, 'D' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "cumulative", no_argument, NULL, 'c' },
-		{ "demo", no_argument, NULL, OPT_DEMO },
-		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
-		{ "theme", required_argument, NULL, OPT_THEME },
-		{ "write", required_argument, NULL, 'w' },
-		{ "read", required_argument, NULL, 'r' },
-		{ "raw", no_argument, NULL, OPT_RAW },
-		{ "events", no_argument, NULL, OPT_EVENTS },
-		{ "uprobe", required_argument, NULL, 'u' },
-		{ "spans", required_argument, NULL, OPT_SPANS },
-		{ "span-timeout", required_argument, NULL, OPT_SPAN_TIMEOUT },
-		{ "discover", no_argument, NULL, OPT_DISCOVER },
-		{ "device", required_argument, NULL, OPT_DEVICE },
-		{ "flow", required_argument, NULL, OPT_FLOW },
-		{ "profile-out", required_argument, NULL, OPT_PROFILE_OUT },
-		{ "profile", required_argument, NULL, OPT_PROFILE },
-		{ "details", no_argument, NULL, OPT_DETAILS },
-		{ "fifo-slots", required_argument, NULL, OPT_FIFO_SLOTS },
-		{ "hist", no_argument, NULL, OPT_HIST },
-		{ "listen", required_argument, NULL, OPT_LISTEN },
-		{ "tui", no_argument, NULL, OPT_TUI },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *nc = getenv("NO_COLOR");
-	int c, err_ret = -EINVAL;
-
-	memset(o, 0, sizeof(*o));
-	o->interval_ns = 1000000000ull;
-	o->no_color = nc && *nc;
-	err[0] = '\0';
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":m:p:d:bn:D:o:chVw:r:u:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			o->mode_set = true;
-			if (!strcmp(optarg, "programs")) {
-				o->mode = MODE_PROGRAMS;
-			} else if (!strcmp(optarg, "helpers")) {
-				o->mode = MODE_HELPERS;
-			} else if (!strcmp(optarg, "segments")) {
-				o->mode = MODE_SEGMENTS;
-			} else {
-				snprintf(err, errlen,
-					 "unknown mode '%s': use programs, helpers or segments", optarg);
-				return err_ret;
-			}
-			break;
-		case 'p':
-			if (opts__parse_filter(o, optarg, err, errlen))
-				return err_ret;
-			break;
-		case 'd':
-			if (opts__parse_secs(optarg, &o->interval_ns) ||
-			    o->interval_ns < 10000000ull) {
-				snprintf(err, errlen,
-					 "bad interval '%s' for -d: give seconds >= 0.01, e.g. -d 0.5",
-					 optarg);
-				return err_ret;
-			}
-			break;
-		case 'b':
-			o->batch = true;
-			break;
-		case 'n':
-			if (parse_count(optarg, &o->iterations)) {
-				snprintf(err, errlen,
-					 "bad count '%s' for -n: give a whole number of intervals >= 1",
-					 optarg);
-				return err_ret;
-			}
-			break;
-		case 'D':
-			if (opts__parse_secs(optarg, &o->duration_ns)) {
-				snprintf(err, errlen,
-					 "bad duration '%s' for -D: give seconds > 0, e.g. -D 10", optarg);
-				return err_ret;
-			}
-			break;
-		case 'o':
-			if (!strcmp(optarg, "text"))
-				o->out = OUT_TEXT;
-			else if (!strcmp(optarg, "csv"))
-				o->out = OUT_CSV;
-			else if (!strcmp(optarg, "json"))
-				o->out = OUT_JSON;
-			else if (!strcmp(optarg, "trace"))
-				o->out = OUT_TRACE;
-			else {
-				snprintf(err, errlen,
-					 "unknown output format '%s' for -o: use text, csv or json",
-					 optarg);
-				return err_ret;
-			}
-			break;
-		case 'c':
-			o->cumulative = true;
-			break;
-		case OPT_DEMO:
-			o->demo = true;
-			break;
-		case OPT_NO_COLOR:
-			o->no_color = true;
-			break;
-		case 'w':
-			o->record = optarg;
-			break;
-		case 'r':
-			o->replay = optarg;
-			break;
-		case OPT_RAW:
-			o->raw = true;
-			break;
-		case 'u':
-			if (o->nspans == LAT_SPAN_MAX) {
-				snprintf(err, errlen, "too many spans: at most %d in all", LAT_SPAN_MAX);
-				return err_ret;
-			}
-			if (spans__parse_func(&o->spans[o->nspans], optarg, err, errlen))
-				return err_ret;
-			o->nspans++;
-			break;
-		case OPT_SPANS:
-			if (spans__parse_file(optarg, o->spans, LAT_SPAN_MAX, &o->nspans, err,
-					      errlen))
-				return err_ret;
-			break;
-		case OPT_SPAN_TIMEOUT:
-			if (opts__parse_secs(optarg, &o->span_timeout_ns) ||
-			    o->span_timeout_ns < 100000000ull || o->span_timeout_ns > 86400000000000ull) {
-				snprintf(err, errlen,
-					 "bad timeout '%s' for --span-timeout: give seconds from 0.1 "
-					 "to 86400, e.g. --span-timeout 60",
-					 optarg);
-				return err_ret;
-			}
-			break;
-		case OPT_DISCOVER:
-			o->discover = true;
-			break;
-		case OPT_DEVICE:
-			o->device = optarg;
-			break;
-		case OPT_FLOW:
-			if (flow__parse(&o->flow, optarg, err, errlen))
-				return err_ret;
-			o->flow_spec = optarg;
-			break;
-		case OPT_PROFILE_OUT:
-			o->profile_out = optarg;
-			break;
-		case OPT_PROFILE:
-			o->profile_path = optarg;
-			break;
-		case OPT_DETAILS:
-			o->details = true;
-			break;
-		case OPT_HIST:
-			o->hist = true;
-			break;
-		case OPT_LISTEN: {
-			struct prom_addr a;
-
-			if (prom__parse_listen(optarg, &a, err, errlen))
-				return err_ret;
-			o->listen = optarg;
-			break;
-		}
-		case OPT_TUI:
-			o->tui = true;
-			break;
-		case OPT_FIFO_SLOTS: {
-			long v;
-
-			if (parse_count(optarg, &v) || v > LAT_VHOST_S0_SLOTS) {
-				snprintf(err, errlen,
-					 "bad FIFO size '%s' for --fifo-slots: give 1..%d", optarg,
-					 LAT_VHOST_S0_SLOTS);
-				return err_ret;
-			}
-			o->fifo_slots = (uint32_t)v;
-			break;
-		}
-		case OPT_EVENTS:
-			o->events = true;
-			o->batch = true;
-			break;
-		case OPT_THEME: {
-			char path[4096];
-
-			if (theme__find(optarg, path, sizeof(path))) {
-				snprintf(err, errlen,
-					 "no theme '%s': give a name from ./themes or %s, or a path "
-					 "to a .json file",
-					 optarg, theme__dir());
-				return err_ret;
-			}
-			o->theme = optarg;
-			break;
-		}
-		case 'h':
-			return OPTS_HELP;
-		case 'V':
-			return OPTS_VERSION;
-		case ':':
-			snprintf(err, errlen, "option '%s' needs a value; see lattop --help",
-				 argv[optind - 1]);
-			return err_ret;
-		default:
-			if (optopt)
-				snprintf(err, errlen, "unknown option '-%c'; see lattop --help",
-					 optopt);
-			else
-				snprintf(err, errlen, "unknown option '%s'; see lattop --help",
-					 argv[optind - 1]);
-			return err_ret;
-		}
-	}
-	if (optind < argc) {
-		snprintf(err, errlen, "unexpected argument '%s'; see lattop --help", argv[optind]);
-		return err_ret;
-	}
-	if (opts__check_record(o, err, errlen))
-		return err_ret;
 	if (spans__check_names(o->spans, o->nspans, err, errlen))
-		return err_ret;
+		return -EINVAL;
 	if (o->span_timeout_ns && !o->nspans) {
 		snprintf(err, errlen, "--span-timeout applies to spans: give -u or --spans too");
-		return err_ret;
+		return -EINVAL;
 	}
 	/* After every span is read, so the option's place among -u and --spans is irrelevant. */
 	for (int i = 0; o->span_timeout_ns && i < o->nspans; i++)
@@ -501,22 +510,125 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 			o->spans[i].timeout_ns = o->span_timeout_ns;
 	if (o->nspans && o->replay) {
 		snprintf(err, errlen, "-u and --spans trace a live system: they do not apply to -r");
-		return err_ret;
+		return -EINVAL;
 	}
-	if (opts__check_segments(o, err, errlen))
-		return err_ret;
+	return 0;
+}
+
+/* Check the parsed options go together and settle the mode; 0 or -EINVAL with err set. */
+static int check_all(struct opts *o, char *err, size_t errlen)
+{
+	if (opts__check_record(o, err, errlen) || check_spans(o, err, errlen) ||
+	    opts__check_segments(o, err, errlen))
+		return -EINVAL;
 	if (o->mode == MODE_SEGMENTS && !o->nspans && !o->profile_path && !o->replay) {
 		snprintf(err, errlen,
 			 "segments mode needs spans or a profile: give -u, --spans or --profile");
-		return err_ret;
+		return -EINVAL;
 	}
 	if ((o->nspans || o->profile_path) && !o->mode_set)
 		o->mode = MODE_SEGMENTS;
 	if (check_listen(o, err, errlen))
-		return err_ret;
+		return -EINVAL;
 	if ((o->out != OUT_TEXT || o->cumulative || o->hist) && !o->batch) {
 		snprintf(err, errlen, "-o, -c and --hist apply to batch output: add -b");
-		return err_ret;
+		return -EINVAL;
 	}
-	return OPTS_RUN;
+	return 0;
+}
+
+/* getopt_long's long options and short-option string ("-:" first: a missing value is ':'),
+ * from the option table. */
+static void getopt_tables(struct option *lo, char *shortopts)
+{
+	char *s = shortopts;
+
+	*s++ = ':';
+	for (size_t i = 0; i < NOPTS; i++) {
+		const struct opt_def *d = &opt_table[i];
+
+		lo[i] = (struct option){ d->name, d->arg ? required_argument : no_argument, NULL,
+					 d->letter ? d->letter : OPT_LONG_BASE + (int)i };
+		if (d->letter) {
+			*s++ = d->letter;
+			if (d->arg)
+				*s++ = ':';
+		}
+	}
+	lo[NOPTS] = (struct option){ 0 };
+	*s = '\0';
+}
+
+/* The table entry of getopt_long's value c, NULL for none. */
+static const struct opt_def *opt_of(int c)
+{
+	if (c >= OPT_LONG_BASE && c < OPT_LONG_BASE + (int)NOPTS)
+		return &opt_table[c - OPT_LONG_BASE];
+	for (size_t i = 0; i < NOPTS; i++)
+		if (opt_table[i].letter && opt_table[i].letter == c)
+			return &opt_table[i];
+	return NULL;
+}
+
+/* Apply option d with value v (NULL for none) to o: its parser, or else its field (a bool set
+ * true, or the value). */
+static int opt_apply(struct opts *o, const struct opt_def *d, const char *v, char *err,
+		     size_t errlen)
+{
+	char *field = (char *)o + d->field;
+
+	if (d->parse)
+		return d->parse(o, v, err, errlen);
+	if (d->arg)
+		memcpy(field, &v, sizeof(v));
+	else
+		*(bool *)field = true;
+	return 0;
+}
+
+/* The error of a getopt_long result that is no option (c is ':' or '?'). */
+static void opt_error(int c, int argc, char **argv, char *err, size_t errlen)
+{
+	const char *arg = optind - 1 < argc ? argv[optind - 1] : "";
+
+	if (c == ':')
+		snprintf(err, errlen, "option '%s' needs a value; see lattop --help", arg);
+	else if (optopt > 0 && optopt < OPT_LONG_BASE)
+		snprintf(err, errlen, "unknown option '-%c'; see lattop --help", optopt);
+	else
+		snprintf(err, errlen, "unknown option '%s'; see lattop --help", arg);
+}
+
+/* Parse argv into o. */
+int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
+{
+	struct option lo[NOPTS + 1];
+	char shortopts[2 * NOPTS + 2];
+	const char *nc = getenv("NO_COLOR");
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->interval_ns = 1000000000ull;
+	o->no_color = nc && *nc;
+	err[0] = '\0';
+	getopt_tables(lo, shortopts);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
+		const struct opt_def *d = opt_of(c);
+		int r;
+
+		if (!d) {
+			opt_error(c, argc, argv, err, errlen);
+			return -EINVAL;
+		}
+		r = opt_apply(o, d, optarg, err, errlen);
+		if (r)
+			return r < 0 ? -EINVAL : r;
+	}
+	if (optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s'; see lattop --help", argv[optind]);
+		return -EINVAL;
+	}
+	return check_all(o, err, errlen) ? -EINVAL : OPTS_RUN;
 }

@@ -79,6 +79,22 @@ enum opts_action {
 	OPTS_VERSION,
 };
 
+/* One command-line option. The table of them (opts.c) drives getopt_long, the short-option string
+ * and --help, and the tests check it against the man page. */
+struct opt_def {
+	const char *name; /* long name, without "--" */
+	char letter;      /* short name, 0 for none */
+	const char *arg;  /* the value's name in --help, NULL for an option without a value */
+	const char *help; /* --help text; each '\n' starts a line under the first */
+	/* Parse value v into o: 0, -EINVAL with one sentence in err, or an opts_action > 0 that
+	 * ends parsing (--help). NULL: set the field at offset .field of struct opts instead, a
+	 * bool (to true) for an option without a value, else a const char * (to v). */
+	int (*parse)(struct opts *o, const char *v, char *err, size_t errlen);
+	size_t field;
+};
+
+/* The option table, in --help's order; *n gets its length. */
+const struct opt_def *opts__table(size_t *n);
 /* Parse argv into o. Returns an opts_action (>= 0) or -EINVAL with one sentence in err. */
 int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen);
 /* Parse a -p list ("12,57,xdp_fw") into o->filter. Returns 0 or -EINVAL with err set. */

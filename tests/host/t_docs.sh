@@ -1,16 +1,46 @@
 #!/usr/bin/env bash
 # The documentation stays true: the man page renders without warnings and names every option
-# --help lists; the README's two commands are the ones .ci/run and the man page give.
+# of the option table and no other; the README's two commands are the ones .ci/run and the man page give.
 cd "$(dirname "$0")/../.." && . tests/lib.sh
 SUITE=docs
 
 out=$(groff -man -ww -z man/lattop.8 2>&1)
 expect_eq man-renders $? 0
 expect_eq man-no-warnings "$out" ""
-for opt in $($LATTOP --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
-	esc=$(echo "$opt" | sed 's/-/\\\\-/g')
-	if grep -q -- "$esc" man/lattop.8; then pass "man-has$opt"; else fail "man-has$opt" "man page lacks $opt"; fi
-done
+# The option table (test_opts --list) against --help and the man page, both ways: every option
+# has its line in --help and a tag in OPTIONS (long and short names), and every option the man
+# page names anywhere is in the table (options of other programs excepted by name).
+"$OUTPUT/tests/test_opts" --list >"$TMP/opts.txt"
+python3 - "$TMP/opts.txt" "$($LATTOP --help)" <<'PY' >"$TMP/opts-check.txt"
+import re, sys
+table = [l.split() for l in open(sys.argv[1]) if l.strip()]
+helptext = sys.argv[2].splitlines()
+man = open("man/lattop.8").read()
+opts = man[man.index("\n.SH OPTIONS"):man.index("\n.SH VHOST SEGMENTS")].splitlines()
+tags = " ".join(opts[i + 1] for i, l in enumerate(opts) if l == ".TP" and i + 1 < len(opts))
+OTHERS = {"enable-feature"}  # Prometheus's --enable-feature=native-histograms
+longs = {n for _, n, _ in table}
+letters = {c for c, _, _ in table if c != "-"}
+def man_longs(text):
+    return {m.replace("\\-", "-") for m in re.findall(r"\\-\\-([a-z](?:[a-z]|\\-)*)", text)}
+def man_shorts(text):
+    return set(re.findall(r"(?<![A-Za-z0-9-])\\-([A-Za-z])(?![A-Za-z0-9])", text))
+for c, name, arg in table:
+    lead = ("-%s, " % c if c != "-" else "    ") + "--" + name + ("" if arg == "-" else " " + arg)
+    ok = any(re.match(r"  " + re.escape(lead) + r"( |$)", l) for l in helptext)
+    print("help-has--%s %s --help lacks the line of '%s'" % (name, ok, lead.strip()))
+    print("man-tag--%s %s man OPTIONS has no tag naming --%s" % (name, name in man_longs(tags), name))
+    if c != "-":
+        print("man-tag-%s %s man OPTIONS has no tag naming -%s" % (c, c in man_shorts(tags), c))
+for name in sorted(man_longs(man) - OTHERS):
+    print("man-names--%s %s the man page names --%s, which is no option" % (name, name in longs, name))
+for c in sorted(man_shorts(man)):
+    print("man-names-%s %s the man page names -%s, which is no option" % (c, c in letters, c))
+PY
+check option-table-read test "$(grep -c '^help-has' "$TMP/opts-check.txt")" -ge 30
+while read -r name ok why; do
+	if [ "$ok" = True ]; then pass "$name"; else fail "$name" "$why"; fi
+done <"$TMP/opts-check.txt"
 test_cmd=$(grep -m2 -E '^    apt-get update' README.md | tail -n1 | sed 's/^    //')
 check readme-test-cmd-in-ci grep -qF "${test_cmd#apt-get update && }" .ci/run
 check readme-demo-cmd grep -qE '^    apt-get update .*\./lattop --demo$' README.md

@@ -502,9 +502,44 @@ static void test_listen(void)
 	ASSERT_EQ(parse(replay), -EINVAL, "--listen with -r");
 }
 
-int main(void)
+/* The option table: names and letters unique, every option has help text, and each one either
+ * parses its value or names a field. */
+static void test_table(void)
 {
+	size_t n;
+	const struct opt_def *t = opts__table(&n);
+
+	ASSERT_TRUE(n >= 30, "table read");
+	for (size_t i = 0; i < n; i++) {
+		ASSERT_TRUE(t[i].name && t[i].name[0] && t[i].name[0] != '-', t[i].name);
+		ASSERT_TRUE(t[i].help && t[i].help[0], "help text");
+		ASSERT_TRUE(t[i].parse || t[i].field, "parser or field");
+		for (size_t j = 0; j < i; j++) {
+			ASSERT_TRUE(strcmp(t[i].name, t[j].name), "long names unique");
+			ASSERT_TRUE(!t[i].letter || t[i].letter != t[j].letter, "letters unique");
+		}
+	}
+}
+
+/* With --list: the option table, one "LETTER NAME ARG" line each ("-" for none), for
+ * tests/host/t_docs.sh to check against --help and the man page. */
+static int list_options(void)
+{
+	size_t n;
+	const struct opt_def *t = opts__table(&n);
+
+	for (size_t i = 0; i < n; i++)
+		printf("%c %s %s\n", t[i].letter ? t[i].letter : '-', t[i].name,
+		       t[i].arg ? t[i].arg : "-");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "--list"))
+		return list_options();
 	test__suite = "opts";
+	RUN_TEST(test_table);
 	RUN_TEST(test_defaults);
 	RUN_TEST(test_values);
 	RUN_TEST(test_long_options);
