@@ -435,7 +435,8 @@ static const char usage_tail[] =
 	"Up/Down (k/j)/PgUp/PgDn/Home/End select, Enter/H histogram pane, d interval,\n"
 	"/ n search,"
 	" w W record on/off (W asks for the file name), t theme,\n"
-	"p h s Tab modes.\n"
+	"p h s Tab modes. In a replay: space pause/resume, +/= - faster/slower,\n"
+	". , step, g/b jump to a time, Home End first/last interval, Z pause the display.\n"
 	"Exit status: 0 ok, 1 runtime error (a recording that could not be written\n"
 	"included) or missing privileges, 2 bad usage (an existing output file too).\n"
 	"See lattop(8).\n";

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * replay_ui.c - `lattop -r FILE`: choose the front end, and the replay key table the TUI
- * consults first while a recording plays.
+ * replay_ui.c - `lattop -r FILE`: choose the front end, and the replay clock actions the TUI's
+ * key table names.
  */
 #include <curses.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,46 +91,40 @@ static int r_jump(struct session *s, char *msg, size_t len)
 	return replay__jump(s, when, msg, len);
 }
 
-struct replay_key {
-	int key, alt;
-	int (*fn)(struct session *s, char *msg, size_t len);
-	const char *label, *help;
+/* The replay clock's actions, by enum replay_act (the keys are in the TUI's key table). */
+static int (*const acts[])(struct session *s, char *msg, size_t len) = {
+	[RA_PAUSE] = r_pause, [RA_FASTER] = r_faster, [RA_SLOWER] = r_slower,
+	[RA_NEXT] = r_next,   [RA_PREV] = r_prev,     [RA_JUMP] = r_jump,
+	[RA_FIRST] = r_home,  [RA_LAST] = r_end,
 };
 
-/* The replay key table (the TUI's own keys work too; these take precedence). */
-static const struct replay_key rkeys[] = {
-	{ ' ', 0, r_pause, "space", "pause/resume" },
-	{ '+', '=', r_faster, "+", "faster (to x64)" },
-	{ '-', 0, r_slower, "-", "slower (to x0.25)" },
-	{ '.', 0, r_next, ".", "next interval" },
-	{ ',', 0, r_prev, ",", "previous interval" },
-	{ 'g', 'b', r_jump, "g", "jump to a time" },
-	{ KEY_HOME, 0, r_home, "Home", "first" },
-	{ KEY_END, 0, r_end, "End", "last" },
-};
-
-/* A key while replaying. */
-int replay_ui__key(struct session *s, int ch, char *msg, size_t len)
+/* Do replay action a. */
+int replay_ui__act(struct session *s, enum replay_act a, char *msg, size_t len)
 {
 	msg[0] = '\0';
-	for (size_t i = 0; i < sizeof(rkeys) / sizeof(rkeys[0]); i++) {
-		if (rkeys[i].key != ch && (!rkeys[i].alt || rkeys[i].alt != ch))
-			continue;
-		if (rkeys[i].fn(s, msg, len) && !msg[0])
-			snprintf(msg, len, "out of memory");
-		return 1;
+	if ((size_t)a >= sizeof(acts) / sizeof(acts[0]) || !acts[a]) {
+		snprintf(msg, len, "no such replay key");
+		return -EINVAL;
+	}
+	if (acts[a](s, msg, len) && !msg[0]) {
+		snprintf(msg, len, "out of memory");
+		return -ENOMEM;
 	}
 	return 0;
 }
 
-/* The replay keys as one line (under the header and in the help screen), from the table, so
- * they cannot disagree. */
+/* The replay clock keys as one line (under the header), from the key table, so the line and
+ * the keys cannot disagree; `?` says what each does. */
 void replay_ui__keys_line(char *buf, size_t len)
 {
-	size_t l = (size_t)snprintf(buf, len, "replay keys:");
+	size_t n, l = (size_t)snprintf(buf, len, "replay keys:");
+	const struct tui_key *k = tui__keys(&n);
 
-	for (size_t i = 0; i < sizeof(rkeys) / sizeof(rkeys[0]) && l < len; i++)
-		l += (size_t)snprintf(buf + l, len - l, "  %s %s", rkeys[i].label, rkeys[i].help);
+	for (size_t i = 0; i < n && l < len; i++)
+		if (k[i].scope == KEY_REPLAY && k[i].act)
+			l += (size_t)snprintf(buf + l, len - l, "  %s", k[i].label);
+	if (l < len)
+		snprintf(buf + l, len - l, "  (? says what each does)");
 }
 
 /* Per-interval batch reports, as live batch prints them. */

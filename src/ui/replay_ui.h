@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * replay_ui.h - `lattop -r FILE`: the replay front ends, and the replay keys the TUI hands
- * over while a recording plays.
+ * replay_ui.h - `lattop -r FILE`: the replay front ends, and the replay clock actions of the
+ * TUI's replay keys.
  *
  * Thread use: main/UI thread only.
  */
@@ -12,14 +12,15 @@
 
 #include "opts.h"
 #include "session.h"
+#include "ui/keys.h"
 
 /* Replay o->replay in the TUI, as per-interval batch reports (-b -n N), as totals (-b) or as
  * events (--events). Returns an exit status. */
 int replay_ui__run(struct opts *o);
-/* A key while replaying: 1 when it was a replay key (msg may then hold one sentence for the
- * footer), 0 to let the TUI's own table handle it. */
-int replay_ui__key(struct session *s, int ch, char *msg, size_t len);
-/* One line listing the replay keys (for the help screen). */
+/* Do replay action a (a replay key of the TUI's key table): 0, or a negative errno with one
+ * sentence for the footer in msg (msg may hold one on success too, "" otherwise). */
+int replay_ui__act(struct session *s, enum replay_act a, char *msg, size_t len);
+/* One line naming the replay clock keys (under the header of a replay). */
 void replay_ui__keys_line(char *buf, size_t len);
 
 #endif /* LAT_REPLAY_UI_H */

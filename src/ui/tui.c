@@ -18,6 +18,7 @@
 #include "base/text.h"
 #include "collect/recorder.h"
 #include "collect/replay.h"
+#include "ui/keys.h"
 #include "ui/replay_ui.h"
 #include "ui/tui_int.h"
 #include "ui/ui.h"
@@ -452,23 +453,11 @@ static int k_theme(struct tui *t)
 	return KH_REDRAW;
 }
 
-struct key {
-	int key, alt;
-	int (*fn)(struct tui *t);
-	const char *label; /* as shown in help (the footer shows its first word) */
-	const char *help;
-	bool footer;
-};
-
-/* Start or stop recording to a default file name (w). */
+/* Start or stop recording to a default file name (w; live sessions only). */
 static int k_record(struct tui *t)
 {
 	char msg[320];
 
-	if (t->s->rp) {
-		tui__say(t, "this is a replay: recording applies to live sessions", 2000);
-		return KH_REDRAW;
-	}
 	recorder__toggle(t->s, NULL, msg, sizeof(msg));
 	tui__say(t, msg, 3000);
 	return KH_REDRAW;
@@ -479,45 +468,83 @@ static int k_record_as(struct tui *t)
 {
 	char def[64];
 
-	if (t->s->rp || t->s->rec)
+	if (t->s->rec)
 		return k_record(t);
 	recorder__default_name(def, sizeof(def));
 	return open_prompt(t, PROMPT_RECORD, def);
 }
 
-/* The key table: `?` help and the dispatcher both read it. */
-static const struct key keys[] = {
-	{ 'q', KEY_F(10), k_quit, "q F10", "quit", true },
-	{ '?', KEY_F(1), k_help, "? F1", "help", true },
-	{ ' ', 'Z', k_pause, "space Z", "pause the display", true },
-	{ 'c', 0, k_cumulative, "c", "cumulative / per-interval figures", true },
-	{ 'z', 0, k_reset, "z", "reset cumulative statistics", false },
-	{ '<', 0, k_sort_prev, "<", "sort by the previous column", true },
-	{ '>', KEY_F(6), k_sort_next, "> F6", "sort by the next column", true },
-	{ 'r', 0, k_reverse, "r", "reverse the sort order", false },
-	{ '\n', 'H', k_pane, "Enter H", "histogram pane of the selected row", true },
-	{ 'f', 0, k_filter, "f", "edit the filter (IDs or names, comma-separated)", true },
-	{ '+', 0, k_filter_add, "+", "add the selected program to the filter", false },
-	{ '-', 0, k_filter_remove, "-", "remove the selected program from the filter", false },
-	{ 'd', 0, k_interval, "d", "set the interval (seconds)", true },
-	{ 'w', 0, k_record, "w", "start / stop recording to lattop-DATE-TIME.lrec", false },
-	{ 'W', 0, k_record_as, "W", "start recording to a file name you type (or stop)", false },
-	{ '/', 0, k_search, "/", "search by name", true },
-	{ 'n', 0, k_search_next, "n", "next match of the search", false },
-	{ 't', 0, k_theme, "t", "next colour theme", true },
-	{ 'p', 0, k_mode_programs, "p", "programs mode", false },
-	{ 'h', 0, k_mode_helpers, "h", "helpers mode (map helper latency; needs fentry)", false },
-	{ 's', 0, k_mode_segments, "s", "segments mode (-u, --spans, --profile's vhost chain)",
+/* The key table: the dispatcher, `?`, the footer and the replay keys line all read it. A key
+ * has one meaning per kind of session: in a replay, space, + - and Home End drive the replay
+ * clock (replay_ui.c) instead of pausing the display, editing the filter and selecting rows. */
+static const struct tui_key keys[] = {
+	{ 'q', KEY_F(10), KEY_BOTH, k_quit, 0, "q F10", "quit", true },
+	{ '?', KEY_F(1), KEY_BOTH, k_help, 0, "? F1", "help", true },
+	{ ' ', 'Z', KEY_LIVE, k_pause, 0, "space Z", "pause the display", true },
+	{ ' ', 0, KEY_REPLAY, NULL, RA_PAUSE, "space", "pause / resume the replay", true },
+	{ 'Z', 0, KEY_REPLAY, k_pause, 0, "Z", "pause the display", false },
+	{ 'c', 0, KEY_BOTH, k_cumulative, 0, "c", "cumulative / per-interval figures", true },
+	{ 'z', 0, KEY_BOTH, k_reset, 0, "z", "reset cumulative statistics", false },
+	{ '<', 0, KEY_BOTH, k_sort_prev, 0, "<", "sort by the previous column", true },
+	{ '>', KEY_F(6), KEY_BOTH, k_sort_next, 0, "> F6", "sort by the next column", true },
+	{ 'r', 0, KEY_BOTH, k_reverse, 0, "r", "reverse the sort order", false },
+	{ '\n', 'H', KEY_BOTH, k_pane, 0, "Enter H", "histogram pane of the selected row", true },
+	{ 'f', 0, KEY_BOTH, k_filter, 0, "f", "edit the filter (IDs or names, comma-separated)",
+	  true },
+	{ '+', 0, KEY_LIVE, k_filter_add, 0, "+", "add the selected program to the filter", false },
+	{ '-', 0, KEY_LIVE, k_filter_remove, 0, "-", "remove the selected program from the filter",
 	  false },
-	{ '\t', 0, k_mode_next, "Tab", "next mode", false },
-	{ KEY_UP, 'k', k_up, "Up k", "select the previous row", false },
-	{ KEY_DOWN, 'j', k_down, "Down j", "select the next row", false },
-	{ KEY_PPAGE, 0, k_pgup, "PgUp", "one page up", false },
-	{ KEY_NPAGE, 0, k_pgdn, "PgDn", "one page down", false },
-	{ KEY_HOME, 0, k_home, "Home", "first row", false },
-	{ KEY_END, 0, k_end, "End", "last row", false },
+	{ '+', '=', KEY_REPLAY, NULL, RA_FASTER, "+ =", "replay faster, up to x64", false },
+	{ '-', 0, KEY_REPLAY, NULL, RA_SLOWER, "-", "replay slower, down to x0.25", false },
+	{ '.', 0, KEY_REPLAY, NULL, RA_NEXT, ".", "step to the next interval", false },
+	{ ',', 0, KEY_REPLAY, NULL, RA_PREV, ",", "step to the previous interval", false },
+	{ 'g', 'b', KEY_REPLAY, NULL, RA_JUMP, "g b", "jump to a time", false },
+	{ 'd', 0, KEY_BOTH, k_interval, 0, "d", "set the interval (seconds)", true },
+	{ 'w', 0, KEY_LIVE, k_record, 0, "w", "start / stop recording to lattop-DATE-TIME.lrec",
+	  false },
+	{ 'W', 0, KEY_LIVE, k_record_as, 0, "W", "start recording to a file name you type (or stop)",
+	  false },
+	{ '/', 0, KEY_BOTH, k_search, 0, "/", "search by name", true },
+	{ 'n', 0, KEY_BOTH, k_search_next, 0, "n", "next match of the search", false },
+	{ 't', 0, KEY_BOTH, k_theme, 0, "t", "next colour theme", true },
+	{ 'p', 0, KEY_BOTH, k_mode_programs, 0, "p", "programs mode", false },
+	{ 'h', 0, KEY_BOTH, k_mode_helpers, 0, "h", "helpers mode (map helper latency; needs fentry)",
+	  false },
+	{ 's', 0, KEY_BOTH, k_mode_segments, 0, "s",
+	  "segments mode (-u, --spans, --profile's vhost chain)", false },
+	{ '\t', 0, KEY_BOTH, k_mode_next, 0, "Tab", "next mode", false },
+	{ KEY_UP, 'k', KEY_BOTH, k_up, 0, "Up k", "select the previous row", false },
+	{ KEY_DOWN, 'j', KEY_BOTH, k_down, 0, "Down j", "select the next row", false },
+	{ KEY_PPAGE, 0, KEY_BOTH, k_pgup, 0, "PgUp", "one page up", false },
+	{ KEY_NPAGE, 0, KEY_BOTH, k_pgdn, 0, "PgDn", "one page down", false },
+	{ KEY_HOME, 0, KEY_LIVE, k_home, 0, "Home", "first row", false },
+	{ KEY_END, 0, KEY_LIVE, k_end, 0, "End", "last row", false },
+	{ KEY_HOME, 0, KEY_REPLAY, NULL, RA_FIRST, "Home", "first interval", false },
+	{ KEY_END, 0, KEY_REPLAY, NULL, RA_LAST, "End", "last interval", false },
 };
 #define NKEYS ((int)(sizeof(keys) / sizeof(keys[0])))
+
+/* The key table and its length. */
+const struct tui_key *tui__keys(size_t *n)
+{
+	*n = (size_t)NKEYS;
+	return keys;
+}
+
+/* The scope of t's session: KEY_REPLAY or KEY_LIVE. */
+static enum key_scope scope_of(const struct tui *t)
+{
+	return t->s->rp ? KEY_REPLAY : KEY_LIVE;
+}
+
+/* The entry of key ch for a session of scope sc, NULL for none. */
+static const struct tui_key *key_find(int ch, enum key_scope sc)
+{
+	for (int i = 0; i < NKEYS; i++)
+		if ((keys[i].scope & sc) && (keys[i].key == ch || (keys[i].alt && keys[i].alt == ch)))
+			return &keys[i];
+	return NULL;
+}
 
 /* Counters line: warning colour when anything was lost in the last interval. */
 static void draw_counters(struct tui *t, int y)
@@ -605,7 +632,7 @@ static void draw_footer(struct tui *t, int y)
 		int x = getcurx(stdscr), first = (int)strcspn(keys[i].label, " ");
 		int need = first + (int)strlen(keys[i].help) + 3;
 
-		if (!keys[i].footer)
+		if (!keys[i].footer || !(keys[i].scope & scope_of(t)))
 			continue;
 		if (x + need > COLS)
 			break; /* whole entries only */
@@ -616,20 +643,27 @@ static void draw_footer(struct tui *t, int y)
 	}
 }
 
-/* The help screen, generated from the key table (two columns when it would not fit). */
+/* The help screen, generated from the key table: the keys of this kind of session (two
+ * columns when they would not fit in one). */
 static void draw_help(struct tui *t)
 {
-	int rows = LINES - 3 > 1 ? LINES - 3 : 1, ncols = (NKEYS + rows - 1) / rows;
-	int colw = COLS / ncols;
+	const struct tui_key *shown[NKEYS];
+	int n = 0, rows = LINES - 3 > 1 ? LINES - 3 : 1, ncols, colw;
 
+	for (int i = 0; i < NKEYS; i++)
+		if (keys[i].scope & scope_of(t))
+			shown[n++] = &keys[i];
+	ncols = (n + rows - 1) / rows;
+	colw = COLS / ncols;
 	if (colw < 30) /* too narrow for all: the columns that fit, and a line saying so */
 		colw = COLS >= 60 ? 30 : COLS;
 
 	erase();
 	attron(tui_attr(t, TH_HEADER));
-	mvprintw(0, 0, "lattop %s keys (any key closes this help)", LATTOP_VERSION);
+	mvprintw(0, 0, "lattop %s %skeys (any key closes this help)", LATTOP_VERSION,
+		 t->s->rp ? "replay " : "");
 	attroff(tui_attr(t, TH_HEADER));
-	for (int i = 0; i < NKEYS; i++) {
+	for (int i = 0; i < n; i++) {
 		int col = i / rows, y = 2 + i % rows, room;
 
 		if (col * colw + colw > COLS || y >= LINES - 1) {
@@ -638,20 +672,12 @@ static void draw_help(struct tui *t)
 			break;
 		}
 		attron(A_BOLD);
-		mvprintw(y, col * colw + 2, "%-8s", keys[i].label);
+		mvprintw(y, col * colw + 2, "%-8s", shown[i]->label);
 		attroff(A_BOLD);
 		addnstr(" ", 1);
 		/* The text may run to the next column's start (to the edge in the last one). */
 		room = (col == ncols - 1 ? COLS : (col + 1) * colw - 1) - getcurx(stdscr);
-		addnstr(keys[i].help, room > 0 ? room : 0);
-	}
-	if (t->s->rp) {
-		char line[256];
-
-		replay_ui__keys_line(line, sizeof(line));
-		attron(A_BOLD);
-		mvaddnstr(LINES - 2, 0, line, COLS);
-		attroff(A_BOLD);
+		addnstr(shown[i]->help, room > 0 ? room : 0);
 	}
 }
 
@@ -784,9 +810,24 @@ static int edit_key(struct tui *t, int ch)
 	return KH_REDRAW;
 }
 
-/* Dispatch one key through the table. */
+/* Run key k's handler, or its replay action (the footer then says what it said). */
+static int run_key(struct tui *t, const struct tui_key *k)
+{
+	char said[sizeof(t->flash)];
+
+	if (k->fn)
+		return k->fn(t) | KH_HANDLED;
+	replay_ui__act(t->s, k->act, said, sizeof(said));
+	text__esc(t->flash, sizeof(t->flash), said); /* may quote what was typed */
+	t->flash_until_ns = t->flash[0] ? now_ns() + 3000000000ull : 0;
+	return KH_HANDLED | KH_REDRAW;
+}
+
+/* Dispatch one key through the table: the entry for this kind of session, or a sentence
+ * saying which kind the key is for. */
 static int handle_key(struct tui *t, int ch)
 {
+	const struct tui_key *k;
 	char said[sizeof(t->flash)];
 
 	if (t->prompt)
@@ -799,15 +840,18 @@ static int handle_key(struct tui *t, int ch)
 	}
 	if (ch == '\r' || ch == KEY_ENTER)
 		ch = '\n';
-	if (t->s->rp && replay_ui__key(t->s, ch, said, sizeof(said))) {
-		text__esc(t->flash, sizeof(t->flash), said); /* may quote what was typed */
-		t->flash_until_ns = t->flash[0] ? now_ns() + 3000000000ull : 0;
-		return KH_HANDLED | KH_REDRAW;
-	}
-	for (int i = 0; i < NKEYS; i++)
-		if (keys[i].key == ch || (keys[i].alt && keys[i].alt == ch))
-			return keys[i].fn(t) | KH_HANDLED;
-	tui__say(t, "unknown key; press ? for the list of keys", 1500);
+	k = key_find(ch, scope_of(t));
+	if (k)
+		return run_key(t, k);
+	k = key_find(ch, KEY_BOTH & ~scope_of(t));
+	if (k)
+		snprintf(said, sizeof(said), "%.*s is for %s: %s", (int)strcspn(k->label, " "),
+			 k->label,
+			 t->s->rp ? "live sessions, not replays" : "replays (lattop -r FILE)",
+			 k->help);
+	else
+		snprintf(said, sizeof(said), "unknown key; press ? for the list of keys");
+	tui__say(t, said, k ? 2500 : 1500);
 	return KH_REDRAW;
 }
 

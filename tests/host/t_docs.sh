@@ -60,34 +60,50 @@ if command -v systemd-analyze >/dev/null; then
 	expect_eq unit-verifies "$(systemd-analyze verify "$TMP/lattop.service" 2>&1 | grep -v "Command 'man lattop(8)' failed")" ""
 fi
 
-# Every key of the TUI's key table (the labels `?` shows, aliases included) is in --help's key
-# summary and in the man page's KEYS section.
-python3 - "$($LATTOP --help)" <<'PY' >"$TMP/keys.txt"
+# The TUI's key table (test_keys --list: scope and key name) against the man page's KEYS section,
+# both ways: each key is under the subsection of its scope ("Live sessions and replays", "Live
+# sessions only", "Replays only") and every key a subsection's tags name is in the table with that
+# scope. Every key name is in --help's key summary too.
+"$OUTPUT/tests/test_keys" --list >"$TMP/keys-table.txt"
+python3 - "$TMP/keys-table.txt" "$($LATTOP --help)" <<'PY' >"$TMP/keys.txt"
 import re, sys
-src = open("src/ui/tui.c").read()
-table = src[src.index("static const struct key keys[] = {"):]
-table = table[:table.index("\n};")]
-labels = re.findall(r'^\t\{[^"]*"([^"]+)", "', table, re.M)
-helptext = sys.argv[1]
+table = {tuple(l.split()) for l in open(sys.argv[1]) if l.strip()}
+helptext = sys.argv[2]
 para = helptext[helptext.index("Keys:") + 5:helptext.index("Exit status")]
 help_tokens = set()
-for w in re.split(r"[\s,.]+", para):
-    help_tokens.update([w] if w == "/" else [t for t in re.split(r"[/()]", w) if t])
+for w in para.split():
+    if len(w) > 1:
+        w = w.rstrip(",.")
+    help_tokens.update([w] if w in ("/", ",", ".") else [t for t in re.split(r"[/()]", w) if t])
+SCOPES = {"Live sessions and replays": "both", "Live sessions only": "live", "Replays only": "replay"}
 man = open("man/lattop.8").read()
-keys = man[man.index(".SH KEYS"):man.index(".SH THEMES")]
-man_tokens = set()
-for line in keys.splitlines():
-    if line.startswith((".B ", ".BR ")):
-        man_tokens.update(t.replace("\\-", "-") for t in re.split(r'[\s",]+', line.split(" ", 1)[1]) if t)
-for label in labels:
-    for tok in label.split():
-        print(tok, tok in help_tokens, tok in man_tokens)
+lines = man[man.index("\n.SH KEYS"):man.index("\n.SH THEMES")].splitlines()
+man_keys, sub = set(), None
+for i, l in enumerate(lines):
+    if l.startswith(".SS "):
+        sub = SCOPES.get(l[4:].strip('"'))
+    if l != ".TP" or i + 1 >= len(lines):
+        continue
+    macro, _, rest = lines[i + 1].partition(" ")
+    args = [a or b for a, b in re.findall(r'"([^"]*)"|(\S+)', rest)]
+    first = {".B": None, ".BR": 0, ".BI": 0, ".RB": 1}.get(macro)
+    bold = args if first is None else args[first::2]
+    for k in bold:
+        k = k.replace("\\-", "-").replace("\\e", "\\")
+        if sub is None:
+            print("man-key-scope-%s False the man page's key %s is under no scope's subsection" % (k, k))
+        man_keys.add((sub, k))
+for scope, k in sorted(table):
+    print("man-key-%s-%s %s man KEYS lacks %s under its %s subsection" % (scope, k, (scope, k) in man_keys, k, scope))
+    print("help-key-%s %s --help's key summary lacks %s" % (k, k in help_tokens, k))
+for scope, k in sorted(man_keys - table, key=str):
+    if scope:
+        print("man-key-extra-%s-%s False man KEYS names %s (%s), which the key table lacks" % (scope, k, k, scope))
 PY
-check key-table-read test "$(wc -l <"$TMP/keys.txt")" -ge 30
-while read -r tok inhelp inman; do
-	if [ "$inhelp" = True ]; then pass "help-key-$tok"; else fail "help-key-$tok" "--help's key summary lacks $tok"; fi
-	if [ "$inman" = True ]; then pass "man-key-$tok"; else fail "man-key-$tok" "man KEYS lacks $tok"; fi
-done <"$TMP/keys.txt"
+check key-table-read test "$(grep -c '^man-key-' "$TMP/keys.txt")" -ge 40
+while read -r name ok why; do
+	if [ "$ok" = True ]; then pass "$name"; else fail "$name" "$why"; fi
+done < <(sort -u "$TMP/keys.txt")
 
 # FILES names the profiles --discover writes and --profile reads.
 check man-files-profile bash -c "sed -n '/^\.SH FILES/,/^\.SH EXAMPLES/p' man/lattop.8 | grep -q 'profile\\\\-out'"

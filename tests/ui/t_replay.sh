@@ -35,10 +35,40 @@ tmux send-keys -t "$S" g
 check jump-prompt wait_for 'jump to \(seconds from start' 20
 tmux send-keys -t "$S" '2' Enter
 check jump wait_for '\(0:00:02.0/0:00:02.5\)' 20
-# ? lists the replay keys too (from the replay key table).
+# The line under the header names the replay clock keys, from the key table.
+check replay-keys-line grep -q '^replay keys:  space  + =  -  \.  ,  g b  Home  End  (? says what each does)' <(screen)
+# ? in a replay describes space, + - and Home End as the replay clock keys they are here (one key
+# table, with a live/replay/both field), not as the live session's pause, filter and row keys
+# (two columns at this size: an entry starts a line or follows spaces).
 tmux send-keys -t "$S" '?'
-check help-lists-replay-keys wait_for 'replay keys:  space pause/resume  \+ faster' 20
+check help-replay-title wait_for 'replay keys \(any key closes this help\)' 20
+scr=$(screen)
+while IFS='|' read -r name pat; do
+	check "help-replay-$name" grep -qE "(^| )  $pat( |\$)" <<<"$scr"
+done <<'EOF'
+space|space +pause / resume the replay
+plus|\+ = +replay faster, up to x64
+minus|- +replay slower, down to x0\.25
+home|Home +first interval
+end|End +last interval
+step|\. +step to the next interval
+jump|g b +jump to a time
+EOF
+lacks() { ! grep -qE "$1" <<<"$scr"; }
+while IFS='|' read -r name pat; do
+	check "help-replay-not-$name" lacks "$pat"
+done <<'EOF'
+filter-add|(^| )  \+ +add the selected program
+filter-remove|(^| )  - +remove the selected program
+first-row|(^| )  Home +first row
+last-row|(^| )  End +last row
+space-display|(^| )  space( Z)? +pause the display
+record|(^| )  w +start / stop recording
+EOF
 tmux send-keys -t "$S" x
+# A live session's key says so in a replay.
+tmux send-keys -t "$S" w
+check w-live-only wait_for '^w is for live sessions, not replays: start / stop recording' 20
 check help-closed wait_for 'demo_xdp_hash' 20
 # A filter edited in the replay is a view that stays: across steps back, Home and g (the
 # recorded filter and the rebuilt model must not replace it).

@@ -33,8 +33,19 @@ expect_eq sort-by-name "$order" "demo_sk_queue demo_xdp_array demo_xdp_hash demo
 tmux send-keys -t "$S" '?'
 check help-shown wait_for 'keys \(any key closes this help\)' 20
 check help-has-reverse grep -q 'reverse the sort order' <(screen)
+# A live session's ? gives + - Home End their live meanings and lists no replay clock key.
+scr=$(screen)
+check help-live-title grep -q '^lattop .* keys (any key closes this help)' <<<"$scr"
+check help-live-plus grep -qE '(^| )  \+ +add the selected program to the filter' <<<"$scr"
+check help-live-home grep -qE '(^| )  Home +first row' <<<"$scr"
+check help-live-space grep -qE '(^| )  space Z +pause the display' <<<"$scr"
+no_replay_keys() { ! grep -qE 'replay|interval$' <<<"$scr"; }
+check help-live-no-replay-keys no_replay_keys
 tmux send-keys -t "$S" 'x'
 check help-closed wait_for 'demo_xdp_hash' 20
+# A replay's key says so in a live session.
+tmux send-keys -t "$S" '.'
+check replay-key-in-live wait_for '^\. is for replays \(lattop -r FILE\): step to the next interval' 20
 
 # Unknown keys say so in the footer.
 tmux send-keys -t "$S" 'Q'
