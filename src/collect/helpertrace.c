@@ -14,16 +14,12 @@
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
 
+#include "base/ksyms.h"
 #include "collect/collector.h"
 #include "collect/helpertrace.h"
 #include "collect/progstats.h"
 #include "collect/progtrace.h"
 #include "helpertrace.skel.h"
-
-struct ksym {
-	uint64_t addr;
-	char *name;
-};
 
 struct probe {
 	char func[64];
@@ -34,8 +30,7 @@ struct probe {
 struct helpertrace {
 	struct collector *col;
 	int nest_fd, hnest_fd;
-	struct ksym *syms;      /* text symbols sorted by address, loaded on first analysis */
-	size_t nsyms;
+	struct ksyms *syms;     /* kernel text symbols, loaded on first analysis */
 	uint64_t call_base;     /* address of __bpf_call_base */
 	struct btf *vmlinux;    /* to check a function exists before trying to trace it */
 	struct probe *p;
@@ -205,77 +200,26 @@ void helpertrace__free(struct helpertrace *ht)
 		return;
 	helpertrace__detach_all(ht);
 	free(ht->p);
-	for (size_t i = 0; i < ht->nsyms; i++)
-		free(ht->syms[i].name);
-	free(ht->syms);
+	ksyms__free(ht->syms);
 	btf__free(ht->vmlinux);
 	free(ht);
 }
 
-/* qsort comparison of symbols by address. */
-static int ksym_cmp(const void *a, const void *b)
-{
-	const struct ksym *x = a, *y = b;
-
-	return (x->addr > y->addr) - (x->addr < y->addr);
-}
-
-/* Load the text symbols of /proc/kallsyms (once). */
+/* Load the kernel's text symbols and __bpf_call_base, the origin of call offsets (once). */
 static int load_kallsyms(struct helpertrace *ht)
 {
-	char line[512], name[256], type;
-	unsigned long long addr;
-	size_t cap = 0;
-	FILE *f;
-
 	if (ht->syms)
 		return 0;
-	f = fopen("/proc/kallsyms", "r");
-	if (!f)
+	ht->syms = ksyms__load(KSYMS_PATH);
+	if (!ht->syms)
 		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
-			continue;
-		if (!strcmp(name, "__bpf_call_base"))
-			ht->call_base = addr;
-		if (type != 't' && type != 'T')
-			continue;
-		if (ht->nsyms == cap) {
-			size_t ncap = cap ? cap * 2 : 65536;
-			struct ksym *ns = realloc(ht->syms, ncap * sizeof(*ns));
-
-			if (!ns) {
-				fclose(f);
-				return -ENOMEM;
-			}
-			ht->syms = ns;
-			cap = ncap;
-		}
-		ht->syms[ht->nsyms].addr = addr;
-		ht->syms[ht->nsyms].name = strdup(name);
-		ht->nsyms++;
-	}
-	fclose(f);
-	qsort(ht->syms, ht->nsyms, sizeof(*ht->syms), ksym_cmp);
-	if (!ht->call_base || !ht->nsyms || !ht->syms[ht->nsyms - 1].addr)
+	ht->call_base = ksyms__addr(ht->syms, "__bpf_call_base");
+	if (!ht->call_base || ksyms__hidden(ht->syms)) {
+		ksyms__free(ht->syms);
+		ht->syms = NULL;
 		return -EPERM; /* addresses hidden (kptr_restrict) */
-	return 0;
-}
-
-/* Name of the symbol at exactly addr, or NULL. */
-static const char *ksym_at(const struct helpertrace *ht, uint64_t addr)
-{
-	size_t lo = 0, hi = ht->nsyms;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (ht->syms[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
 	}
-	return lo < ht->nsyms && ht->syms[lo].addr == addr ? ht->syms[lo].name : NULL;
+	return 0;
 }
 
 /* Short name of a map type. */
@@ -421,7 +365,7 @@ int helpertrace__analyze(struct helpertrace *ht, uint32_t prog_id, struct helper
 		}
 		if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg != 0)
 			continue;
-		name = ksym_at(ht, ht->call_base + (int64_t)in->imm);
+		name = ksyms__name_at(ht->syms, ht->call_base + (int64_t)in->imm);
 		if (!name || helper_kind(name) < 0)
 			continue;
 		for (int k = 0; k < nfuncs; k++)
