@@ -21,7 +21,7 @@
 #include "collect/progtrace.h"
 #include "helpertrace.skel.h"
 
-struct probe {
+struct helper_probe {
 	char func[64];
 	bool kprobe; /* kprobe/kretprobe (fentry on func failed, or forced) */
 	struct helpertrace_bpf *skel;
@@ -33,7 +33,7 @@ struct helpertrace {
 	struct ksyms *syms;     /* kernel text symbols, loaded on first analysis */
 	uint64_t call_base;     /* address of __bpf_call_base */
 	struct btf *vmlinux;    /* to check a function exists before trying to trace it */
-	struct probe *p;
+	struct helper_probe *p;
 	int n, cap;
 	uint64_t retired_misses;
 	uint64_t base_busy;    /* the slots' busy sum when this tracer was created */
@@ -95,7 +95,7 @@ struct helpertrace *helpertrace__new(struct collector *c, int nest_fd, int hnest
 }
 
 /* recursion_misses of one probe's entry and exit programs (whichever set is loaded). */
-static uint64_t probe_misses(const struct probe *p)
+static uint64_t probe_misses(const struct helper_probe *p)
 {
 	const struct helpertrace_bpf *k = p->skel;
 
@@ -424,7 +424,7 @@ out:
 }
 
 /* Index of a probed function, or -1. */
-static int find(const struct helpertrace *ht, const char *func)
+static int probe_index(const struct helpertrace *ht, const char *func)
 {
 	for (int i = 0; i < ht->n; i++)
 		if (!strcmp(ht->p[i].func, func))
@@ -519,7 +519,7 @@ int helpertrace__attach(struct helpertrace *ht, struct helper_site *site)
 
 	if (!site->func[0] || site->why[0])
 		return site->why[0] ? -ENOTSUP : -EINVAL;
-	if (find(ht, site->func) >= 0)
+	if (probe_index(ht, site->func) >= 0)
 		return 0;
 	if (!ht->vmlinux)
 		ht->vmlinux = btf__load_vmlinux_btf();
@@ -548,7 +548,7 @@ int helpertrace__attach(struct helpertrace *ht, struct helper_site *site)
 	}
 	if (ht->n == ht->cap) {
 		int cap = ht->cap ? ht->cap * 2 : 16;
-		struct probe *np = realloc(ht->p, cap * sizeof(*np));
+		struct helper_probe *np = realloc(ht->p, cap * sizeof(*np));
 
 		if (!np) {
 			probe_destroy(skel);

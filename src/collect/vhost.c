@@ -141,16 +141,16 @@ int vhost__support(char *why, size_t len, int *kvm)
 
 /* One probe point: its kprobe program, its fentry/fexit twin, the function, whether it is a
  * return probe and whether it needs kvm. */
-struct probe {
+struct chain_probe {
 	struct bpf_program *kp, *fe;
 	const char *func;
 	bool ret, kvm;
 };
 
 /* The chain's probe points (funcs from ks: eventfd_signal's name depends on the kernel). */
-static int probes(struct vhost_bpf *k, const struct chain_syms *ks, struct probe *out)
+static int probes(struct vhost_bpf *k, const struct chain_syms *ks, struct chain_probe *out)
 {
-	const struct probe p[] = {
+	const struct chain_probe p[] = {
 #define P(name, func, ret, kvm) { k->progs.lat_vh_##name, k->progs.lat_vhf_##name, func, ret, kvm }
 		P(eventfd_write, "eventfd_write", false, false),
 		P(eventfd_write_ret, "eventfd_write", true, false),
@@ -170,7 +170,7 @@ static int probes(struct vhost_bpf *k, const struct chain_syms *ks, struct probe
 }
 
 /* Attach one probe point. */
-static int attach(struct vhost *v, const struct probe *p, char *err, size_t errlen)
+static int attach(struct vhost *v, const struct chain_probe *p, char *err, size_t errlen)
 {
 	LIBBPF_OPTS(bpf_kprobe_opts, ko, .retprobe = p->ret);
 	struct bpf_link *l;
@@ -202,7 +202,7 @@ static int attach(struct vhost *v, const struct probe *p, char *err, size_t errl
 static int attach_all(struct vhost *v, const struct chain_syms *ks, bool kvm, char *err,
 		      size_t errlen)
 {
-	struct probe pr[VHOST_LINKS];
+	struct chain_probe pr[VHOST_LINKS];
 	int n = probes(v->skel, ks, pr);
 
 	for (int i = 0; i < n; i++) {
@@ -229,7 +229,7 @@ static void detach_all(struct vhost *v)
 static int load(struct vhost *v, struct collector *c, const struct vhost_conf *conf,
 		const struct chain_syms *ks, bool kvm, bool fentry)
 {
-	struct probe pr[VHOST_LINKS];
+	struct chain_probe pr[VHOST_LINKS];
 	struct vhost_bpf *k;
 	int n, e;
 
