@@ -187,7 +187,9 @@ static void test_grammar(void)
 			jsonw__string_field(&w, "s", "");
 			jsonw__end_object(&w);
 		}));
-	ASSERT_STREQ(out, "{\"a\":[1,[],{\"n\":null,\"t\":true},0.5,1234.567,0.005,42],\"e\":{},\"s\":\"\"}",
+	ASSERT_STREQ(out,
+		     "{\"a\":[1,[],{\"n\":null,\"t\":true},0.5,1234.567,0.005,42],"
+		     "\"e\":{},\"s\":\"\"}",
 		     "nested document");
 	ASSERT_EQ(w.misuse, 0, "well-formed use");
 	ASSERT_EQ(w.depth, 0, "all closed");
