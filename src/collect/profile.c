@@ -234,18 +234,15 @@ static char *slurp(const char *path, char *err, size_t errlen, int *e)
 	return buf;
 }
 
-/* Load and validate a profile. */
-int profile__load(struct profile *p, const char *path, char *err, size_t errlen)
+/* Read and parse the profile file: its JSON object (caller deletes), or NULL with one sentence
+ * in err and a positive errno in *e. */
+static cJSON *parse_file(const char *path, char *err, size_t errlen, int *e)
 {
-	const cJSON *arr, *it;
+	char *txt = slurp(path, err, errlen, e);
 	cJSON *root;
-	char *txt, where[48];
-	int e = 0, i;
 
-	memset(p, 0, sizeof(*p));
-	txt = slurp(path, err, errlen, &e);
 	if (!txt)
-		return -e;
+		return NULL;
 	root = cJSON_Parse(txt);
 	if (!root || !cJSON_IsObject(root)) {
 		const char *at = cJSON_GetErrorPtr();
@@ -254,10 +251,88 @@ int profile__load(struct profile *p, const char *path, char *err, size_t errlen)
 			 "--discover again",
 			 path, at && root == NULL ? (long)(at - txt) : 0L);
 		cJSON_Delete(root);
-		free(txt);
-		return -EINVAL;
+		root = NULL;
+		*e = EINVAL;
 	}
 	free(txt);
+	return root;
+}
+
+/* The "eventfds" array: each kick eventfd's ctx, runs and packets. Returns 0 or -EINVAL with
+ * one sentence in err. */
+static int load_eventfds(struct profile *p, const cJSON *root, const char *path, char *err,
+			 size_t errlen)
+{
+	const cJSON *arr = get_arr(root, "eventfds", path, err, errlen), *it;
+	char where[48];
+	int i = 0;
+
+	if (!arr)
+		return -EINVAL;
+	cJSON_ArrayForEach(it, arr) {
+		snprintf(where, sizeof(where), "eventfds[%d].", i);
+		if (get_hex(it, "ctx", &p->ctx[i].ctx, path, where, err, errlen) ||
+		    get_num(it, "runs", false, 0, PROFILE_COUNT_MAX, &p->ctx[i].runs, path, where,
+			    err, errlen) == -EINVAL ||
+		    get_num(it, "packets", false, 0, PROFILE_COUNT_MAX, &p->ctx[i].packets, path,
+			    where, err, errlen) == -EINVAL)
+			return -EINVAL;
+		i++;
+	}
+	p->nctx = i;
+	return 0;
+}
+
+/* One "workers" entry into w: tid and ctx required (the ctx one of the eventfds, which gives
+ * its queue), pid, comm, runs and packets optional. Returns 0 or -EINVAL with one sentence in
+ * err. */
+static int load_worker(const struct profile *p, const cJSON *it, struct profile_tid *w,
+		       const char *where, const char *path, char *err, size_t errlen)
+{
+	uint64_t v;
+	int e, q;
+
+	if (get_num(it, "tid", true, 1, PROFILE_TID_MAX, &v, path, where, err, errlen))
+		return -EINVAL;
+	w->tid = (uint32_t)v;
+	if (get_hex(it, "ctx", &w->ctx, path, where, err, errlen))
+		return -EINVAL;
+	q = profile__queue(p, w->ctx);
+	if (q < 0) {
+		snprintf(err, errlen,
+			 "profile %s: %s\"ctx\" is not one of \"eventfds\": run lattop "
+			 "--discover again",
+			 path, where);
+		return -EINVAL;
+	}
+	w->queue = (uint32_t)q;
+	e = get_num(it, "pid", false, 1, PROFILE_TID_MAX, &v, path, where, err, errlen);
+	if (e == -EINVAL)
+		return -EINVAL;
+	if (!e)
+		w->pid = (uint32_t)v;
+	get_str(it, "comm", w->comm, sizeof(w->comm), path, where, err, errlen);
+	if (get_num(it, "runs", false, 0, PROFILE_COUNT_MAX, &w->runs, path, where, err,
+		    errlen) == -EINVAL ||
+	    get_num(it, "packets", false, 0, PROFILE_COUNT_MAX, &w->packets, path, where, err,
+		    errlen) == -EINVAL)
+		return -EINVAL;
+	return 0;
+}
+
+/* Load and validate a profile: the file's JSON, its device and flow, the informational keys,
+ * then the eventfds and the workers that use them. */
+int profile__load(struct profile *p, const char *path, char *err, size_t errlen)
+{
+	const cJSON *arr, *it;
+	cJSON *root;
+	char where[48];
+	int e = 0, i = 0;
+
+	memset(p, 0, sizeof(*p));
+	root = parse_file(path, err, errlen, &e);
+	if (!root)
+		return -e;
 	e = -EINVAL;
 	if (get_str(root, "device", p->device, sizeof(p->device), path, "", err, errlen) ||
 	    get_str(root, "flow", p->flow, sizeof(p->flow), path, "", err, errlen))
@@ -267,52 +342,12 @@ int profile__load(struct profile *p, const char *path, char *err, size_t errlen)
 	get_str(root, "kernel", p->kernel, sizeof(p->kernel), path, "", err, errlen);
 	get_str(root, "lattop_version", p->version, sizeof(p->version), path, "", err, errlen);
 	err[0] = '\0';
-	if (!(arr = get_arr(root, "eventfds", path, err, errlen)))
+	if (load_eventfds(p, root, path, err, errlen) ||
+	    !(arr = get_arr(root, "workers", path, err, errlen)))
 		goto out;
-	i = 0;
 	cJSON_ArrayForEach(it, arr) {
-		snprintf(where, sizeof(where), "eventfds[%d].", i);
-		if (get_hex(it, "ctx", &p->ctx[i].ctx, path, where, err, errlen) ||
-		    get_num(it, "runs", false, 0, PROFILE_COUNT_MAX, &p->ctx[i].runs, path, where,
-			    err, errlen) == -EINVAL ||
-		    get_num(it, "packets", false, 0, PROFILE_COUNT_MAX, &p->ctx[i].packets, path,
-			    where, err, errlen) == -EINVAL)
-			goto out;
-		i++;
-	}
-	p->nctx = i;
-	if (!(arr = get_arr(root, "workers", path, err, errlen)))
-		goto out;
-	i = 0;
-	cJSON_ArrayForEach(it, arr) {
-		struct profile_tid *w = &p->tid[i];
-		uint64_t v;
-
 		snprintf(where, sizeof(where), "workers[%d].", i);
-		if (get_num(it, "tid", true, 1, PROFILE_TID_MAX, &v, path, where, err, errlen))
-			goto out;
-		w->tid = (uint32_t)v;
-		if (get_hex(it, "ctx", &w->ctx, path, where, err, errlen))
-			goto out;
-		if (profile__queue(p, w->ctx) < 0) {
-			snprintf(err, errlen,
-				 "profile %s: %s\"ctx\" is not one of \"eventfds\": run lattop "
-				 "--discover again",
-				 path, where);
-			goto out;
-		}
-		w->queue = profile__queue(p, w->ctx);
-		e = get_num(it, "pid", false, 1, PROFILE_TID_MAX, &v, path, where, err, errlen);
-		if (e == -EINVAL)
-			goto out;
-		if (!e)
-			w->pid = (uint32_t)v;
-		e = -EINVAL;
-		get_str(it, "comm", w->comm, sizeof(w->comm), path, where, err, errlen);
-		if (get_num(it, "runs", false, 0, PROFILE_COUNT_MAX, &w->runs, path, where, err,
-			    errlen) == -EINVAL ||
-		    get_num(it, "packets", false, 0, PROFILE_COUNT_MAX, &w->packets, path, where,
-			    err, errlen) == -EINVAL)
+		if (load_worker(p, it, &p->tid[i], where, path, err, errlen))
 			goto out;
 		i++;
 	}
