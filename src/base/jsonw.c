@@ -18,6 +18,19 @@ void jsonw__init(struct jsonw *w, FILE *f)
 	w->f = f;
 }
 
+/* Lay out as cJSON_Print does. */
+void jsonw__pretty(struct jsonw *w)
+{
+	w->pretty = true;
+}
+
+/* n tabs (pretty layout). */
+static void tabs(struct jsonw *w, int n)
+{
+	for (int i = 0; i < n; i++)
+		fputc('\t', w->f);
+}
+
 /* The slot of the innermost open level (levels past JSONW_MAX_DEPTH share the last). */
 static int top(const struct jsonw *w)
 {
@@ -38,7 +51,7 @@ static void value_start(struct jsonw *w)
 		return;
 	}
 	if (w->has_item[t])
-		fputc(',', w->f);
+		fputs(w->pretty ? ", " : ",", w->f);
 	w->has_item[t] = true;
 }
 
@@ -49,6 +62,8 @@ static void begin(struct jsonw *w, bool obj)
 
 	value_start(w);
 	fputc(obj ? '{' : '[', w->f);
+	if (obj && w->pretty)
+		fputc('\n', w->f);
 	if (++w->depth > JSONW_MAX_DEPTH)
 		w->misuse++;
 	t = top(w);
@@ -62,6 +77,11 @@ static void end(struct jsonw *w, bool obj)
 	if (w->depth == 0 || w->in_obj[top(w)] != obj || w->keyed) {
 		w->misuse++;
 		w->keyed = false;
+	}
+	if (obj && w->pretty && w->depth > 0) {
+		if (w->has_item[top(w)])
+			fputc('\n', w->f);
+		tabs(w, w->depth - 1);
 	}
 	fputc(obj ? '}' : ']', w->f);
 	if (w->depth > 0)
@@ -101,11 +121,13 @@ void jsonw__key(struct jsonw *w, const char *key)
 		w->misuse++;
 	} else {
 		if (w->has_item[t])
-			fputc(',', w->f);
+			fputs(w->pretty ? ",\n" : ",", w->f);
 		w->has_item[t] = true;
 	}
+	if (w->pretty)
+		tabs(w, w->depth);
 	text__json_str(w->f, key);
-	fputc(':', w->f);
+	fputs(w->pretty ? ":\t" : ":", w->f);
 	w->keyed = true;
 }
 

@@ -7,7 +7,9 @@
  * (values and keys) go through text__json_str: escaped as cJSON escapes them, then DEL, C1 and
  * bidirectional controls as \uHHHH and invalid UTF-8 as the visible "\\xHH".
  *
- * The output is compact (no spaces). Commas and the colon after a key come by themselves:
+ * The output is compact (no spaces), or with jsonw__pretty laid out as cJSON_Print lays it out
+ * (a member per line indented by tabs, "key":<TAB>value, arrays on one line with ", "
+ * between elements). Commas and the colon after a key come by themselves:
  *
  *	struct jsonw w;
  *	jsonw__init(&w, f);
@@ -42,11 +44,14 @@ struct jsonw {
 	bool in_obj[JSONW_MAX_DEPTH];	/* per level: an object (keys due) or an array */
 	bool has_item[JSONW_MAX_DEPTH]; /* per level: something written (a comma is due) */
 	bool keyed;			/* a key was written; its value is due */
+	bool pretty;			/* cJSON_Print's layout (else compact) */
 	unsigned misuse;		/* calls that broke the grammar (0 when used right) */
 };
 
-/* Start writing JSON to f. */
+/* Start writing JSON to f (compact). */
 void jsonw__init(struct jsonw *w, FILE *f);
+/* Lay out what follows as cJSON_Print does (call before the first value). */
+void jsonw__pretty(struct jsonw *w);
 
 /* Open or close an object or an array (as a value: after a key inside an object). */
 void jsonw__begin_object(struct jsonw *w);

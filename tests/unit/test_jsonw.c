@@ -3,7 +3,7 @@
  * test_jsonw.c - the typed JSON writer: integers exact at their limits (UINT64_MAX, INT64_MIN,
  * 2^53 + 1) where the cJSON double path rounds them; strings and keys escaped byte for byte as
  * cJSON + text__json_fputs escaped them; doubles printed as cJSON prints them; commas and
- * colons in nested objects and arrays; misuse counted.
+ * colons in nested objects and arrays; cJSON_Print's layout in pretty mode; misuse counted.
  */
 #include <float.h>
 #include <math.h>
@@ -205,6 +205,68 @@ static void test_grammar(void)
 	free(out);
 }
 
+/* The pretty layout: byte for byte what cJSON_Print writes for the same document (objects in
+ * arrays, empty ones, a document like a profile). */
+static void test_pretty_as_cjson(void)
+{
+	cJSON *o = cJSON_CreateObject(), *arr, *x;
+	char *out = NULL, *txt;
+	struct jsonw w;
+
+	cJSON_AddStringToObject(o, "device", "vnet0");
+	arr = cJSON_AddArrayToObject(o, "eventfds");
+	for (int i = 0; i < 2; i++) {
+		x = cJSON_CreateObject();
+		cJSON_AddStringToObject(x, "ctx", "0xffff888100000000");
+		cJSON_AddNumberToObject(x, "queue", i);
+		cJSON_AddItemToArray(arr, x);
+	}
+	cJSON_AddArrayToObject(o, "none");
+	cJSON_AddObjectToObject(o, "empty");
+	x = cJSON_AddArrayToObject(o, "nums");
+	cJSON_AddItemToArray(x, cJSON_CreateNumber(1));
+	cJSON_AddItemToArray(x, cJSON_CreateNumber(2.5));
+	cJSON_AddItemToArray(x, cJSON_CreateArray());
+	cJSON_AddItemToArray(x, cJSON_CreateObject());
+	txt = cJSON_Print(o);
+	CAPTURE(out, ({
+			jsonw__init(&w, f);
+			jsonw__pretty(&w);
+			jsonw__begin_object(&w);
+			jsonw__string_field(&w, "device", "vnet0");
+			jsonw__key(&w, "eventfds");
+			jsonw__begin_array(&w);
+			for (int i = 0; i < 2; i++) {
+				jsonw__begin_object(&w);
+				jsonw__string_field(&w, "ctx", "0xffff888100000000");
+				jsonw__u64_field(&w, "queue", (uint64_t)i);
+				jsonw__end_object(&w);
+			}
+			jsonw__end_array(&w);
+			jsonw__key(&w, "none");
+			jsonw__begin_array(&w);
+			jsonw__end_array(&w);
+			jsonw__key(&w, "empty");
+			jsonw__begin_object(&w);
+			jsonw__end_object(&w);
+			jsonw__key(&w, "nums");
+			jsonw__begin_array(&w);
+			jsonw__u64(&w, 1);
+			jsonw__double(&w, 2.5);
+			jsonw__begin_array(&w);
+			jsonw__end_array(&w);
+			jsonw__begin_object(&w);
+			jsonw__end_object(&w);
+			jsonw__end_array(&w);
+			jsonw__end_object(&w);
+		}));
+	ASSERT_STREQ(out, txt, "cJSON_Print's layout");
+	ASSERT_EQ(w.misuse, 0, "well-formed use");
+	free(out);
+	free(txt);
+	cJSON_Delete(o);
+}
+
 int main(void)
 {
 	test__suite = "jsonw";
@@ -212,5 +274,6 @@ int main(void)
 	RUN_TEST(test_strings_as_before);
 	RUN_TEST(test_doubles_as_cjson);
 	RUN_TEST(test_grammar);
+	RUN_TEST(test_pretty_as_cjson);
 	return TEST_EXIT();
 }
