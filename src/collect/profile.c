@@ -22,6 +22,7 @@
 #include <cjson/cJSON.h>
 
 #include "base/jnum.h"
+#include "base/jsonw.h"
 #include "collect/outfile.h"
 #include "collect/profile.h"
 
@@ -34,19 +35,72 @@ int profile__queue(const struct profile *p, uint64_t ctx)
 	return -1;
 }
 
-/* A pointer as a hex string. */
-static cJSON *hex(uint64_t v)
+/* A pointer as a hex string member. */
+static void hex_field(struct jsonw *w, const char *key, uint64_t v)
 {
 	char buf[24];
 
 	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
-	return cJSON_CreateString(buf);
+	jsonw__string_field(w, key, buf);
+}
+
+/* The profile as JSON text laid out as cJSON_Print lays it out (caller frees), or NULL when
+ * out of memory. Counts are written exactly (the reader takes up to 2^53). */
+static char *profile_json(const struct profile *p)
+{
+	struct jsonw w;
+	char *txt = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&txt, &len);
+
+	if (!f)
+		return NULL;
+	jsonw__init(&w, f);
+	jsonw__pretty(&w);
+	jsonw__begin_object(&w);
+	jsonw__string_field(&w, "lattop_version", p->version);
+	jsonw__string_field(&w, "kernel", p->kernel);
+	jsonw__string_field(&w, "timestamp", p->timestamp);
+	jsonw__string_field(&w, "device", p->device);
+	jsonw__string_field(&w, "flow", p->flow);
+	jsonw__key(&w, "eventfds");
+	jsonw__begin_array(&w);
+	for (int i = 0; i < p->nctx; i++) {
+		jsonw__begin_object(&w);
+		hex_field(&w, "ctx", p->ctx[i].ctx);
+		jsonw__s64_field(&w, "queue", i);
+		jsonw__u64_field(&w, "runs", p->ctx[i].runs);
+		jsonw__u64_field(&w, "packets", p->ctx[i].packets);
+		jsonw__end_object(&w);
+	}
+	jsonw__end_array(&w);
+	jsonw__key(&w, "workers");
+	jsonw__begin_array(&w);
+	for (int i = 0; i < p->ntid; i++) {
+		const struct profile_tid *t = &p->tid[i];
+
+		jsonw__begin_object(&w);
+		jsonw__u64_field(&w, "tid", t->tid);
+		jsonw__u64_field(&w, "pid", t->pid);
+		jsonw__string_field(&w, "comm", t->comm);
+		hex_field(&w, "ctx", t->ctx);
+		jsonw__u64_field(&w, "queue", t->queue);
+		jsonw__u64_field(&w, "runs", t->runs);
+		jsonw__u64_field(&w, "packets", t->packets);
+		jsonw__end_object(&w);
+	}
+	jsonw__end_array(&w);
+	jsonw__end_object(&w);
+	if (fclose(f)) {
+		free(txt);
+		return NULL;
+	}
+	return txt;
 }
 
 /* Write a profile. */
 int profile__write(struct profile *p, const char *path, char *err, size_t errlen)
 {
-	cJSON *root = cJSON_CreateObject(), *arr;
 	struct utsname u;
 	time_t t = time(NULL);
 	struct tm tm;
@@ -59,37 +113,7 @@ int profile__write(struct profile *p, const char *path, char *err, size_t errlen
 	if (!uname(&u))
 		snprintf(p->kernel, sizeof(p->kernel), "%s", u.release);
 	snprintf(p->version, sizeof(p->version), "%s", LATTOP_VERSION);
-	cJSON_AddStringToObject(root, "lattop_version", p->version);
-	cJSON_AddStringToObject(root, "kernel", p->kernel);
-	cJSON_AddStringToObject(root, "timestamp", p->timestamp);
-	cJSON_AddStringToObject(root, "device", p->device);
-	cJSON_AddStringToObject(root, "flow", p->flow);
-	arr = cJSON_AddArrayToObject(root, "eventfds");
-	for (int i = 0; i < p->nctx; i++) {
-		cJSON *o = cJSON_CreateObject();
-
-		cJSON_AddItemToObject(o, "ctx", hex(p->ctx[i].ctx));
-		cJSON_AddNumberToObject(o, "queue", i);
-		cJSON_AddNumberToObject(o, "runs", (double)p->ctx[i].runs);
-		cJSON_AddNumberToObject(o, "packets", (double)p->ctx[i].packets);
-		cJSON_AddItemToArray(arr, o);
-	}
-	arr = cJSON_AddArrayToObject(root, "workers");
-	for (int i = 0; i < p->ntid; i++) {
-		const struct profile_tid *w = &p->tid[i];
-		cJSON *o = cJSON_CreateObject();
-
-		cJSON_AddNumberToObject(o, "tid", w->tid);
-		cJSON_AddNumberToObject(o, "pid", w->pid);
-		cJSON_AddStringToObject(o, "comm", w->comm);
-		cJSON_AddItemToObject(o, "ctx", hex(w->ctx));
-		cJSON_AddNumberToObject(o, "queue", w->queue);
-		cJSON_AddNumberToObject(o, "runs", (double)w->runs);
-		cJSON_AddNumberToObject(o, "packets", (double)w->packets);
-		cJSON_AddItemToArray(arr, o);
-	}
-	txt = cJSON_Print(root);
-	cJSON_Delete(root);
+	txt = profile_json(p);
 	if (!txt) {
 		snprintf(err, errlen, "cannot write the profile %s: out of memory", path);
 		return -ENOMEM;
