@@ -222,6 +222,8 @@ static int json_unit(FILE *f, const unsigned char *p, bool in_str)
 		fprintf(f, "\\\\x%02x", *p); /* the visible form, as a JSON string's text */
 	else if (in_str && (cp == '"' || cp == '\\'))
 		fprintf(f, "\\%c", *p);
+	else if (in_str && cp >= '\b' && cp <= '\r' && cp != '\v')
+		fprintf(f, "\\%c", "btnvfr"[cp - '\b']); /* the short escapes, as cJSON writes */
 	else if ((in_str && cp < 0x20) || cp == 0x7f || cp_hidden(cp))
 		fprintf(f, "\\u%04x", (unsigned)cp);
 	else

@@ -41,8 +41,9 @@ void text__csv_field(FILE *f, const char *s);
  * what cJSON leaves raw in strings escaped: DEL, C1 and bidirectional controls as \uHHHH, and
  * each byte that is not valid UTF-8 as the visible "\\xHH" (JSON cannot hold such bytes). */
 void text__json_fputs(FILE *f, const char *json);
-/* Write s as a JSON string (quoted; C0 controls, the quote and the backslash escaped, then as
- * text__json_fputs). */
+/* Write s as a JSON string (quoted; the quote and the backslash escaped, BS, FF, LF, CR and
+ * TAB as \b \f \n \r \t, the other C0 controls as \u00HH, then as text__json_fputs): byte
+ * for byte what text__json_fputs makes of cJSON's form of the same string. */
 void text__json_str(FILE *f, const char *s);
 
 #endif /* LAT_TEXT_H */

@@ -14,18 +14,14 @@
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
 
+#include "base/ksyms.h"
 #include "collect/collector.h"
 #include "collect/helpertrace.h"
 #include "collect/progstats.h"
 #include "collect/progtrace.h"
 #include "helpertrace.skel.h"
 
-struct ksym {
-	uint64_t addr;
-	char *name;
-};
-
-struct probe {
+struct helper_probe {
 	char func[64];
 	bool kprobe; /* kprobe/kretprobe (fentry on func failed, or forced) */
 	struct helpertrace_bpf *skel;
@@ -34,11 +30,10 @@ struct probe {
 struct helpertrace {
 	struct collector *col;
 	int nest_fd, hnest_fd;
-	struct ksym *syms;      /* text symbols sorted by address, loaded on first analysis */
-	size_t nsyms;
+	struct ksyms *syms;     /* kernel text symbols, loaded on first analysis */
 	uint64_t call_base;     /* address of __bpf_call_base */
 	struct btf *vmlinux;    /* to check a function exists before trying to trace it */
-	struct probe *p;
+	struct helper_probe *p;
 	int n, cap;
 	uint64_t retired_misses;
 	uint64_t base_busy;    /* the slots' busy sum when this tracer was created */
@@ -100,7 +95,7 @@ struct helpertrace *helpertrace__new(struct collector *c, int nest_fd, int hnest
 }
 
 /* recursion_misses of one probe's entry and exit programs (whichever set is loaded). */
-static uint64_t probe_misses(const struct probe *p)
+static uint64_t probe_misses(const struct helper_probe *p)
 {
 	const struct helpertrace_bpf *k = p->skel;
 
@@ -205,77 +200,26 @@ void helpertrace__free(struct helpertrace *ht)
 		return;
 	helpertrace__detach_all(ht);
 	free(ht->p);
-	for (size_t i = 0; i < ht->nsyms; i++)
-		free(ht->syms[i].name);
-	free(ht->syms);
+	ksyms__free(ht->syms);
 	btf__free(ht->vmlinux);
 	free(ht);
 }
 
-/* qsort comparison of symbols by address. */
-static int ksym_cmp(const void *a, const void *b)
-{
-	const struct ksym *x = a, *y = b;
-
-	return (x->addr > y->addr) - (x->addr < y->addr);
-}
-
-/* Load the text symbols of /proc/kallsyms (once). */
+/* Load the kernel's text symbols and __bpf_call_base, the origin of call offsets (once). */
 static int load_kallsyms(struct helpertrace *ht)
 {
-	char line[512], name[256], type;
-	unsigned long long addr;
-	size_t cap = 0;
-	FILE *f;
-
 	if (ht->syms)
 		return 0;
-	f = fopen("/proc/kallsyms", "r");
-	if (!f)
+	ht->syms = ksyms__load(KSYMS_PATH);
+	if (!ht->syms)
 		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
-			continue;
-		if (!strcmp(name, "__bpf_call_base"))
-			ht->call_base = addr;
-		if (type != 't' && type != 'T')
-			continue;
-		if (ht->nsyms == cap) {
-			size_t ncap = cap ? cap * 2 : 65536;
-			struct ksym *ns = realloc(ht->syms, ncap * sizeof(*ns));
-
-			if (!ns) {
-				fclose(f);
-				return -ENOMEM;
-			}
-			ht->syms = ns;
-			cap = ncap;
-		}
-		ht->syms[ht->nsyms].addr = addr;
-		ht->syms[ht->nsyms].name = strdup(name);
-		ht->nsyms++;
-	}
-	fclose(f);
-	qsort(ht->syms, ht->nsyms, sizeof(*ht->syms), ksym_cmp);
-	if (!ht->call_base || !ht->nsyms || !ht->syms[ht->nsyms - 1].addr)
+	ht->call_base = ksyms__addr(ht->syms, "__bpf_call_base");
+	if (!ht->call_base || ksyms__hidden(ht->syms)) {
+		ksyms__free(ht->syms);
+		ht->syms = NULL;
 		return -EPERM; /* addresses hidden (kptr_restrict) */
-	return 0;
-}
-
-/* Name of the symbol at exactly addr, or NULL. */
-static const char *ksym_at(const struct helpertrace *ht, uint64_t addr)
-{
-	size_t lo = 0, hi = ht->nsyms;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (ht->syms[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
 	}
-	return lo < ht->nsyms && ht->syms[lo].addr == addr ? ht->syms[lo].name : NULL;
+	return 0;
 }
 
 /* Short name of a map type. */
@@ -337,17 +281,180 @@ struct map_desc {
 	bool by_ptr; /* loaded as a map pointer (ld_imm64 BPF_PSEUDO_MAP_FD): helpers act on it */
 };
 
-/* List the map helper sites of a program. */
+/* What the analysis reads of a program: its translated instructions and its maps. */
+struct prog_image {
+	struct bpf_insn *insns;
+	uint32_t ninsns;
+	struct map_desc *maps;
+	uint32_t nmaps;
+};
+
+/* Free an image's arrays. */
+static void image_fini(struct prog_image *img)
+{
+	free(img->insns);
+	free(img->maps);
+}
+
+/* The ID, type and name of each map of map_ids into img->maps (type 0 and no name for a map
+ * that went away meanwhile). */
+static void describe_maps(struct prog_image *img, const uint32_t *map_ids)
+{
+	for (uint32_t i = 0; i < img->nmaps; i++) {
+		struct bpf_map_info mi = {};
+		__u32 mlen = sizeof(mi);
+		int mfd = bpf_map_get_fd_by_id(map_ids[i]);
+
+		img->maps[i].id = map_ids[i];
+		if (mfd >= 0 && !bpf_obj_get_info_by_fd(mfd, &mi, &mlen)) {
+			img->maps[i].type = mi.type;
+			snprintf(img->maps[i].name, sizeof(img->maps[i].name), "%s", mi.name);
+		}
+		if (mfd >= 0)
+			close(mfd);
+	}
+}
+
+/* Read program fd's translated instructions and maps into img (sized by a first info call).
+ * Returns 0 or a negative errno with one sentence in err. */
+static int read_image(int fd, uint32_t prog_id, struct prog_image *img, char *err, size_t errlen)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+	uint32_t *map_ids = NULL;
+	int e = 0;
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
+		e = -errno;
+		snprintf(err, errlen, "cannot read program %u: %s", prog_id, strerror(-e));
+		return e;
+	}
+	img->nmaps = info.nr_map_ids;
+	img->ninsns = info.xlated_prog_len / sizeof(struct bpf_insn);
+	img->insns = calloc(img->ninsns ? img->ninsns : 1, sizeof(*img->insns));
+	img->maps = calloc(img->nmaps ? img->nmaps : 1, sizeof(*img->maps));
+	map_ids = calloc(img->nmaps ? img->nmaps : 1, sizeof(*map_ids));
+	if (!img->insns || !map_ids || !img->maps) {
+		snprintf(err, errlen, "out of memory");
+		free(map_ids);
+		return -ENOMEM;
+	}
+	memset(&info, 0, sizeof(info));
+	info.xlated_prog_len = img->ninsns * sizeof(*img->insns);
+	info.xlated_prog_insns = (__u64)(unsigned long)img->insns;
+	info.nr_map_ids = img->nmaps;
+	info.map_ids = (__u64)(unsigned long)map_ids;
+	len = sizeof(info);
+	if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
+		e = -errno;
+		snprintf(err, errlen, "cannot read program %u's instructions: %s", prog_id,
+			 strerror(-e));
+	} else {
+		describe_maps(img, map_ids);
+	}
+	free(map_ids);
+	return e;
+}
+
+/* Distinct map-operation functions called (src_reg 0: a kernel helper at __bpf_call_base +
+ * imm, which the verifier rewrote to the map type's ops) into funcs (at most 64), and which
+ * maps are loaded as map pointers (the dump shows ld_imm64 src_reg 1 with the map id; global
+ * data is src_reg 2, a value address, never a helper's map). Returns how many functions. */
+static int scan_calls(const struct helpertrace *ht, struct prog_image *img, char funcs[64][64])
+{
+	int nfuncs = 0;
+
+	for (uint32_t i = 0; i < img->ninsns; i++) {
+		const struct bpf_insn *in = &img->insns[i];
+		const char *name;
+		bool seen = false;
+
+		if (in->code == (BPF_LD | BPF_IMM | BPF_DW) && in->src_reg == BPF_PSEUDO_MAP_FD) {
+			for (uint32_t k = 0; k < img->nmaps; k++)
+				if (img->maps[k].id == (uint32_t)in->imm)
+					img->maps[k].by_ptr = true;
+		}
+		if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg != 0)
+			continue;
+		name = ksyms__name_at(ht->syms, ht->call_base + (int64_t)in->imm);
+		if (!name || helper_kind(name) < 0)
+			continue;
+		for (int k = 0; k < nfuncs; k++)
+			seen |= !strcmp(funcs[k], name);
+		if (!seen && nfuncs < 64)
+			snprintf(funcs[nfuncs++], sizeof(funcs[0]), "%.63s", name);
+	}
+	return nfuncs;
+}
+
+/* A site of program prog_id on map m (helper, function and why left for the caller). */
+static struct helper_site map_site(uint32_t prog_id, const struct map_desc *m)
+{
+	struct helper_site s = { .prog_id = prog_id, .map_id = m->id };
+
+	snprintf(s.map_name, sizeof(s.map_name), "%s", m->name);
+	snprintf(s.map_type, sizeof(s.map_type), "%s", map_type_name(m->type));
+	return s;
+}
+
+/* A site per (function called, map it can act on). Returns 0 or -ENOMEM. */
+static int traced_sites(const struct prog_image *img, uint32_t prog_id, char funcs[64][64],
+			int nfuncs, struct helper_site **out, size_t *n, size_t *cap)
+{
+	for (int k = 0; k < nfuncs; k++) {
+		int kind = helper_kind(funcs[k]);
+
+		for (uint32_t i = 0; i < img->nmaps; i++) {
+			const struct map_desc *m = &img->maps[i];
+			struct helper_site s;
+
+			if (!m->by_ptr || !func_fits_map(funcs[k], m->type))
+				continue;
+			s = map_site(prog_id, m);
+			s.helper_id = helper_kinds[kind].helper_id;
+			snprintf(s.helper, sizeof(s.helper), "%s", helper_kinds[kind].helper);
+			snprintf(s.func, sizeof(s.func), "%.63s", funcs[k]);
+			/* Tracing the ring buffer would catch lattop's own probes emitting. */
+			if (m->type == BPF_MAP_TYPE_RINGBUF)
+				snprintf(s.why, sizeof(s.why),
+					 "not traced: lattop's own probes use the ring buffer");
+			if (add_site(out, n, cap, &s))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* A site per array map the program uses: its lookups are inlined, so the row says so.
+ * Returns 0 or -ENOMEM. */
+static int inlined_sites(const struct prog_image *img, uint32_t prog_id,
+			 struct helper_site **out, size_t *n, size_t *cap)
+{
+	for (uint32_t i = 0; i < img->nmaps; i++) {
+		const struct map_desc *m = &img->maps[i];
+		struct helper_site s;
+
+		if (!m->by_ptr ||
+		    (m->type != BPF_MAP_TYPE_ARRAY && m->type != BPF_MAP_TYPE_ARRAY_OF_MAPS))
+			continue;
+		s = map_site(prog_id, m);
+		s.helper_id = BPF_FUNC_map_lookup_elem;
+		snprintf(s.helper, sizeof(s.helper), "bpf_map_lookup_elem");
+		snprintf(s.why, sizeof(s.why), "inlined by the verifier: nothing to trace");
+		if (add_site(out, n, cap, &s))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* List the map helper sites of a program: read its instructions and maps, find the map
+ * functions it calls, then a site per (function, map) and per inlined array lookup. */
 int helpertrace__analyze(struct helpertrace *ht, uint32_t prog_id, struct helper_site **out,
 			 size_t *n, char *err, size_t errlen)
 {
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info), nmaps, ninsns;
-	struct bpf_insn *insns = NULL;
-	struct map_desc *maps = NULL;
-	uint32_t *map_ids = NULL;
+	struct prog_image img = { 0 };
 	char funcs[64][64];
-	int nfuncs = 0, fd, e;
+	int nfuncs, fd, e;
 	size_t cap = 0;
 
 	*out = NULL;
@@ -365,122 +472,22 @@ int helpertrace__analyze(struct helpertrace *ht, uint32_t prog_id, struct helper
 		snprintf(err, errlen, "program %u is gone", prog_id);
 		return e;
 	}
-	if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
-		e = -errno;
-		snprintf(err, errlen, "cannot read program %u: %s", prog_id, strerror(-e));
-		goto out;
-	}
-	nmaps = info.nr_map_ids;
-	ninsns = info.xlated_prog_len / sizeof(struct bpf_insn);
-	insns = calloc(ninsns ? ninsns : 1, sizeof(*insns));
-	map_ids = calloc(nmaps ? nmaps : 1, sizeof(*map_ids));
-	maps = calloc(nmaps ? nmaps : 1, sizeof(*maps));
-	if (!insns || !map_ids || !maps) {
-		e = -ENOMEM;
-		snprintf(err, errlen, "out of memory");
-		goto out;
-	}
-	memset(&info, 0, sizeof(info));
-	info.xlated_prog_len = ninsns * sizeof(*insns);
-	info.xlated_prog_insns = (__u64)(unsigned long)insns;
-	info.nr_map_ids = nmaps;
-	info.map_ids = (__u64)(unsigned long)map_ids;
-	len = sizeof(info);
-	if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
-		e = -errno;
-		snprintf(err, errlen, "cannot read program %u's instructions: %s", prog_id,
-			 strerror(-e));
-		goto out;
-	}
-	for (uint32_t i = 0; i < nmaps; i++) {
-		struct bpf_map_info mi = {};
-		__u32 mlen = sizeof(mi);
-		int mfd = bpf_map_get_fd_by_id(map_ids[i]);
-
-		maps[i].id = map_ids[i];
-		if (mfd >= 0 && !bpf_obj_get_info_by_fd(mfd, &mi, &mlen)) {
-			maps[i].type = mi.type;
-			snprintf(maps[i].name, sizeof(maps[i].name), "%s", mi.name);
-		}
-		if (mfd >= 0)
-			close(mfd);
-	}
-	/* Distinct map-operation functions called (src_reg 0: a kernel helper at
-	 * __bpf_call_base + imm, which the verifier rewrote to the map type's ops), and which maps
-	 * are loaded as map pointers (the dump shows ld_imm64 src_reg 1 with the map id; global
-	 * data is src_reg 2, a value address, never a helper's map). */
-	for (uint32_t i = 0; i < ninsns; i++) {
-		const struct bpf_insn *in = &insns[i];
-		const char *name;
-		bool seen = false;
-
-		if (in->code == (BPF_LD | BPF_IMM | BPF_DW) && in->src_reg == BPF_PSEUDO_MAP_FD) {
-			for (uint32_t k = 0; k < nmaps; k++)
-				if (maps[k].id == (uint32_t)in->imm)
-					maps[k].by_ptr = true;
-		}
-		if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg != 0)
-			continue;
-		name = ksym_at(ht, ht->call_base + (int64_t)in->imm);
-		if (!name || helper_kind(name) < 0)
-			continue;
-		for (int k = 0; k < nfuncs; k++)
-			seen |= !strcmp(funcs[k], name);
-		if (!seen && nfuncs < 64)
-			snprintf(funcs[nfuncs++], sizeof(funcs[0]), "%.63s", name);
-	}
-	/* A row per (function, map it can act on); array lookups are inlined: say so. */
-	for (int k = 0; k < nfuncs; k++) {
-		int kind = helper_kind(funcs[k]);
-
-		for (uint32_t i = 0; i < nmaps; i++) {
-			struct helper_site s = { .prog_id = prog_id };
-
-			if (!maps[i].by_ptr || !func_fits_map(funcs[k], maps[i].type))
-				continue;
-			s.helper_id = helper_kinds[kind].helper_id;
-			snprintf(s.helper, sizeof(s.helper), "%s", helper_kinds[kind].helper);
-			snprintf(s.func, sizeof(s.func), "%.63s", funcs[k]);
-			s.map_id = maps[i].id;
-			snprintf(s.map_name, sizeof(s.map_name), "%s", maps[i].name);
-			snprintf(s.map_type, sizeof(s.map_type), "%s", map_type_name(maps[i].type));
-			/* Tracing the ring buffer would catch lattop's own probes emitting. */
-			if (maps[i].type == BPF_MAP_TYPE_RINGBUF)
-				snprintf(s.why, sizeof(s.why),
-					 "not traced: lattop's own probes use the ring buffer");
-			if (add_site(out, n, &cap, &s))
-				goto oom;
-		}
-	}
-	for (uint32_t i = 0; i < nmaps; i++) {
-		struct helper_site s = { .prog_id = prog_id, .helper_id = BPF_FUNC_map_lookup_elem };
-
-		if (!maps[i].by_ptr ||
-		    (maps[i].type != BPF_MAP_TYPE_ARRAY && maps[i].type != BPF_MAP_TYPE_ARRAY_OF_MAPS))
-			continue;
-		snprintf(s.helper, sizeof(s.helper), "bpf_map_lookup_elem");
-		s.map_id = maps[i].id;
-		snprintf(s.map_name, sizeof(s.map_name), "%s", maps[i].name);
-		snprintf(s.map_type, sizeof(s.map_type), "%s", map_type_name(maps[i].type));
-		snprintf(s.why, sizeof(s.why), "inlined by the verifier: nothing to trace");
-		if (add_site(out, n, &cap, &s))
-			goto oom;
-	}
-	e = 0;
-	goto out;
-oom:
-	e = -ENOMEM;
-	snprintf(err, errlen, "out of memory");
-out:
-	free(insns);
-	free(map_ids);
-	free(maps);
+	e = read_image(fd, prog_id, &img, err, errlen);
 	close(fd);
+	if (!e) {
+		nfuncs = scan_calls(ht, &img, funcs);
+		e = traced_sites(&img, prog_id, funcs, nfuncs, out, n, &cap);
+		if (!e)
+			e = inlined_sites(&img, prog_id, out, n, &cap);
+		if (e)
+			snprintf(err, errlen, "out of memory");
+	}
+	image_fini(&img);
 	return e;
 }
 
 /* Index of a probed function, or -1. */
-static int find(const struct helpertrace *ht, const char *func)
+static int probe_index(const struct helpertrace *ht, const char *func)
 {
 	for (int i = 0; i < ht->n; i++)
 		if (!strcmp(ht->p[i].func, func))
@@ -575,7 +582,7 @@ int helpertrace__attach(struct helpertrace *ht, struct helper_site *site)
 
 	if (!site->func[0] || site->why[0])
 		return site->why[0] ? -ENOTSUP : -EINVAL;
-	if (find(ht, site->func) >= 0)
+	if (probe_index(ht, site->func) >= 0)
 		return 0;
 	if (!ht->vmlinux)
 		ht->vmlinux = btf__load_vmlinux_btf();
@@ -604,7 +611,7 @@ int helpertrace__attach(struct helpertrace *ht, struct helper_site *site)
 	}
 	if (ht->n == ht->cap) {
 		int cap = ht->cap ? ht->cap * 2 : 16;
-		struct probe *np = realloc(ht->p, cap * sizeof(*np));
+		struct helper_probe *np = realloc(ht->p, cap * sizeof(*np));
 
 		if (!np) {
 			probe_destroy(skel);

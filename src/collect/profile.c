@@ -22,6 +22,7 @@
 #include <cjson/cJSON.h>
 
 #include "base/jnum.h"
+#include "base/jsonw.h"
 #include "collect/outfile.h"
 #include "collect/profile.h"
 
@@ -34,19 +35,72 @@ int profile__queue(const struct profile *p, uint64_t ctx)
 	return -1;
 }
 
-/* A pointer as a hex string. */
-static cJSON *hex(uint64_t v)
+/* A pointer as a hex string member. */
+static void hex_field(struct jsonw *w, const char *key, uint64_t v)
 {
 	char buf[24];
 
 	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
-	return cJSON_CreateString(buf);
+	jsonw__string_field(w, key, buf);
+}
+
+/* The profile as JSON text laid out as cJSON_Print lays it out (caller frees), or NULL when
+ * out of memory. Counts are written exactly (the reader takes up to 2^53). */
+static char *profile_json(const struct profile *p)
+{
+	struct jsonw w;
+	char *txt = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&txt, &len);
+
+	if (!f)
+		return NULL;
+	jsonw__init(&w, f);
+	jsonw__pretty(&w);
+	jsonw__begin_object(&w);
+	jsonw__string_field(&w, "lattop_version", p->version);
+	jsonw__string_field(&w, "kernel", p->kernel);
+	jsonw__string_field(&w, "timestamp", p->timestamp);
+	jsonw__string_field(&w, "device", p->device);
+	jsonw__string_field(&w, "flow", p->flow);
+	jsonw__key(&w, "eventfds");
+	jsonw__begin_array(&w);
+	for (int i = 0; i < p->nctx; i++) {
+		jsonw__begin_object(&w);
+		hex_field(&w, "ctx", p->ctx[i].ctx);
+		jsonw__s64_field(&w, "queue", i);
+		jsonw__u64_field(&w, "runs", p->ctx[i].runs);
+		jsonw__u64_field(&w, "packets", p->ctx[i].packets);
+		jsonw__end_object(&w);
+	}
+	jsonw__end_array(&w);
+	jsonw__key(&w, "workers");
+	jsonw__begin_array(&w);
+	for (int i = 0; i < p->ntid; i++) {
+		const struct profile_tid *t = &p->tid[i];
+
+		jsonw__begin_object(&w);
+		jsonw__u64_field(&w, "tid", t->tid);
+		jsonw__u64_field(&w, "pid", t->pid);
+		jsonw__string_field(&w, "comm", t->comm);
+		hex_field(&w, "ctx", t->ctx);
+		jsonw__u64_field(&w, "queue", t->queue);
+		jsonw__u64_field(&w, "runs", t->runs);
+		jsonw__u64_field(&w, "packets", t->packets);
+		jsonw__end_object(&w);
+	}
+	jsonw__end_array(&w);
+	jsonw__end_object(&w);
+	if (fclose(f)) {
+		free(txt);
+		return NULL;
+	}
+	return txt;
 }
 
 /* Write a profile. */
 int profile__write(struct profile *p, const char *path, char *err, size_t errlen)
 {
-	cJSON *root = cJSON_CreateObject(), *arr;
 	struct utsname u;
 	time_t t = time(NULL);
 	struct tm tm;
@@ -59,37 +113,7 @@ int profile__write(struct profile *p, const char *path, char *err, size_t errlen
 	if (!uname(&u))
 		snprintf(p->kernel, sizeof(p->kernel), "%s", u.release);
 	snprintf(p->version, sizeof(p->version), "%s", LATTOP_VERSION);
-	cJSON_AddStringToObject(root, "lattop_version", p->version);
-	cJSON_AddStringToObject(root, "kernel", p->kernel);
-	cJSON_AddStringToObject(root, "timestamp", p->timestamp);
-	cJSON_AddStringToObject(root, "device", p->device);
-	cJSON_AddStringToObject(root, "flow", p->flow);
-	arr = cJSON_AddArrayToObject(root, "eventfds");
-	for (int i = 0; i < p->nctx; i++) {
-		cJSON *o = cJSON_CreateObject();
-
-		cJSON_AddItemToObject(o, "ctx", hex(p->ctx[i].ctx));
-		cJSON_AddNumberToObject(o, "queue", i);
-		cJSON_AddNumberToObject(o, "runs", (double)p->ctx[i].runs);
-		cJSON_AddNumberToObject(o, "packets", (double)p->ctx[i].packets);
-		cJSON_AddItemToArray(arr, o);
-	}
-	arr = cJSON_AddArrayToObject(root, "workers");
-	for (int i = 0; i < p->ntid; i++) {
-		const struct profile_tid *w = &p->tid[i];
-		cJSON *o = cJSON_CreateObject();
-
-		cJSON_AddNumberToObject(o, "tid", w->tid);
-		cJSON_AddNumberToObject(o, "pid", w->pid);
-		cJSON_AddStringToObject(o, "comm", w->comm);
-		cJSON_AddItemToObject(o, "ctx", hex(w->ctx));
-		cJSON_AddNumberToObject(o, "queue", w->queue);
-		cJSON_AddNumberToObject(o, "runs", (double)w->runs);
-		cJSON_AddNumberToObject(o, "packets", (double)w->packets);
-		cJSON_AddItemToArray(arr, o);
-	}
-	txt = cJSON_Print(root);
-	cJSON_Delete(root);
+	txt = profile_json(p);
 	if (!txt) {
 		snprintf(err, errlen, "cannot write the profile %s: out of memory", path);
 		return -ENOMEM;
@@ -234,18 +258,15 @@ static char *slurp(const char *path, char *err, size_t errlen, int *e)
 	return buf;
 }
 
-/* Load and validate a profile. */
-int profile__load(struct profile *p, const char *path, char *err, size_t errlen)
+/* Read and parse the profile file: its JSON object (caller deletes), or NULL with one sentence
+ * in err and a positive errno in *e. */
+static cJSON *parse_file(const char *path, char *err, size_t errlen, int *e)
 {
-	const cJSON *arr, *it;
+	char *txt = slurp(path, err, errlen, e);
 	cJSON *root;
-	char *txt, where[48];
-	int e = 0, i;
 
-	memset(p, 0, sizeof(*p));
-	txt = slurp(path, err, errlen, &e);
 	if (!txt)
-		return -e;
+		return NULL;
 	root = cJSON_Parse(txt);
 	if (!root || !cJSON_IsObject(root)) {
 		const char *at = cJSON_GetErrorPtr();
@@ -254,10 +275,88 @@ int profile__load(struct profile *p, const char *path, char *err, size_t errlen)
 			 "--discover again",
 			 path, at && root == NULL ? (long)(at - txt) : 0L);
 		cJSON_Delete(root);
-		free(txt);
-		return -EINVAL;
+		root = NULL;
+		*e = EINVAL;
 	}
 	free(txt);
+	return root;
+}
+
+/* The "eventfds" array: each kick eventfd's ctx, runs and packets. Returns 0 or -EINVAL with
+ * one sentence in err. */
+static int load_eventfds(struct profile *p, const cJSON *root, const char *path, char *err,
+			 size_t errlen)
+{
+	const cJSON *arr = get_arr(root, "eventfds", path, err, errlen), *it;
+	char where[48];
+	int i = 0;
+
+	if (!arr)
+		return -EINVAL;
+	cJSON_ArrayForEach(it, arr) {
+		snprintf(where, sizeof(where), "eventfds[%d].", i);
+		if (get_hex(it, "ctx", &p->ctx[i].ctx, path, where, err, errlen) ||
+		    get_num(it, "runs", false, 0, PROFILE_COUNT_MAX, &p->ctx[i].runs, path, where,
+			    err, errlen) == -EINVAL ||
+		    get_num(it, "packets", false, 0, PROFILE_COUNT_MAX, &p->ctx[i].packets, path,
+			    where, err, errlen) == -EINVAL)
+			return -EINVAL;
+		i++;
+	}
+	p->nctx = i;
+	return 0;
+}
+
+/* One "workers" entry into w: tid and ctx required (the ctx one of the eventfds, which gives
+ * its queue), pid, comm, runs and packets optional. Returns 0 or -EINVAL with one sentence in
+ * err. */
+static int load_worker(const struct profile *p, const cJSON *it, struct profile_tid *w,
+		       const char *where, const char *path, char *err, size_t errlen)
+{
+	uint64_t v;
+	int e, q;
+
+	if (get_num(it, "tid", true, 1, PROFILE_TID_MAX, &v, path, where, err, errlen))
+		return -EINVAL;
+	w->tid = (uint32_t)v;
+	if (get_hex(it, "ctx", &w->ctx, path, where, err, errlen))
+		return -EINVAL;
+	q = profile__queue(p, w->ctx);
+	if (q < 0) {
+		snprintf(err, errlen,
+			 "profile %s: %s\"ctx\" is not one of \"eventfds\": run lattop "
+			 "--discover again",
+			 path, where);
+		return -EINVAL;
+	}
+	w->queue = (uint32_t)q;
+	e = get_num(it, "pid", false, 1, PROFILE_TID_MAX, &v, path, where, err, errlen);
+	if (e == -EINVAL)
+		return -EINVAL;
+	if (!e)
+		w->pid = (uint32_t)v;
+	get_str(it, "comm", w->comm, sizeof(w->comm), path, where, err, errlen);
+	if (get_num(it, "runs", false, 0, PROFILE_COUNT_MAX, &w->runs, path, where, err,
+		    errlen) == -EINVAL ||
+	    get_num(it, "packets", false, 0, PROFILE_COUNT_MAX, &w->packets, path, where, err,
+		    errlen) == -EINVAL)
+		return -EINVAL;
+	return 0;
+}
+
+/* Load and validate a profile: the file's JSON, its device and flow, the informational keys,
+ * then the eventfds and the workers that use them. */
+int profile__load(struct profile *p, const char *path, char *err, size_t errlen)
+{
+	const cJSON *arr, *it;
+	cJSON *root;
+	char where[48];
+	int e = 0, i = 0;
+
+	memset(p, 0, sizeof(*p));
+	root = parse_file(path, err, errlen, &e);
+	if (!root)
+		return -e;
 	e = -EINVAL;
 	if (get_str(root, "device", p->device, sizeof(p->device), path, "", err, errlen) ||
 	    get_str(root, "flow", p->flow, sizeof(p->flow), path, "", err, errlen))
@@ -267,52 +366,12 @@ int profile__load(struct profile *p, const char *path, char *err, size_t errlen)
 	get_str(root, "kernel", p->kernel, sizeof(p->kernel), path, "", err, errlen);
 	get_str(root, "lattop_version", p->version, sizeof(p->version), path, "", err, errlen);
 	err[0] = '\0';
-	if (!(arr = get_arr(root, "eventfds", path, err, errlen)))
+	if (load_eventfds(p, root, path, err, errlen) ||
+	    !(arr = get_arr(root, "workers", path, err, errlen)))
 		goto out;
-	i = 0;
 	cJSON_ArrayForEach(it, arr) {
-		snprintf(where, sizeof(where), "eventfds[%d].", i);
-		if (get_hex(it, "ctx", &p->ctx[i].ctx, path, where, err, errlen) ||
-		    get_num(it, "runs", false, 0, PROFILE_COUNT_MAX, &p->ctx[i].runs, path, where,
-			    err, errlen) == -EINVAL ||
-		    get_num(it, "packets", false, 0, PROFILE_COUNT_MAX, &p->ctx[i].packets, path,
-			    where, err, errlen) == -EINVAL)
-			goto out;
-		i++;
-	}
-	p->nctx = i;
-	if (!(arr = get_arr(root, "workers", path, err, errlen)))
-		goto out;
-	i = 0;
-	cJSON_ArrayForEach(it, arr) {
-		struct profile_tid *w = &p->tid[i];
-		uint64_t v;
-
 		snprintf(where, sizeof(where), "workers[%d].", i);
-		if (get_num(it, "tid", true, 1, PROFILE_TID_MAX, &v, path, where, err, errlen))
-			goto out;
-		w->tid = (uint32_t)v;
-		if (get_hex(it, "ctx", &w->ctx, path, where, err, errlen))
-			goto out;
-		if (profile__queue(p, w->ctx) < 0) {
-			snprintf(err, errlen,
-				 "profile %s: %s\"ctx\" is not one of \"eventfds\": run lattop "
-				 "--discover again",
-				 path, where);
-			goto out;
-		}
-		w->queue = profile__queue(p, w->ctx);
-		e = get_num(it, "pid", false, 1, PROFILE_TID_MAX, &v, path, where, err, errlen);
-		if (e == -EINVAL)
-			goto out;
-		if (!e)
-			w->pid = (uint32_t)v;
-		e = -EINVAL;
-		get_str(it, "comm", w->comm, sizeof(w->comm), path, where, err, errlen);
-		if (get_num(it, "runs", false, 0, PROFILE_COUNT_MAX, &w->runs, path, where, err,
-			    errlen) == -EINVAL ||
-		    get_num(it, "packets", false, 0, PROFILE_COUNT_MAX, &w->packets, path, where,
-			    err, errlen) == -EINVAL)
+		if (load_worker(p, it, &p->tid[i], where, path, err, errlen))
 			goto out;
 		i++;
 	}

@@ -292,7 +292,7 @@ uint64_t progtrace__floor_ns(const struct progtrace *pt)
 }
 
 /* Index of id in the watch list, or -1. */
-static int find(const struct progtrace *pt, uint32_t id)
+static int watch_index(const struct progtrace *pt, uint32_t id)
 {
 	for (int i = 0; i < pt->n; i++)
 		if (pt->w[i].id == id)
@@ -309,7 +309,7 @@ int progtrace__attach(struct progtrace *pt, uint32_t id, char *why, size_t len)
 	char func[64];
 	int fd, err;
 
-	if (find(pt, id) >= 0)
+	if (watch_index(pt, id) >= 0)
 		return 0;
 	fd = bpf_prog_get_fd_by_id(id);
 	if (fd < 0) {
@@ -363,7 +363,7 @@ static uint64_t misses(const struct bpf_program *p);
 /* Detach from program id. */
 void progtrace__detach(struct progtrace *pt, uint32_t id)
 {
-	int i = find(pt, id);
+	int i = watch_index(pt, id);
 
 	if (i < 0)
 		return;
@@ -378,7 +378,7 @@ void progtrace__detach(struct progtrace *pt, uint32_t id)
 /* True when program id is attached. */
 bool progtrace__attached(const struct progtrace *pt, uint32_t id)
 {
-	return find(pt, id) >= 0;
+	return watch_index(pt, id) >= 0;
 }
 
 /* fd of the shared per-CPU program stack map. */
@@ -426,7 +426,7 @@ int progtrace__reap(struct progtrace *pt, uint32_t *reaped, int max)
 	}
 	while ((got = read(fd, r, sizeof(r))) > 0) {
 		for (size_t k = 0; k < (size_t)got / sizeof(r[0]); k++) {
-			if (r[k].refcnt > ORPHAN_REFS || find(pt, r[k].id) < 0)
+			if (r[k].refcnt > ORPHAN_REFS || watch_index(pt, r[k].id) < 0)
 				continue;
 			if (n < max)
 				reaped[n++] = r[k].id;

@@ -319,27 +319,15 @@ static int parse_tracepoint(struct span_probe_spec *p, const char *probe, const 
 	return 0;
 }
 
-/* Parse one probe object ("start" or "end") of span sp. */
-static int parse_probe(const cJSON *o, struct span_spec *sp, struct span_probe_spec *p,
-		       const char *which, const char *file, char *err, size_t errlen)
+/* The probe kind named kind into p->kind; a kprobe kind where the kernel has none is refused
+ * (whether fentry loads is known only by trying: spans__new). Returns 0 or a negative errno
+ * with one sentence in err. */
+static int parse_kind(struct span_probe_spec *p, const struct span_spec *sp, const char *kind,
+		      const char *probe, const char *which, const char *file, const char *where,
+		      char *err, size_t errlen)
 {
-	static const char *const keys[] = { "kind", "probe", "key", "field", NULL };
-	const char *kind, *probe, *key, *field;
-	char where[128];
-	int e, k = -1;
+	int k = -1;
 
-	snprintf(where, sizeof(where), "span '%s' %s", sp->name, which);
-	if (!cJSON_IsObject(o)) {
-		snprintf(err, errlen, "%s: '%s' in span '%s' %s", file, which, sp->name,
-			 o ? "must be an object" : "is missing");
-		return -EINVAL;
-	}
-	if ((e = unknown_key(o, keys, file, where, err, errlen)) ||
-	    (e = get_str(o, "kind", &kind, true, file, where, err, errlen)) ||
-	    (e = get_str(o, "probe", &probe, true, file, where, err, errlen)) ||
-	    (e = get_str(o, "key", &key, false, file, where, err, errlen)) ||
-	    (e = get_str(o, "field", &field, false, file, where, err, errlen)))
-		return e;
 	for (size_t i = 0; i < sizeof(kind_names) / sizeof(kind_names[0]); i++)
 		if (!strcmp(kind, kind_names[i]))
 			k = (int)i;
@@ -351,8 +339,7 @@ static int parse_probe(const cJSON *o, struct span_spec *sp, struct span_probe_s
 		return -EINVAL;
 	}
 	p->kind = (enum span_probe_kind)k;
-	/* The kprobe PMU is there exactly when the kernel has kprobes. (Whether fentry loads is
-	 * known only by trying: spans__new.) */
+	/* The kprobe PMU is there exactly when the kernel has kprobes. */
 	if ((k == SPK_KPROBE || k == SPK_KRETPROBE) &&
 	    access("/sys/bus/event_source/devices/kprobe/type", R_OK)) {
 		snprintf(err, errlen,
@@ -361,6 +348,14 @@ static int parse_probe(const cJSON *o, struct span_spec *sp, struct span_probe_s
 			 sp->name, which, kind, probe);
 		return -ENOTSUP;
 	}
+	return 0;
+}
+
+/* The key ("tid", the default, or "pid") into p->keysel; "key" and "field" together are
+ * refused. Returns 0 or -EINVAL with one sentence in err. */
+static int parse_key(struct span_probe_spec *p, const char *key, const char *field,
+		     const char *file, const char *where, char *err, size_t errlen)
+{
 	if (key && field) {
 		snprintf(err, errlen, "%s: give 'key' or 'field' in %s, not both", file, where);
 		return -EINVAL;
@@ -373,11 +368,14 @@ static int parse_probe(const cJSON *o, struct span_spec *sp, struct span_probe_s
 			 key, where);
 		return -EINVAL;
 	}
-	if (k == SPK_TRACEPOINT)
-		return parse_tracepoint(p, probe, field, file, where, err, errlen);
-	if (k != SPK_TP_BTF)
-		return parse_function(p, probe, field, file, where, err, errlen);
-	/* tp_btf: one of the tracepoints lattop has a BTF program for. */
+	return 0;
+}
+
+/* A tp_btf probe: one of the tracepoints lattop has a BTF program for, keyed by one of its
+ * fields if field is given. Returns 0 or -EINVAL with one sentence in err. */
+static int parse_tp_btf(struct span_probe_spec *p, const char *probe, const char *field,
+			const char *file, const char *where, char *err, size_t errlen)
+{
 	for (size_t i = 0; i < sizeof(tps) / sizeof(tps[0]); i++) {
 		const char *bare = strchr(tps[i].name, ':') + 1;
 
@@ -405,6 +403,36 @@ static int parse_probe(const cJSON *o, struct span_spec *sp, struct span_probe_s
 		 "other)",
 		 file, probe, where);
 	return -EINVAL;
+}
+
+/* Parse one probe object ("start" or "end") of span sp. */
+static int parse_probe(const cJSON *o, struct span_spec *sp, struct span_probe_spec *p,
+		       const char *which, const char *file, char *err, size_t errlen)
+{
+	static const char *const keys[] = { "kind", "probe", "key", "field", NULL };
+	const char *kind, *probe, *key, *field;
+	char where[128];
+	int e;
+
+	snprintf(where, sizeof(where), "span '%s' %s", sp->name, which);
+	if (!cJSON_IsObject(o)) {
+		snprintf(err, errlen, "%s: '%s' in span '%s' %s", file, which, sp->name,
+			 o ? "must be an object" : "is missing");
+		return -EINVAL;
+	}
+	if ((e = unknown_key(o, keys, file, where, err, errlen)) ||
+	    (e = get_str(o, "kind", &kind, true, file, where, err, errlen)) ||
+	    (e = get_str(o, "probe", &probe, true, file, where, err, errlen)) ||
+	    (e = get_str(o, "key", &key, false, file, where, err, errlen)) ||
+	    (e = get_str(o, "field", &field, false, file, where, err, errlen)) ||
+	    (e = parse_kind(p, sp, kind, probe, which, file, where, err, errlen)) ||
+	    (e = parse_key(p, key, field, file, where, err, errlen)))
+		return e;
+	if (p->kind == SPK_TRACEPOINT)
+		return parse_tracepoint(p, probe, field, file, where, err, errlen);
+	if (p->kind != SPK_TP_BTF)
+		return parse_function(p, probe, field, file, where, err, errlen);
+	return parse_tp_btf(p, probe, field, file, where, err, errlen);
 }
 
 /* Parse the optional filter object of span sp. */

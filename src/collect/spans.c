@@ -316,39 +316,32 @@ static int attach_once(struct spans *s, const struct span_spec *sp,
 	return -attach_tracepoint(s, sp, p, tp, err, errlen);
 }
 
-/* Load and attach every span. */
-struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n, char *err,
-			 size_t errlen)
+/* Check every fentry/fexit end against BTF before anything loads. Returns 0 or a positive
+ * errno with one sentence in err. */
+static int check_fns(const struct span_spec *sp, int n, char *err, size_t errlen)
 {
-	struct spans *s = calloc(1, sizeof(*s));
-	bool used_tp[LAT_TP__COUNT] = {};
-	const char *generic[LAT_SPAN_PROBES];
 	struct btf *vmlinux = NULL;
-	int np = 0, ngeneric = 0, e;
+	int e = 0;
 
-	if (!s)
-		return NULL;
-	s->n = n;
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n && !e; i++) {
 		const struct span_probe_spec *ends[2] = { &sp[i].start, &sp[i].end };
 
-		for (int k = 0; k < 2; k++) {
-			if (ends[k]->kind != SPK_FENTRY && ends[k]->kind != SPK_FEXIT)
-				continue;
-			e = -check_fn(&vmlinux, &sp[i], ends[k], err, errlen);
-			if (e)
-				goto fail;
-		}
+		for (int k = 0; k < 2 && !e; k++)
+			if (ends[k]->kind == SPK_FENTRY || ends[k]->kind == SPK_FEXIT)
+				e = -check_fn(&vmlinux, &sp[i], ends[k], err, errlen);
 	}
 	btf__free(vmlinux);
-	vmlinux = NULL;
-	s->skel = spans_bpf__open();
-	if (!s->skel) {
-		e = errno;
-		snprintf(err, errlen, "cannot open the spans BPF object: %s", strerror(e));
-		goto fail;
-	}
-	/* The probe table: start then end of each span, in order. */
+	return e;
+}
+
+/* The probe table in the object's rodata: start then end of each span, in order; which
+ * tp_btf tracepoints are used into used_tp. Returns how many generic tracepoints. */
+static int fill_probe_table(struct spans *s, const struct span_spec *sp, int n,
+			    bool used_tp[LAT_TP__COUNT])
+{
+	const char *generic[LAT_SPAN_PROBES];
+	int np = 0, ngeneric = 0;
+
 	for (int i = 0; i < n && i < LAT_SPAN_MAX; i++) {
 		const struct span_probe_spec *ends[2] = { &sp[i].start, &sp[i].end };
 		struct lat_span_conf *cf = (struct lat_span_conf *)&s->skel->rodata->confs[i];
@@ -375,19 +368,34 @@ struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n,
 		}
 	}
 	s->skel->rodata->nprobes = np;
+	return ngeneric;
+}
+
+/* Load the object with only the tracepoint programs the table uses, sharing the collector's
+ * maps. Returns 0 or a positive errno with one sentence in err. */
+static int load_object(struct spans *s, struct collector *c, const bool used_tp[LAT_TP__COUNT],
+		       int ngeneric, char *err, size_t errlen)
+{
+	int e;
+
 	for (uint32_t tp = LAT_TP_NONE + 1; tp < LAT_TP__COUNT; tp++)
 		bpf_program__set_autoload(tp_prog(s->skel, tp), used_tp[tp]);
 	bpf_program__set_autoload(s->skel->progs.lat_span_tp, ngeneric > 0);
 	e = -collector__share(c, s->skel->obj);
 	if (!e)
 		e = -spans_bpf__load(s->skel);
-	if (e) {
+	if (e)
 		snprintf(err, errlen, "cannot load the spans BPF object: %s", strerror(e));
-		goto fail;
-	}
-	/* uprobes, kprobes and generic tracepoints one by one (each has its own cookie), fentry
-	 * and fexit one copy each, then each used tp_btf tracepoint once. */
-	np = 0;
+	return e;
+}
+
+/* Attach uprobes, kprobes and generic tracepoints one by one (each has its own cookie: its
+ * index in the table) and fentry/fexit one copy each. Returns 0 or a positive errno. */
+static int attach_probes(struct spans *s, const struct span_spec *sp, int n, char *err,
+			 size_t errlen)
+{
+	int np = 0, e = 0;
+
 	for (int i = 0; i < n; i++) {
 		const struct span_probe_spec *ends[2] = { &sp[i].start, &sp[i].end };
 
@@ -403,11 +411,19 @@ struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n,
 			else
 				e = -attach_uprobe(s, &sp[i], ends[k], np, err, errlen);
 			if (e)
-				goto fail;
+				return e;
 		}
 	}
+	return 0;
+}
+
+/* Attach each used tp_btf tracepoint once. Returns 0 or a positive errno. */
+static int attach_tp_btf(struct spans *s, const bool used_tp[LAT_TP__COUNT], char *err,
+			 size_t errlen)
+{
 	for (uint32_t tp = LAT_TP_NONE + 1; tp < LAT_TP__COUNT; tp++) {
 		struct bpf_link *l;
+		int e;
 
 		if (!used_tp[tp])
 			continue;
@@ -416,27 +432,65 @@ struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n,
 			e = errno;
 			snprintf(err, errlen, "cannot attach the tp_btf program %s: %s",
 				 bpf_program__name(tp_prog(s->skel, tp)), strerror(e));
-			goto fail;
+			return e;
 		}
 		s->links[s->nlinks++] = l;
 	}
-	/* Aging last: the table it sweeps exists now. */
-	{
-		uint64_t timeout[LAT_SPAN_MAX] = {};
+	return 0;
+}
 
-		for (int i = 0; i < n && i < LAT_SPAN_MAX; i++)
-			timeout[i] = sp[i].timeout_ns;
-		s->age = spanage__start(bpf_map__fd(s->skel->maps.pending), timeout, n);
-		if (!s->age) {
-			e = errno;
-			snprintf(err, errlen, "cannot start the pending-table sweeper: %s",
-				 strerror(e));
-			goto fail;
-		}
+/* Start the sweeper that drops starts older than their span's timeout. Returns 0 or a
+ * positive errno. */
+static int start_aging(struct spans *s, const struct span_spec *sp, int n, char *err,
+		       size_t errlen)
+{
+	uint64_t timeout[LAT_SPAN_MAX] = {};
+	int e;
+
+	for (int i = 0; i < n && i < LAT_SPAN_MAX; i++)
+		timeout[i] = sp[i].timeout_ns;
+	s->age = spanage__start(bpf_map__fd(s->skel->maps.pending), timeout, n);
+	if (!s->age) {
+		e = errno;
+		snprintf(err, errlen, "cannot start the pending-table sweeper: %s", strerror(e));
+		return e;
 	}
-	return s;
+	return 0;
+}
+
+/* Load and attach every span: check fentry/fexit functions, open the object, fill its probe
+ * table, load it, attach the probes, then the tp_btf tracepoints, and start aging last (the
+ * table it sweeps exists then). */
+struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n, char *err,
+			 size_t errlen)
+{
+	struct spans *s = calloc(1, sizeof(*s));
+	bool used_tp[LAT_TP__COUNT] = {};
+	int ngeneric, e;
+
+	if (!s)
+		return NULL;
+	s->n = n;
+	e = check_fns(sp, n, err, errlen);
+	if (e)
+		goto fail;
+	s->skel = spans_bpf__open();
+	if (!s->skel) {
+		e = errno;
+		snprintf(err, errlen, "cannot open the spans BPF object: %s", strerror(e));
+		goto fail;
+	}
+	ngeneric = fill_probe_table(s, sp, n, used_tp);
+	e = load_object(s, c, used_tp, ngeneric, err, errlen);
+	if (!e)
+		e = attach_probes(s, sp, n, err, errlen);
+	if (!e)
+		e = attach_tp_btf(s, used_tp, err, errlen);
+	if (!e)
+		e = start_aging(s, sp, n, err, errlen);
+	if (!e)
+		return s;
 fail:
-	btf__free(vmlinux);
 	spans__free(s);
 	errno = e;
 	return NULL;

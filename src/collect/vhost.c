@@ -15,6 +15,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "base/ksyms.h"
 #include "collect/collector.h"
 #include "collect/vhost.h"
 #include "vhost.skel.h"
@@ -45,54 +46,43 @@ static const struct vfunc {
 };
 
 /* Addresses of the chain's functions (0 = absent) and of eventfd_signal's symbol. */
-struct ksyms {
+struct chain_syms {
 	uint64_t addr[sizeof(vfuncs) / sizeof(vfuncs[0])];
 	const char *signal; /* "eventfd_signal" (<= 6.7), "eventfd_signal_mask" (6.8+) or NULL */
 	uint64_t signal_addr;
 };
 
-/* Look the chain's functions up in /proc/kallsyms (text symbols only). The file has 100k+
- * lines and costs ~1 s under emulation: no sscanf, and names are compared only after a cheap
- * first-letter test. */
-static int ksyms_read(struct ksyms *k)
+/* ksyms__each callback: note the chain's functions and eventfd_signal's symbol among the
+ * text symbols (names compared only after a cheap first-letter test: 100k+ lines). */
+static int chain_sym(void *ctx, const struct ksym *sym)
 {
-	char line[512];
-	FILE *f = fopen("/proc/kallsyms", "r");
+	struct chain_syms *k = ctx;
 
-	memset(k, 0, sizeof(*k));
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		/* "ffffffff81000000 T name\t[module]\n" */
-		char *sp = strchr(line, ' '), *name, *end;
-		unsigned long long addr;
-
-		if (!sp || (sp[1] != 't' && sp[1] != 'T') || sp[2] != ' ')
-			continue;
-		name = sp + 3;
-		if (!strchr("eihvtn", name[0]))
-			continue;
-		end = name + strcspn(name, " \t\n");
-		*end = '\0';
-		addr = strtoull(line, NULL, 16);
-		for (size_t i = 0; i < sizeof(vfuncs) / sizeof(vfuncs[0]); i++)
-			if (!k->addr[i] && !strcmp(name, vfuncs[i].name))
-				k->addr[i] = addr ? addr : 1;
-		if (!strcmp(name, "eventfd_signal")) {
-			k->signal = "eventfd_signal";
-			k->signal_addr = addr;
-		} else if (!strcmp(name, "eventfd_signal_mask") && !k->signal) {
-			k->signal = "eventfd_signal_mask";
-			k->signal_addr = addr;
-		}
+	if ((sym->type != 't' && sym->type != 'T') || !strchr("eihvtn", sym->name[0]))
+		return 0;
+	for (size_t i = 0; i < sizeof(vfuncs) / sizeof(vfuncs[0]); i++)
+		if (!k->addr[i] && !strcmp(sym->name, vfuncs[i].name))
+			k->addr[i] = sym->addr ? sym->addr : 1;
+	if (!strcmp(sym->name, "eventfd_signal")) {
+		k->signal = "eventfd_signal";
+		k->signal_addr = sym->addr;
+	} else if (!strcmp(sym->name, "eventfd_signal_mask") && !k->signal) {
+		k->signal = "eventfd_signal_mask";
+		k->signal_addr = sym->addr;
 	}
-	fclose(f);
 	return 0;
+}
+
+/* Look the chain's functions up in /proc/kallsyms (text symbols only). */
+static int chain_syms_read(struct chain_syms *k)
+{
+	memset(k, 0, sizeof(*k));
+	return ksyms__each(KSYMS_PATH, chain_sym, k);
 }
 
 /* The symbols the last vhost__support read, for the vhost__new that follows it (one read of
  * kallsyms per session instead of three). */
-static struct ksyms support_ks;
+static struct chain_syms support_ks;
 static bool support_ks_valid;
 
 /* True when the kernel can create kprobes through perf (what libbpf uses). */
@@ -104,12 +94,12 @@ static bool have_kprobes(void)
 /* Can this kernel build the chain? */
 int vhost__support(char *why, size_t len, int *kvm)
 {
-	struct ksyms k;
+	struct chain_syms k;
 	int e;
 
 	*kvm = 0;
 	support_ks_valid = false;
-	e = ksyms_read(&k);
+	e = chain_syms_read(&k);
 	if (!have_kprobes() && (e || !k.addr[VF_TX_KICK])) {
 		/* Without vhost-net there is nothing to try fentry on either. */
 		snprintf(why, len,
@@ -151,16 +141,16 @@ int vhost__support(char *why, size_t len, int *kvm)
 
 /* One probe point: its kprobe program, its fentry/fexit twin, the function, whether it is a
  * return probe and whether it needs kvm. */
-struct probe {
+struct chain_probe {
 	struct bpf_program *kp, *fe;
 	const char *func;
 	bool ret, kvm;
 };
 
 /* The chain's probe points (funcs from ks: eventfd_signal's name depends on the kernel). */
-static int probes(struct vhost_bpf *k, const struct ksyms *ks, struct probe *out)
+static int probes(struct vhost_bpf *k, const struct chain_syms *ks, struct chain_probe *out)
 {
-	const struct probe p[] = {
+	const struct chain_probe p[] = {
 #define P(name, func, ret, kvm) { k->progs.lat_vh_##name, k->progs.lat_vhf_##name, func, ret, kvm }
 		P(eventfd_write, "eventfd_write", false, false),
 		P(eventfd_write_ret, "eventfd_write", true, false),
@@ -180,7 +170,7 @@ static int probes(struct vhost_bpf *k, const struct ksyms *ks, struct probe *out
 }
 
 /* Attach one probe point. */
-static int attach(struct vhost *v, const struct probe *p, char *err, size_t errlen)
+static int attach(struct vhost *v, const struct chain_probe *p, char *err, size_t errlen)
 {
 	LIBBPF_OPTS(bpf_kprobe_opts, ko, .retprobe = p->ret);
 	struct bpf_link *l;
@@ -209,10 +199,10 @@ static int attach(struct vhost *v, const struct probe *p, char *err, size_t errl
 }
 
 /* Attach every probe point of the loaded set; 0 or a negative errno with err. */
-static int attach_all(struct vhost *v, const struct ksyms *ks, bool kvm, char *err,
+static int attach_all(struct vhost *v, const struct chain_syms *ks, bool kvm, char *err,
 		      size_t errlen)
 {
-	struct probe pr[VHOST_LINKS];
+	struct chain_probe pr[VHOST_LINKS];
 	int n = probes(v->skel, ks, pr);
 
 	for (int i = 0; i < n; i++) {
@@ -237,9 +227,9 @@ static void detach_all(struct vhost *v)
 
 /* Open and load the object with fentry/fexit or with kprobes; 0 or a negative errno. */
 static int load(struct vhost *v, struct collector *c, const struct vhost_conf *conf,
-		const struct ksyms *ks, bool kvm, bool fentry)
+		const struct chain_syms *ks, bool kvm, bool fentry)
 {
-	struct probe pr[VHOST_LINKS];
+	struct chain_probe pr[VHOST_LINKS];
 	struct vhost_bpf *k;
 	int n, e;
 
@@ -286,7 +276,7 @@ struct vhost *vhost__new(struct collector *c, const struct vhost_conf *conf, cha
 {
 	const char *force = getenv("LATTOP_VHOST_PROBES");
 	struct vhost *v = calloc(1, sizeof(*v));
-	struct ksyms ks;
+	struct chain_syms ks;
 	int e, kvm;
 
 	if (!v)

@@ -7,8 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include <cjson/cJSON.h>
-
+#include "base/jsonw.h"
 #include "base/text.h"
 #include "collect/replay.h"
 #include "ui/columns.h"
@@ -52,38 +51,27 @@ static void cell_raw(const struct cell *c, char *buf, size_t len)
 	}
 }
 
-/* An exact JSON integer: cJSON numbers are doubles, which round integers above 2^53 (wall-clock
- * ns, run_time_ns), so the digits go in as a raw literal. */
-static cJSON *json_u64(uint64_t v)
-{
-	char buf[24];
-
-	snprintf(buf, sizeof(buf), "%" PRIu64, v);
-	return cJSON_CreateRaw(buf);
-}
-
-/* Add key: v to the JSON object obj as an exact integer. */
-void batch__json_u64(void *obj, const char *key, uint64_t v)
-{
-	cJSON_AddItemToObject(obj, key, json_u64(v));
-}
-
-/* JSON form of a cell. */
-static cJSON *cell_json(const struct cell *c)
+/* JSON form of a cell: integers exact, ratios as doubles. */
+static void cell_json(struct jsonw *w, const struct cell *c)
 {
 	switch (c->t) {
 	case CELL_U64:
-		return json_u64(c->u);
+		jsonw__u64(w, c->u);
+		break;
 	case CELL_STR:
-		return cJSON_CreateString(c->s);
+		jsonw__string(w, c->s);
+		break;
 	case CELL_NS:
-		return json_u64(c->d < 0 ? 0 : (uint64_t)(c->d + 0.5));
+		jsonw__u64(w, c->d < 0 ? 0 : (uint64_t)(c->d + 0.5));
+		break;
 	case CELL_DBL:
 	case CELL_PCT:
-		return cJSON_CreateNumber(c->d);
+		jsonw__double(w, c->d);
+		break;
 	case CELL_NULL:
 	default:
-		return cJSON_CreateNull();
+		jsonw__null(w);
+		break;
 	}
 }
 
@@ -128,21 +116,21 @@ static void csv_hist(FILE *f, const struct row *r)
 }
 
 /* --hist in JSON: "hist": [[lo_ns, hi_ns, count], ...] ([] without samples). */
-static void json_hist(cJSON *o, const struct row *r)
+static void json_hist(struct jsonw *w, const struct row *r)
 {
 	struct hist_log2_row lr[64];
 	int n = row_log2(r, lr);
-	cJSON *arr = cJSON_AddArrayToObject(o, "hist");
 
+	jsonw__key(w, "hist");
+	jsonw__begin_array(w);
 	for (int i = 0; i < n; i++) {
-		cJSON *e = cJSON_CreateArray();
-
-		/* Range bounds stay below 2^53: exact as JSON numbers. */
-		cJSON_AddItemToArray(e, cJSON_CreateNumber((double)lr[i].lo));
-		cJSON_AddItemToArray(e, cJSON_CreateNumber((double)lr[i].hi));
-		cJSON_AddItemToArray(e, cJSON_CreateNumber((double)lr[i].count));
-		cJSON_AddItemToArray(arr, e);
+		jsonw__begin_array(w);
+		jsonw__u64(w, lr[i].lo);
+		jsonw__u64(w, lr[i].hi);
+		jsonw__u64(w, lr[i].count);
+		jsonw__end_array(w);
 	}
+	jsonw__end_array(w);
 }
 
 /* Text report: a header line, the drops line and the table. */
@@ -306,31 +294,57 @@ void batch__text_counters(FILE *f, const struct model *m, bool cumulative)
 }
 
 /* JSON form: a "counters" object of the session-wide named counters (absent when none). */
-void batch__json_named(void *rootp, const struct model *m, bool cumulative)
+void batch__json_named(struct jsonw *w, const struct model *m, bool cumulative)
 {
-	cJSON *o = NULL;
+	bool open = false;
 
 	for (size_t i = 0; i < m->nctr; i++) {
 		const struct model_counter *c = &m->ctr[i];
 
 		if (c->series >= 0)
 			continue;
-		if (!o)
-			o = cJSON_AddObjectToObject(rootp, "counters");
-		batch__json_u64(o, c->name, cumulative ? c->cum : c->last);
+		if (!open) {
+			jsonw__key(w, "counters");
+			jsonw__begin_object(w);
+			open = true;
+		}
+		jsonw__u64_field(w, c->name, cumulative ? c->cum : c->last);
 	}
+	if (open)
+		jsonw__end_object(w);
 }
 
-/* Add the loss counters ("drops": ringbuf, queue, recursion, nest) and "events" to root. */
-void batch__json_counters(void *rootp, const struct model_counters *mc)
+/* The loss counters ("drops": ringbuf, queue, recursion, nest) and "events" as members. */
+void batch__json_counters(struct jsonw *w, const struct model_counters *mc)
 {
-	cJSON *root = rootp, *drops = cJSON_AddObjectToObject(root, "drops");
+	jsonw__key(w, "drops");
+	jsonw__begin_object(w);
+	jsonw__u64_field(w, "ringbuf", mc->rb_drops);
+	jsonw__u64_field(w, "queue", mc->queue_drops);
+	jsonw__u64_field(w, "recursion", mc->recursion);
+	jsonw__u64_field(w, "nest", mc->nest);
+	jsonw__end_object(w);
+	jsonw__u64_field(w, "events", mc->events);
+}
 
-	batch__json_u64(drops, "ringbuf", mc->rb_drops);
-	batch__json_u64(drops, "queue", mc->queue_drops);
-	batch__json_u64(drops, "recursion", mc->recursion);
-	batch__json_u64(drops, "nest", mc->nest);
-	batch__json_u64(root, "events", mc->events);
+/* One row of a JSON Lines report: its columns, gone, note and --hist. */
+static void json_row(struct jsonw *w, const struct session *s, const struct column *cols, int ncols,
+		     const struct row *r)
+{
+	jsonw__begin_object(w);
+	for (int c = 0; c < ncols; c++) {
+		struct cell cell;
+
+		cols[c].get(r, &cell);
+		jsonw__key(w, cols[c].key);
+		cell_json(w, &cell);
+	}
+	jsonw__bool_field(w, "gone", r->s->gone);
+	if (r->s->note[0])
+		jsonw__string_field(w, "note", r->s->note);
+	if (s->o->hist)
+		json_hist(w, r);
+	jsonw__end_object(w);
 }
 
 /* JSON Lines report: one object per interval. */
@@ -341,50 +355,35 @@ static void report_json(struct session *s, FILE *f, const struct row *rows, size
 
 	const struct model *m = s->m;
 	const struct model_counters *mc = s->o->cumulative ? &m->c_cum : &m->c_last;
-	cJSON *root = cJSON_CreateObject(), *arr;
+	struct jsonw w;
 	char src[64];
-	char *txt;
 
-	batch__json_u64(root, "ts_ns", wall_ns(s));
-	batch__json_u64(root, "interval_ns", m->last_end_ns - m->last_start_ns);
-	cJSON_AddStringToObject(root, "mode", opts__mode_name(m->mode));
-	cJSON_AddStringToObject(root, "source", model__source(m, src, sizeof(src)));
-	cJSON_AddBoolToObject(root, "cumulative", s->o->cumulative);
+	jsonw__init(&w, f);
+	jsonw__begin_object(&w);
+	jsonw__u64_field(&w, "ts_ns", wall_ns(s));
+	jsonw__u64_field(&w, "interval_ns", m->last_end_ns - m->last_start_ns);
+	jsonw__string_field(&w, "mode", opts__mode_name(m->mode));
+	jsonw__string_field(&w, "source", model__source(m, src, sizeof(src)));
+	jsonw__bool_field(&w, "cumulative", s->o->cumulative);
 	if (model__notice(m)[0])
-		cJSON_AddStringToObject(root, "notice", model__notice(m));
-	batch__json_counters(root, mc);
-	batch__json_named(root, m, s->o->cumulative);
+		jsonw__string_field(&w, "notice", model__notice(m));
+	batch__json_counters(&w, mc);
+	batch__json_named(&w, m, s->o->cumulative);
 	if (m->floor_ns) {
-		cJSON *pr = cJSON_AddObjectToObject(root, "probes");
-
-		cJSON_AddNumberToObject(pr, "programs", m->probed);
-		batch__json_u64(pr, "floor_ns", m->floor_ns);
-		cJSON_AddNumberToObject(pr, "cost_pct", model__probe_cost_pct(m, s->o->cumulative));
+		jsonw__key(&w, "probes");
+		jsonw__begin_object(&w);
+		jsonw__s64_field(&w, "programs", m->probed);
+		jsonw__u64_field(&w, "floor_ns", m->floor_ns);
+		jsonw__double_field(&w, "cost_pct", model__probe_cost_pct(m, s->o->cumulative));
+		jsonw__end_object(&w);
 	}
-	arr = cJSON_AddArrayToObject(root, "rows");
-	for (size_t i = 0; i < n; i++) {
-		cJSON *o = cJSON_CreateObject();
-
-		for (int c = 0; c < ncols; c++) {
-			struct cell cell;
-
-			cols[c].get(&rows[i], &cell);
-			cJSON_AddItemToObject(o, cols[c].key, cell_json(&cell));
-		}
-		cJSON_AddBoolToObject(o, "gone", rows[i].s->gone);
-		if (rows[i].s->note[0])
-			cJSON_AddStringToObject(o, "note", rows[i].s->note);
-		if (s->o->hist)
-			json_hist(o, &rows[i]);
-		cJSON_AddItemToArray(arr, o);
-	}
-	txt = cJSON_PrintUnformatted(root);
-	if (txt) {
-		text__json_fputs(f, txt);
-		fputc('\n', f);
-	}
-	free(txt);
-	cJSON_Delete(root);
+	jsonw__key(&w, "rows");
+	jsonw__begin_array(&w);
+	for (size_t i = 0; i < n; i++)
+		json_row(&w, s, cols, ncols, &rows[i]);
+	jsonw__end_array(&w);
+	jsonw__end_object(&w);
+	fputc('\n', f);
 }
 
 /* Print the report of the last closed interval. */

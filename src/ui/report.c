@@ -9,8 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include <cjson/cJSON.h>
-
+#include "base/jsonw.h"
 #include "base/text.h"
 #include "collect/replay.h"
 #include "ui/columns.h"
@@ -67,18 +66,23 @@ static struct row *kind_rows(const struct session *s, uint16_t kind, size_t *n)
 }
 
 /* A series' named counters (a span's unmatched, evicted, ...) over the whole recording. */
-static void series_counters_json(cJSON *o, const struct row *r)
+static void series_counters_json(struct jsonw *w, const struct row *r)
 {
 	int32_t pos = (int32_t)(r->s - r->m->s);
-	cJSON *c = NULL;
+	bool open = false;
 
 	for (size_t i = 0; i < r->m->nctr; i++) {
 		if (r->m->ctr[i].series != pos)
 			continue;
-		if (!c)
-			c = cJSON_AddObjectToObject(o, "counters");
-		cJSON_AddNumberToObject(c, r->m->ctr[i].name, (double)r->m->ctr[i].cum);
+		if (!open) {
+			jsonw__key(w, "counters");
+			jsonw__begin_object(w);
+			open = true;
+		}
+		jsonw__u64_field(w, r->m->ctr[i].name, r->m->ctr[i].cum);
 	}
+	if (open)
+		jsonw__end_object(w);
 }
 
 /* A series' non-zero named counters as " [name N, ...]" text. */
@@ -182,34 +186,36 @@ static void text_helpers(FILE *f, const struct series *prog, uint32_t prog_id,
 	fputc('\n', f);
 }
 
-/* One series as a JSON object; helper rows name their program and map. */
-static cJSON *row_json(const struct row *r)
+/* One series as a JSON object; helper rows name their program and map. The figures are
+ * integers (exact) but avg_ns, a ratio. */
+static void row_json(struct jsonw *w, const struct row *r)
 {
-	cJSON *o = cJSON_CreateObject();
-	double v[NSUM];
+	const uint64_t v[NSUM] = { r->count, 0, r->p50, r->p95, r->p99, r->p999, r->max };
 
-	sum_values(r, v);
-	cJSON_AddNumberToObject(o, "id", r->s->id);
+	jsonw__begin_object(w);
+	jsonw__u64_field(w, "id", r->s->id);
 	if (r->s->kind == LAT_EV_HELPER) {
-		cJSON_AddNumberToObject(o, "prog_id", r->s->id);
-		cJSON_AddStringToObject(o, "prog_name", r->prog_name ? r->prog_name : "");
-		cJSON_AddNumberToObject(o, "helper", r->s->aux);
-		cJSON_AddNumberToObject(o, "map_id", r->s->aux2);
-		cJSON_AddStringToObject(o, "map_name", r->s->sub);
-		cJSON_AddStringToObject(o, "map_type", r->s->type);
+		jsonw__u64_field(w, "prog_id", r->s->id);
+		jsonw__string_field(w, "prog_name", r->prog_name ? r->prog_name : "");
+		jsonw__u64_field(w, "helper", r->s->aux);
+		jsonw__u64_field(w, "map_id", r->s->aux2);
+		jsonw__string_field(w, "map_name", r->s->sub);
+		jsonw__string_field(w, "map_type", r->s->type);
 	}
-	cJSON_AddStringToObject(o, "type", r->s->type);
-	cJSON_AddStringToObject(o, "name", r->s->name);
+	jsonw__string_field(w, "type", r->s->type);
+	jsonw__string_field(w, "name", r->s->name);
 	for (int c = 0; c < NSUM; c++) {
-		if (c == 0 || (r->has_rate && (c == 1 || r->has_dist)))
-			cJSON_AddNumberToObject(o, sum_keys[c], c == 1 ? v[c] : (double)(uint64_t)v[c]);
+		if (c != 0 && !(r->has_rate && (c == 1 || r->has_dist)))
+			jsonw__null_field(w, sum_keys[c]);
+		else if (c == 1)
+			jsonw__double_field(w, sum_keys[c], r->avg_ns);
 		else
-			cJSON_AddNullToObject(o, sum_keys[c]);
+			jsonw__u64_field(w, sum_keys[c], v[c]);
 	}
-	cJSON_AddBoolToObject(o, "gone", r->s->gone);
-	cJSON_AddStringToObject(o, "count_source", r->source);
-	series_counters_json(o, r);
-	return o;
+	jsonw__bool_field(w, "gone", r->s->gone);
+	jsonw__string_field(w, "count_source", r->source);
+	series_counters_json(w, r);
+	jsonw__end_object(w);
 }
 
 /* One series as a CSV line (helper rows end with their program's and map's names). */
@@ -239,30 +245,34 @@ static void row_csv(FILE *f, const char *kind, const struct row *r)
 	fprintf(f, ",%s\n", r->source);
 }
 
-/* Where a report's rows go: a text table, CSV lines or a JSON array. */
+/* Where a report's rows go: a text table, CSV lines or (w set) members of a JSON object. */
 struct sink {
 	FILE *f;
 	enum out_fmt out;
-	cJSON *root;
+	struct jsonw *w;
 };
 
-/* Emit one table of rows (programs or segments) to the sink. */
+/* Emit one table of rows (programs or segments) to the sink: in JSON, an array named kind. */
 static void emit_table(struct sink *k, const char *kind, const struct row *rows, size_t n,
 		       bool always)
 {
-	cJSON *arr = k->root ? cJSON_AddArrayToObject(k->root, kind) : NULL;
-
 	if (k->out == OUT_TEXT) {
 		if (n || always)
 			text_table(k->f, kind, rows, n);
 		return;
 	}
+	if (k->w) {
+		jsonw__key(k->w, kind);
+		jsonw__begin_array(k->w);
+	}
 	for (size_t i = 0; i < n; i++) {
-		if (arr)
-			cJSON_AddItemToArray(arr, row_json(&rows[i]));
+		if (k->w)
+			row_json(k->w, &rows[i]);
 		else
 			row_csv(k->f, kind, &rows[i]);
 	}
+	if (k->w)
+		jsonw__end_array(k->w);
 }
 
 /* qsort: helper rows grouped by program ID, then as row_by_count within a program (ties by
@@ -278,17 +288,18 @@ static int helper_by_prog(const void *pa, const void *pb)
 	return (a->s > b->s) - (a->s < b->s);
 }
 
-/* Emit one program's helper rows (rows[0..n), its series prog, or NULL when not recorded). */
+/* Emit one program's helper rows (rows[0..n), its series prog, or NULL when not recorded);
+ * in JSON, into the "helpers" array the caller opened. */
 static void emit_helpers(struct sink *k, const struct series *prog, uint32_t prog_id,
-			 struct row *rows, size_t n, cJSON *arr)
+			 struct row *rows, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		rows[i].prog_name = prog ? prog->name : NULL;
 	if (n && k->out == OUT_TEXT)
 		text_helpers(k->f, prog, prog_id, rows, n);
 	for (size_t i = 0; i < n && k->out != OUT_TEXT; i++) {
-		if (arr)
-			cJSON_AddItemToArray(arr, row_json(&rows[i]));
+		if (k->w)
+			row_json(k->w, &rows[i]);
 		else
 			row_csv(k->f, "helpers", &rows[i]);
 	}
@@ -338,8 +349,7 @@ static int group_by_first(const void *pa, const void *pb)
 
 /* Helpers of programs the recording never named: one table per program ID whose first helper
  * (in the model's order) the filter lets through, in the order of those first helpers. */
-static int emit_orphans(struct sink *k, const struct session *s, struct row *h, size_t nh,
-			cJSON *harr)
+static int emit_orphans(struct sink *k, const struct session *s, struct row *h, size_t nh)
 {
 	const struct series **first = calloc(nh ? nh : 1, sizeof(*first));
 	uint32_t *ids = calloc(s->m->n ? s->m->n : 1, sizeof(*ids));
@@ -367,7 +377,7 @@ static int emit_orphans(struct sink *k, const struct session *s, struct row *h, 
 	qsort(first, ng, sizeof(*first), group_by_first);
 	for (size_t g = 0; g < ng; g++) {
 		n = helper_group(h, nh, first[g]->id, &at);
-		emit_helpers(k, NULL, first[g]->id, h + at, n, harr);
+		emit_helpers(k, NULL, first[g]->id, h + at, n);
 	}
 	free(first);
 	free(ids);
@@ -379,7 +389,6 @@ static int emit_orphans(struct sink *k, const struct session *s, struct row *h, 
  * once and grouped by program, so this is n log n in the series, whatever their mix. */
 static int emit_tables(struct sink *k, const struct session *s)
 {
-	cJSON *harr;
 	size_t n, nh, at;
 	struct row *rows = kind_rows(s, LAT_EV_PROG, &n), *h;
 	int e;
@@ -393,14 +402,19 @@ static int emit_tables(struct sink *k, const struct session *s)
 	}
 	qsort(h, nh, sizeof(*h), helper_by_prog);
 	emit_table(k, "programs", rows, n, true);
-	harr = k->root ? cJSON_AddArrayToObject(k->root, "helpers") : NULL;
+	if (k->w) {
+		jsonw__key(k->w, "helpers");
+		jsonw__begin_array(k->w);
+	}
 	for (size_t i = 0; i < n; i++) {
 		size_t c = helper_group(h, nh, rows[i].s->id, &at);
 
-		emit_helpers(k, rows[i].s, rows[i].s->id, h + at, c, harr);
+		emit_helpers(k, rows[i].s, rows[i].s->id, h + at, c);
 	}
 	free(rows);
-	e = emit_orphans(k, s, h, nh, harr);
+	e = emit_orphans(k, s, h, nh);
+	if (k->w)
+		jsonw__end_array(k->w);
 	free(h);
 	if (e)
 		return e;
@@ -412,78 +426,100 @@ static int emit_tables(struct sink *k, const struct session *s)
 	return 0;
 }
 
-/* Add a u64 as an exact JSON integer (a cJSON number is a double: nanoseconds since the epoch
- * would print as 1.795457014054683e+18, off by up to 128 ns). */
-static void json_u64(cJSON *o, const char *key, uint64_t v)
+/* The text header of the totals: the recording, its span, its losses. */
+static void totals_text_head(struct session *s, FILE *f)
 {
-	char buf[24];
+	const struct model *m = s->m;
+	const struct model_counters *c = &m->c_cum;
+	char ts[32] = "?";
+	time_t t = (time_t)(replay__wall_ns(s->rp, m->cum_start_ns) / 1000000000ull);
+	struct tm tm;
 
-	snprintf(buf, sizeof(buf), "%" PRIu64, v);
-	cJSON_AddRawToObject(o, key, buf);
+	if (localtime_r(&t, &tm))
+		strftime(ts, sizeof(ts), "%Y-%m-%d %H:%M:%S", &tm);
+	fputs("lattop replay ", f);
+	text__fputs(f, replay__path(s->rp));
+	fputs("  host ", f);
+	text__fputs(f, replay__host(s->rp));
+	fputs("  kernel ", f);
+	text__fputs(f, replay__kernel(s->rp));
+	fprintf(f, "  recorded %s  duration %.2fs  intervals %zu  source ", ts,
+		(m->last_end_ns - m->cum_start_ns) / 1e9, replay__file(s->rp)->nivals);
+	text__line(f, "", m->source);
+	fprintf(f,
+		"drops: ringbuf %" PRIu64 "  queue %" PRIu64 "  recursion %" PRIu64
+		"  nest %" PRIu64 "  events %" PRIu64 "\n",
+		c->rb_drops, c->queue_drops, c->recursion, c->nest, c->events);
+	batch__text_counters(f, m, true);
+	fputc('\n', f);
+}
+
+/* The JSON members of the totals before the tables (the object is open). */
+static void totals_json_head(struct session *s, struct jsonw *w)
+{
+	const struct model *m = s->m;
+
+	jsonw__string_field(w, "file", replay__path(s->rp));
+	jsonw__string_field(w, "host", replay__host(s->rp));
+	jsonw__string_field(w, "kernel", replay__kernel(s->rp));
+	jsonw__u64_field(w, "start_ns", replay__wall_ns(s->rp, m->cum_start_ns));
+	jsonw__u64_field(w, "duration_ns", m->last_end_ns - m->cum_start_ns);
+	jsonw__u64_field(w, "intervals", replay__file(s->rp)->nivals);
+	jsonw__string_field(w, "source", m->source);
+	batch__json_counters(w, &m->c_cum);
+	batch__json_named(w, m, true);
+}
+
+/* The totals as one JSON document on a line: built in memory first, so a failure midway
+ * prints nothing. Returns 0 or -ENOMEM. */
+static int totals_json(struct session *s, FILE *f)
+{
+	struct jsonw w;
+	struct sink k = { .out = OUT_JSON, .w = &w };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	int e;
+
+	if (!mem)
+		return -ENOMEM;
+	k.f = mem;
+	jsonw__init(&w, mem);
+	jsonw__begin_object(&w);
+	totals_json_head(s, &w);
+	e = emit_tables(&k, s);
+	jsonw__end_object(&w);
+	if (fclose(mem) && !e)
+		e = -ENOMEM;
+	if (!e) {
+		fwrite(buf, 1, len, f);
+		fputc('\n', f);
+	}
+	free(buf);
+	return e;
 }
 
 /* Print totals over the whole recording per series. */
 int report__totals(struct session *s, FILE *f)
 {
-	const struct model *m = s->m;
-	const struct rec_file *rf = replay__file(s->rp);
-	const struct model_counters *c = &m->c_cum;
-	uint64_t span = m->last_end_ns - m->cum_start_ns;
 	struct sink k = { .f = f, .out = s->o->out };
 
+	if (s->o->out != OUT_TEXT && s->o->out != OUT_CSV) {
+		if (totals_json(s, f))
+			return EXIT_RUNTIME;
+		fflush(f);
+		return EXIT_OK;
+	}
 	if (s->o->out == OUT_TEXT) {
-		char ts[32] = "?";
-		time_t t = (time_t)(replay__wall_ns(s->rp, m->cum_start_ns) / 1000000000ull);
-		struct tm tm;
-
-		if (localtime_r(&t, &tm))
-			strftime(ts, sizeof(ts), "%Y-%m-%d %H:%M:%S", &tm);
-		fputs("lattop replay ", f);
-		text__fputs(f, replay__path(s->rp));
-		fputs("  host ", f);
-		text__fputs(f, replay__host(s->rp));
-		fputs("  kernel ", f);
-		text__fputs(f, replay__kernel(s->rp));
-		fprintf(f, "  recorded %s  duration %.2fs  intervals %zu  source ", ts, span / 1e9,
-			rf->nivals);
-		text__line(f, "", m->source);
-		fprintf(f,
-			"drops: ringbuf %" PRIu64 "  queue %" PRIu64 "  recursion %" PRIu64
-			"  nest %" PRIu64 "  events %" PRIu64 "\n",
-			c->rb_drops, c->queue_drops, c->recursion, c->nest, c->events);
-		batch__text_counters(f, m, true);
-		fputc('\n', f);
-	} else if (s->o->out == OUT_CSV) {
+		totals_text_head(s, f);
+	} else {
 		fputs("kind,id,aux,aux2,type,name", f);
 		for (int i = 0; i < NSUM; i++)
 			fprintf(f, ",%s", sum_keys[i]);
 		fputs(",gone,prog_name,map_name,count_source\n", f);
-	} else {
-		k.root = cJSON_CreateObject();
-		cJSON_AddStringToObject(k.root, "file", replay__path(s->rp));
-		cJSON_AddStringToObject(k.root, "host", replay__host(s->rp));
-		cJSON_AddStringToObject(k.root, "kernel", replay__kernel(s->rp));
-		json_u64(k.root, "start_ns", replay__wall_ns(s->rp, m->cum_start_ns));
-		json_u64(k.root, "duration_ns", span);
-		cJSON_AddNumberToObject(k.root, "intervals", (double)rf->nivals);
-		cJSON_AddStringToObject(k.root, "source", m->source);
-		batch__json_counters(k.root, c);
-		batch__json_named(k.root, m, true);
 	}
-	if (emit_tables(&k, s)) {
-		cJSON_Delete(k.root);
+	if (emit_tables(&k, s))
 		return EXIT_RUNTIME;
-	}
-	if (k.root) {
-		char *txt = cJSON_PrintUnformatted(k.root);
-
-		if (txt) {
-			text__json_fputs(f, txt);
-			fputc('\n', f);
-		}
-		free(txt);
-		cJSON_Delete(k.root);
-	}
 	fflush(f);
 	return EXIT_OK;
 }
@@ -496,6 +532,33 @@ static const char *event_name(struct model *m, const struct lat_event *e)
 	if (!s && e->kind == LAT_EV_HELPER)
 		s = model__find(m, LAT_EV_PROG, e->id, 0, 0);
 	return s ? s->name : "";
+}
+
+/* One event of a Chrome/Perfetto trace: an "X" (complete) event, times in microseconds with
+ * ns digits, from integers. */
+static void trace_event(FILE *f, const struct lat_event *e, const char *name, uint64_t base)
+{
+	struct jsonw w;
+
+	jsonw__init(&w, f);
+	jsonw__begin_object(&w);
+	jsonw__string_field(&w, "name", *name ? name : "?");
+	jsonw__string_field(&w, "cat", e->kind == LAT_EV_PROG	  ? "prog"
+				       : e->kind == LAT_EV_HELPER ? "helper"
+								  : "segment");
+	jsonw__string_field(&w, "ph", "X");
+	jsonw__key(&w, "ts");
+	jsonw__decimal(&w, e->start_ns >= base ? e->start_ns - base : 0, 3);
+	jsonw__key(&w, "dur");
+	jsonw__decimal(&w, e->dur_ns, 3);
+	jsonw__u64_field(&w, "pid", e->pid);
+	jsonw__u64_field(&w, "tid", e->tid);
+	jsonw__key(&w, "args");
+	jsonw__begin_object(&w);
+	jsonw__u64_field(&w, "prog_id", e->id);
+	jsonw__u64_field(&w, "cpu", e->cpu);
+	jsonw__end_object(&w);
+	jsonw__end_object(&w);
 }
 
 /* Export a --raw recording event by event (CSV or trace JSON). */
@@ -533,16 +596,10 @@ int report__events(struct session *s, FILE *f)
 					(unsigned long long)e.dur_ns);
 				continue;
 			}
-			fputs(first ? "{\"name\":" : ",\n{\"name\":", f);
+			if (!first)
+				fputs(",\n", f);
 			first = false;
-			text__json_str(f, *name ? name : "?");
-			fprintf(f,
-				",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":%u,"
-				"\"tid\":%u,\"args\":{\"prog_id\":%u,\"cpu\":%u}}",
-				e.kind == LAT_EV_PROG ? "prog" : e.kind == LAT_EV_HELPER ? "helper"
-											  : "segment",
-				e.start_ns >= base ? (e.start_ns - base) / 1e3 : 0.0, e.dur_ns / 1e3,
-				e.pid, e.tid, e.id, e.cpu);
+			trace_event(f, &e, name, base);
 		}
 	}
 	if (trace)

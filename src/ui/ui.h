@@ -10,20 +10,19 @@
 
 #include "session.h"
 
+struct jsonw;
+
 /* Set by the signal handler (SIGINT, SIGTERM, SIGHUP); the loops poll it. */
 extern volatile sig_atomic_t ui_stop;
 
 /* Print the report of the last closed interval (or cumulative figures with -c) in o->out
  * format to f. first says whether this is the first report (CSV header). */
 void batch__report(struct session *s, FILE *f, bool first);
-/* Add key: v to the cJSON object obj as an exact integer (cJSON numbers are doubles and lose
- * digits above 2^53). */
-void batch__json_u64(void *obj, const char *key, uint64_t v);
-/* Add the loss counters ("drops" object) and "events" of mc to the cJSON object root. */
-void batch__json_counters(void *root, const struct model_counters *mc);
-/* The session-wide named counters (the vhost chain's): into a JSON root as "counters",
- * as a text "counters:" line, as a CSV "name=value;..." field. */
-void batch__json_named(void *root, const struct model *m, bool cumulative);
+/* The loss counters ("drops" object) and "events" of mc as members of the object w is in. */
+void batch__json_counters(struct jsonw *w, const struct model_counters *mc);
+/* The session-wide named counters (the vhost chain's): as a "counters" member of the object w
+ * is in, as a text "counters:" line, as a CSV "name=value;..." field. */
+void batch__json_named(struct jsonw *w, const struct model *m, bool cumulative);
 void batch__text_counters(FILE *f, const struct model *m, bool cumulative);
 void batch__named_str(const struct model *m, bool cumulative, char *buf, size_t len);
 void batch__named_line(const struct model *m, bool cumulative, char *buf, size_t len);

@@ -144,6 +144,11 @@ run cumulative-csv csv prog_name note -- -b -n 2 -c -o csv
 # Event by event.
 run events-csv csv prog_name -- --events -o csv
 run events-trace trace 3 -- --events -o trace
+# Integers above 2^53 keep every digit in JSON (a double would print the span's "big"
+# counter, 2 x (2^53 + 1), as 18014398509481984).
+$LATTOP -r "$TMP/e.lrec" -b -o json >"$TMP/big.json" 2>&1
+expect_eq totals-json-exact "$(json 'L[0]["segments"][0]["counters"]["big"]' "$TMP/big.json")" \
+	18014398509481986
 
 # A file name that carries the same bytes: the totals header names it visibly; an error
 # naming it is one clean line on stderr.

@@ -3,7 +3,8 @@
  * test_rec_escape.c - a crafted recording whose every string (program name, type, note, map
  * name, span name and kind, counter names, host, kernel, source, notices) holds what a
  * terminal acts on (ESC ] 2 ; ... BEL sets a window title, CR LF forges a line), CSV's
- * specials (a quote, a comma) and invalid UTF-8.
+ * specials (a quote, a comma) and invalid UTF-8; and a span counter ("big") above 2^53, which
+ * JSON must carry with every digit.
  *
  * Without arguments: unit test (the recording keeps those strings byte for byte: escaping is
  * the writers' job, not the format's). With `--write FILE`: write the crafted recording to
@@ -36,6 +37,8 @@ static const char *const evil_ctr = "C" EVIL;
 static const char *const evil_sctr = "SC" EVIL;
 
 #define NIVALS 2
+/* The "big" counter's rise per interval: 2^53 + 1, not a double. */
+#define BIG ((1ull << 53) + 1)
 
 /* The metadata JSON of the crafted file (caller frees). */
 static char *meta_json(uint64_t base)
@@ -106,6 +109,7 @@ static int encode(struct rec_buf *b)
 		}
 		model__set_counter(m, evil_ctr, 5ull * k);
 		model__set_series_counter(m, sp, evil_sctr, true, 2ull * k);
+		model__set_series_counter(m, sp, "big", true, k * BIG);
 		model__close_interval(m, base + k * S);
 		rec_enc__interval(e, m, "", 0, b);
 	}
