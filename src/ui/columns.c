@@ -213,8 +213,31 @@ static int line_width(const int *width, int n)
 	return w + (shown ? shown - 1 : 0);
 }
 
-/* Fit columns into the screen width: shrink text columns, then drop by priority. */
-int columns__fit(const struct column *cols, int n, const int *need, int screen_cols, int *width)
+/* A name cut while numbers are padded takes the padding, rightmost column first: at 130 columns
+ * "demo_xdp_ar~" beside a RUNS column 14 wide for 6 digits. */
+static void names_take_padding(const struct column *cols, int n, const int *least, int *width)
+{
+	for (int t = 0; t < n; t++) {
+		int want = width[t] && cols[t].left ? least[t] - width[t] : 0;
+
+		for (int c = n - 1; c >= 0 && want > 0; c--) {
+			int give = width[c] && !cols[c].left ? width[c] - least[c] : 0;
+
+			if (give > want)
+				give = want;
+			if (give > 0) {
+				width[c] -= give;
+				width[t] += give;
+				want -= give;
+			}
+		}
+	}
+}
+
+/* Fit columns into the screen width: optional columns, names, then by priority; then a cut
+ * name takes what numbers only pad. */
+int columns__fit(const struct column *cols, int n, const int *need, const int *least,
+		 int screen_cols, int *width)
 {
 	int w;
 
@@ -262,6 +285,8 @@ int columns__fit(const struct column *cols, int n, const int *need, int screen_c
 			w += grow;
 		}
 	}
+	if (least)
+		names_take_padding(cols, n, least, width);
 	return w;
 }
 
@@ -308,10 +333,11 @@ void fmt_log2_range(const struct hist_log2_row *r, char *buf, size_t len)
 {
 	char lo[16], hi[16], cnt[32];
 
+	/* Half-open, so a range ends where the next begins: [2.05us, 4.10us) then [4.10us, ...). */
 	fmt_ns((double)r->lo, lo, sizeof(lo));
-	fmt_ns((double)r->hi, hi, sizeof(hi));
+	fmt_ns((double)r->hi + 1, hi, sizeof(hi));
 	fmt_count(r->count, cnt, sizeof(cnt));
-	snprintf(buf, len, "[%8s, %8s] %13s", lo, hi, cnt);
+	snprintf(buf, len, "[%8s, %8s) %13s", lo, hi, cnt);
 }
 
 /* Bar length of a log2 range: count scaled to room by the widest count. */

@@ -68,18 +68,23 @@ void fmt_rate(double v, char *buf, size_t len);
 /* The loss counters of mc as the human "drops: ringbuf N  queue N  recursion N  nest N
  * events N" line, with thousands separators (text reports and the TUI's counters line). */
 void fmt_drops(const struct model_counters *mc, char *buf, size_t len);
-/* One log2 histogram range for humans: "[      lo,       hi]         count" (the TUI pane and
- * batch --hist both print it, then a bar). */
+/* One log2 histogram range for humans: "[      lo,       hi)         count", half-open so a
+ * range's upper edge is the next range's lower edge (the TUI pane and batch --hist both print
+ * it, then a bar). */
 void fmt_log2_range(const struct hist_log2_row *r, char *buf, size_t len);
 /* Length of the bar for count when the widest count gets room characters (a non-empty range
  * always gets at least one). */
 int log2_bar(uint64_t count, uint64_t widest, int room);
 
 /* Fit columns into cols screen columns (one space between columns). need[c] is the width
- * column c needs to show every value; fills width[c]: text columns that are never dropped
- * (NAME) shrink first, down to COLUMN_MIN_TEXT, then columns are dropped (width 0) in their
- * `drop` order, and room left goes back to the shrunk ones. Returns the line width used. */
-int columns__fit(const struct column *cols, int n, const int *need, int screen_cols, int *width);
+ * column c wants (its default width, or more to show every value); least[c] (NULL: need) the
+ * narrowest that still shows its heading and every value whole. Fills width[c]: optional
+ * columns go first, then text columns that are never dropped (NAME) shrink down to
+ * COLUMN_MIN_TEXT, then columns are dropped (width 0) in their `drop` order, room left goes
+ * back to the shrunk ones, and a name still cut (narrower than its least) takes what
+ * right-aligned columns only pad (their width beyond least), rightmost first. Returns the line width used. */
+int columns__fit(const struct column *cols, int n, const int *need, const int *least,
+		 int screen_cols, int *width);
 
 /* Index of the column used to sort by default (count), and the sort comparison of two rows by
  * column col (descending when !reverse); NULL cells sort last. */

@@ -31,12 +31,13 @@ static void cell_text(const struct tui *t, const struct column *col, int c, cons
 /* Widths of the columns for this screen: wide enough for every value, fitted to COLS. */
 static void layout(const struct tui *t, const struct column *cols, int ncols, int *width)
 {
-	int need[TUI_MAX_COLUMNS];
+	int need[TUI_MAX_COLUMNS], least[TUI_MAX_COLUMNS];
 	char v[64];
 
 	for (int c = 0; c < ncols; c++) {
 		cell_text(t, &cols[c], c, NULL, v, sizeof(v));
-		need[c] = text__cols(v) > cols[c].width ? text__cols(v) : cols[c].width;
+		least[c] = text__cols(v);
+		need[c] = least[c] > cols[c].width ? least[c] : cols[c].width;
 	}
 	for (size_t i = 0; i < t->nrows; i++)
 		for (int c = 0; c < ncols; c++) {
@@ -49,8 +50,10 @@ static void layout(const struct tui *t, const struct column *cols, int ncols, in
 				l = 32;
 			if (l > need[c])
 				need[c] = l;
+			if (l > least[c])
+				least[c] = l;
 		}
-	columns__fit(cols, ncols, need, COLS, width);
+	columns__fit(cols, ncols, need, least, COLS, width);
 }
 
 /* One table line (heading when r is NULL) with the given column widths. */

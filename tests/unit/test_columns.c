@@ -28,7 +28,7 @@ static void test_wide_screen_keeps_all(void)
 	int need[prog_ncolumns], width[prog_ncolumns], w;
 
 	natural(need, 18);
-	w = columns__fit(prog_columns, prog_ncolumns, need, 300, width);
+	w = columns__fit(prog_columns, prog_ncolumns, need, NULL, 300, width);
 	for (int c = 0; c < prog_ncolumns; c++)
 		ASSERT_EQ(width[c], need[c], "natural width");
 	ASSERT_LE(w, 300, "fits");
@@ -39,18 +39,50 @@ static void test_name_shrinks_first(void)
 	int need[prog_ncolumns], width[prog_ncolumns], full;
 
 	natural(need, 30);
-	full = columns__fit(prog_columns, prog_ncolumns, need, 1000, width);
+	full = columns__fit(prog_columns, prog_ncolumns, need, NULL, 1000, width);
 	/* The optional SRC goes before NAME gives anything. */
-	columns__fit(prog_columns, prog_ncolumns, need, full - 1, width);
+	columns__fit(prog_columns, prog_ncolumns, need, NULL, full - 1, width);
 	ASSERT_EQ(width[col("SRC")], 0, "SRC dropped first");
 	ASSERT_EQ(width[col("NAME")], 30, "NAME whole");
 	full -= need[col("SRC")] + 1;
-	columns__fit(prog_columns, prog_ncolumns, need, full - 10, width);
+	columns__fit(prog_columns, prog_ncolumns, need, NULL, full - 10, width);
 	ASSERT_EQ(width[col("NAME")], 20, "NAME gave 10");
 	ASSERT_EQ(width[col("RUNS")], 14, "RUNS still shown");
-	columns__fit(prog_columns, prog_ncolumns, need, full - 18, width);
+	columns__fit(prog_columns, prog_ncolumns, need, NULL, full - 18, width);
 	ASSERT_EQ(width[col("NAME")], 12, "NAME at its minimum");
 	ASSERT_EQ(width[col("RUNS")], 14, "RUNS still shown");
+}
+
+/* A name that would be cut takes the padding of numbers (RUNS is 14 wide for 10-digit counts):
+ * at 130 columns "demo_xdp_ar~" used to sit beside a RUNS column holding 6 digits. */
+static void test_name_takes_padding(void)
+{
+	int need[prog_ncolumns], least[prog_ncolumns], width[prog_ncolumns], full, w;
+
+	natural(need, 30);
+	for (int c = 0; c < prog_ncolumns; c++)
+		least[c] = need[c];
+	least[col("RUNS")] = 6; /* "RUNS" over values of at most 6 columns */
+	full = columns__fit(prog_columns, prog_ncolumns, need, least, 1000, width);
+	full -= need[col("SRC")] + 1; /* the optional SRC goes first, as before */
+	w = columns__fit(prog_columns, prog_ncolumns, need, least, full - 8, width);
+	ASSERT_EQ(width[col("SRC")], 0, "SRC dropped first");
+	ASSERT_EQ(width[col("NAME")], 30, "NAME whole");
+	ASSERT_EQ(width[col("RUNS")], 6, "RUNS down to its values");
+	ASSERT_EQ(w, full - 8, "uses the whole line");
+	w = columns__fit(prog_columns, prog_ncolumns, need, least, full - 10, width);
+	ASSERT_EQ(width[col("NAME")], 28, "NAME cut only by what padding could not give");
+	ASSERT_EQ(width[col("RUNS")], 6, "RUNS still shown whole");
+	ASSERT_EQ(w, full - 10, "uses the whole line");
+	/* Without least (no values known), NAME pays and RUNS keeps its width. */
+	columns__fit(prog_columns, prog_ncolumns, need, NULL, full - 8, width);
+	ASSERT_EQ(width[col("NAME")], 22, "no least: NAME cut");
+	ASSERT_EQ(width[col("RUNS")], 14, "no least: padding kept");
+	/* NAME's own padding (wider than its longest name) goes first: no number gives anything. */
+	need[col("NAME")] = 32;
+	columns__fit(prog_columns, prog_ncolumns, need, least, full, width);
+	ASSERT_EQ(width[col("NAME")], 30, "NAME shrank to its longest name");
+	ASSERT_EQ(width[col("RUNS")], 14, "RUNS untouched while no name is cut");
 }
 
 static void test_drop_order(void)
@@ -58,15 +90,15 @@ static void test_drop_order(void)
 	int need[prog_ncolumns], width[prog_ncolumns], w, full;
 
 	natural(need, 30);
-	full = columns__fit(prog_columns, prog_ncolumns, need, 1000, width) - need[col("SRC")] - 1;
+	full = columns__fit(prog_columns, prog_ncolumns, need, NULL, 1000, width) - need[col("SRC")] - 1;
 	/* One column more than NAME can give: RUNS goes, NAME gets back what it can. */
-	w = columns__fit(prog_columns, prog_ncolumns, need, full - 19, width);
+	w = columns__fit(prog_columns, prog_ncolumns, need, NULL, full - 19, width);
 	ASSERT_EQ(width[col("RUNS")], 0, "RUNS dropped first");
 	ASSERT_EQ(width[col("CPU%")], 6, "CPU% stays");
 	ASSERT_EQ(width[col("NAME")], 26, "NAME regrows into RUNS' room");
 	ASSERT_EQ(w, full - 19, "uses the whole line");
 	/* 40 columns: only ID, NAME (12), COUNT and P99 remain. */
-	w = columns__fit(prog_columns, prog_ncolumns, need, 40, width);
+	w = columns__fit(prog_columns, prog_ncolumns, need, NULL, 40, width);
 	ASSERT_EQ(w, 40, "exactly 40");
 	for (int c = 0; c < prog_ncolumns; c++)
 		ASSERT_EQ(width[c] != 0, prog_columns[c].drop == 0, "only undroppable columns");
@@ -80,7 +112,7 @@ static void test_wide_numbers_not_cut(void)
 
 	natural(need, 18);
 	need[col("COUNT")] = 15; /* "123,456,789,012" */
-	columns__fit(prog_columns, prog_ncolumns, need, 60, width);
+	columns__fit(prog_columns, prog_ncolumns, need, NULL, 60, width);
 	ASSERT_EQ(width[col("COUNT")], 15, "COUNT as wide as its widest value");
 	ASSERT_LE(width[col("ID")] + width[col("NAME")] + width[col("COUNT")] + 3, 60, "fits");
 }
@@ -118,7 +150,7 @@ static void test_segments_columns(void)
 	}
 	for (int i = 0; i < n; i++)
 		need[i] = cols[i].width;
-	w = columns__fit(cols, n, need, 100, width);
+	w = columns__fit(cols, n, need, NULL, 100, width);
 	ASSERT_LE(w, 100, "fits 100");
 	for (int i = 0; i < n; i++)
 		if (!strcmp(cols[i].title, "P99.9") || !strcmp(cols[i].title, "UNMATCHED"))
@@ -173,6 +205,7 @@ int main(void)
 	test__suite = "columns";
 	RUN_TEST(test_wide_screen_keeps_all);
 	RUN_TEST(test_name_shrinks_first);
+	RUN_TEST(test_name_takes_padding);
 	RUN_TEST(test_drop_order);
 	RUN_TEST(test_wide_numbers_not_cut);
 	RUN_TEST(test_segments_columns);
