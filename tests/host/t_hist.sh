@@ -28,13 +28,20 @@ bad=$(awk -F, 'NR > 1 && $7 ~ /^demo_/ {
 expect_eq csv-sums "$bad" 0
 expect_eq csv-demo-rows "$(grep -c ',demo_' "$TMP/h.csv")" 4
 
-# Text: "[lo, hi] count ###" lines under each demo row, counts summing to the row's COUNT.
+# Text: "[lo, hi) count ###" lines under each demo row, counts summing to the row's COUNT.
 $LATTOP --demo -b -n 1 -d 0.3 --hist >"$TMP/h.txt"
 bad=$(awk '
 	/ demo_/ { if (name != "" && sum != want) b++; name = $3; want = $4; gsub(",", "", want); sum = 0; next }
-	/^ +\[ *[0-9.]+[num]?s, *[0-9.]+[num]?s\] +[0-9,]+ #+$/ { c = $(NF - 1); gsub(",", "", c); sum += c; lines++ }
+	/^ +\[ *[0-9.]+[num]?s, *[0-9.]+[num]?s\) +[0-9,]+ #+$/ { c = $(NF - 1); gsub(",", "", c); sum += c; lines++ }
 	END { if (name != "" && sum != want) b++; print b + 0, (lines > 0) }' "$TMP/h.txt")
 expect_eq text-sums "$bad" "0 1"
+# Ranges share their edges: under one row, each range starts where the one above ended.
+edges=$(awk '
+	/ demo_/ { prev = ""; next }
+	/^ +\[/ { l = $0; sub(/^ +\[ */, "", l); split(l, f, /[,)] */); gsub(/ /, "", f[2])
+		if (prev != "") { n++; if (f[1] != prev) b++ } prev = f[2] }
+	END { print b + 0, (n > 0) }' "$TMP/h.txt")
+expect_eq text-edges-shared "$edges" "0 1"
 
 # --hist is a batch option: without -b it is refused (status 2) and nothing starts.
 $LATTOP --hist >"$TMP/o" 2>"$TMP/e"
