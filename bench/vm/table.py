@@ -13,6 +13,7 @@ NAMES = {
     "stats": "bpf_stats (enable_stats fd)",
     "ref": "reference probe (bench/vm/xdpbench_probe.bpf.c ref_*)",
     "agg": "in-kernel aggregation prototype (agg_*)",
+    "aggplain": "the prototype with plain adds (not nesting-safe)",
     "lattop": "lattop -p ID -b (ring buffer)",
 }
 
@@ -44,7 +45,7 @@ def main():
             info = f
             continue
         r = int(f["round"])
-        for kind in ("refreport", "aggreport", "lattopreport"):
+        for kind in ("refreport", "aggreport", "aggplainreport", "lattopreport"):
             if " " + kind + " " in line:
                 reports.setdefault(kind, []).append((r, line.split(kind + " ", 1)[1]))
         if "mode" not in f:
@@ -75,7 +76,7 @@ def main():
     for t in sorted({k[1] for k in meas}):
         drivers = "solo" if t == 1 else f"{t} threads, one per vCPU"
         print(f"| bare | {drivers} | {spread(meas.get(('bare', t), []))} | | | | |")
-        for mode in ("stats", "ref", "agg", "lattop"):
+        for mode in ("stats", "ref", "agg", "aggplain", "lattop"):
             if (mode, t) not in meas:
                 continue
             c = cpu.get((mode, t), [])
@@ -86,7 +87,7 @@ def main():
                   f"{spread([x[1] for x in c], '{:.0f}') if c else ''} |")
     print()
     print("Counts and losses per round (expected = solo + all-vCPU runs of that round):")
-    for kind in ("refreport", "aggreport", "lattopreport"):
+    for kind in ("refreport", "aggreport", "aggplainreport", "lattopreport"):
         for r, text in reports.get(kind, []):
             print(f"- round {r} {kind[:-6]}: {text}")
     print()

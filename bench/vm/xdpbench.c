@@ -13,6 +13,7 @@
  *                  prints "ref count N": every CPU's histogram slots summed
  *   agg on|off     the in-kernel aggregation prototype (agg_*); off prints "agg count N
  *                  buckets B overflow O": the count, the buckets summed, nesting overflows
+ *   agg plain      the prototype with plain adds instead of atomic ones (off as above)
  *   quit (or EOF)  exit
  * Errors: "error WHAT: why" lines; the command is not done.
  */
@@ -110,13 +111,14 @@ static void cmd_run(unsigned t, unsigned c, unsigned r)
 }
 
 /* Open the probe object with only the two programs of one observer, aimed at bench_empty. */
-static struct xdpbench_probe_bpf *probe_open(bool ref)
+static struct xdpbench_probe_bpf *probe_open(bool ref, bool atomic)
 {
 	struct xdpbench_probe_bpf *p = xdpbench_probe_bpf__open();
 	int fd = bpf_program__fd(tgt->progs.bench_empty);
 
 	if (!p)
 		return NULL;
+	p->rodata->agg_atomic = atomic;
 	bpf_program__set_autoload(p->progs.ref_entry, ref);
 	bpf_program__set_autoload(p->progs.ref_exit, ref);
 	bpf_program__set_autoload(p->progs.agg_entry, !ref);
@@ -217,7 +219,7 @@ int main(void)
 			}
 		} else if (sscanf(line, "ref %15s", what) == 1) {
 			if (!strcmp(what, "on") && !ref) {
-				ref = probe_open(true);
+				ref = probe_open(true, true);
 				if (ref)
 					printf("ok\n");
 				else
@@ -230,8 +232,8 @@ int main(void)
 				printf("error ref: not on\n");
 			}
 		} else if (sscanf(line, "agg %15s", what) == 1) {
-			if (!strcmp(what, "on") && !agg) {
-				agg = probe_open(false);
+			if ((!strcmp(what, "on") || !strcmp(what, "plain")) && !agg) {
+				agg = probe_open(false, !strcmp(what, "on"));
 				if (agg)
 					printf("ok\n");
 				else

@@ -12,7 +12,9 @@
  * starts (nesting on a CPU is LIFO outside PREEMPT_RT), and per CPU one log-linear histogram in
  * the user-side layout (bpf/hist_bucket.h) with an exact count, sum and max beside it, each
  * updated with an atomic add on the CPU's own memory (a program nested on the same CPU between
- * a load and a store cannot lose an increment; no other CPU writes that line).
+ * a load and a store cannot lose an increment; no other CPU writes that line). With agg_atomic
+ * cleared before load the adds are plain (load, add, store): what atomics cost under the
+ * benchmark's emulation, not a correct observer (a nested program can lose an increment).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -66,6 +68,9 @@ int BPF_PROG(ref_exit)
 		*c += 1;
 	return 0;
 }
+
+/* Atomic adds (set before load; the verifier drops the branch not taken). */
+const volatile bool agg_atomic = true;
 
 /* One CPU's aggregate of the watched program: 17,944 bytes (2240 buckets + 3 counters). */
 struct agg_cpu {
@@ -131,9 +136,15 @@ int BPF_PROG(agg_exit)
 	b = lat_hist_bucket(dur);
 	if (b >= LAT_HIST_NBUCKETS)
 		return 0;
-	__sync_fetch_and_add(&a->buckets[b], 1);
-	__sync_fetch_and_add(&a->count, 1);
-	__sync_fetch_and_add(&a->sum, dur);
+	if (agg_atomic) {
+		__sync_fetch_and_add(&a->buckets[b], 1);
+		__sync_fetch_and_add(&a->count, 1);
+		__sync_fetch_and_add(&a->sum, dur);
+	} else {
+		a->buckets[b] += 1;
+		a->count += 1;
+		a->sum += dur;
+	}
 	if (dur > a->max)
 		a->max = dur; /* a nested exit may raise it in between: max stays a lower bound */
 	return 0;

@@ -92,6 +92,14 @@ while [ $r -le $ROUNDS ]; do
 	echo "VMB round=$r aggreport expected=$expected $got"
 	expect vmbench-agg-count-$r "$(echo "$got" | awk '{print $3, $5, $7}')" "$expected $expected 0"
 
+	# The same with plain adds: what the atomics cost here (not a correct observer).
+	bare $r
+	expect vmbench-aggplain-on-$r "$(xcmd 'agg plain')" ok
+	measure $r aggplain 1
+	measure $r aggplain $NCPU
+	got=$(xcmd 'agg off')
+	echo "VMB round=$r aggplainreport expected=$expected $got"
+
 	# lattop watching it (batch, cumulative CSV): exact count, every loss counter.
 	bare $r
 	rm -f $T/l.csv $T/l.err
