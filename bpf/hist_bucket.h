@@ -30,7 +30,9 @@
  * lat_hist_bucket on every bucket boundary.
  *
  * BPF callers: the verifier cannot see that the index is below LAT_HIST_NBUCKETS; check it
- * (`if (b >= LAT_HIST_NBUCKETS)`) before indexing an array with it.
+ * (`if (b >= LAT_HIST_NBUCKETS)`) before indexing an array with it, and keep it in a __u64:
+ * with a __u32, clang 14 compared one zero-extended copy and indexed with another, and the
+ * verifier refused the access (bench/vm/xdpbench_probe.bpf.c).
  */
 #ifndef LATTOP_HIST_BUCKET_H
 #define LATTOP_HIST_BUCKET_H

@@ -122,8 +122,8 @@ int BPF_PROG(agg_entry)
 SEC("fexit/placeholder")
 int BPF_PROG(agg_exit)
 {
-	__u64 now = bpf_ktime_get_ns(), d, dur;
-	__u32 zero = 0, b;
+	__u64 now = bpf_ktime_get_ns(), d, dur, b;
+	__u32 zero = 0;
 	struct agg_nest *n = bpf_map_lookup_elem(&agg_stack, &zero);
 	struct agg_cpu *a = bpf_map_lookup_elem(&agg, &zero);
 
@@ -133,6 +133,8 @@ int BPF_PROG(agg_exit)
 	if (d >= AGG_NEST)
 		return 0;
 	dur = now - n->start[d & (AGG_NEST - 1)];
+	/* A 64-bit index: with a 32-bit one clang compares one zero-extended copy and indexes
+	 * with another, which the verifier cannot bound (it refused the add past the value). */
 	b = lat_hist_bucket(dur);
 	if (b >= LAT_HIST_NBUCKETS)
 		return 0;
