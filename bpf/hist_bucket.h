@@ -49,7 +49,7 @@
 #define LAT_HIST_TOP ((1ull << LAT_HIST_MAX_POW2) - 1) /* largest value bucketed unclamped */
 
 _Static_assert(LAT_HIST_SUB_BITS >= 1 && LAT_HIST_SUB_BITS < LAT_HIST_MAX_POW2 &&
-		       LAT_HIST_MAX_POW2 < 64,
+		   LAT_HIST_MAX_POW2 < 64,
 	       "hist layout constants out of range");
 
 /* Highest set bit of v (v != 0) by binary search: no loop and no clz, for BPF. */

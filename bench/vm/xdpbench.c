@@ -50,7 +50,7 @@ struct driver {
 static void *drive(void *arg)
 {
 	struct driver *d = arg;
-	unsigned char pkt[64] = { [12] = 0x08 };
+	unsigned char pkt[64] = {[12] = 0x08};
 	cpu_set_t set;
 
 	CPU_ZERO(&set);
@@ -91,7 +91,7 @@ static void cmd_run(unsigned t, unsigned c, unsigned r)
 	}
 	pthread_barrier_init(&start_line, NULL, t);
 	for (unsigned i = 0; i < t; i++) {
-		d[i] = (struct driver){ .cpu = (int)i, .calls = c, .repeat = r };
+		d[i] = (struct driver){.cpu = (int)i, .calls = c, .repeat = r};
 		pthread_create(&d[i].th, NULL, drive, &d[i]);
 	}
 	for (unsigned i = 0; i < t; i++) {
@@ -190,7 +190,8 @@ int main(void)
 
 	tgt = xdpbench_target_bpf__open_and_load();
 	if (!tgt) {
-		fprintf(stderr, "xdpbench: cannot load xdpbench_target.bpf.o: %s\n", strerror(errno));
+		fprintf(stderr, "xdpbench: cannot load xdpbench_target.bpf.o: %s\n",
+			strerror(errno));
 		return 1;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);

@@ -48,7 +48,7 @@ int main(void)
 	static uint64_t vals[4 * 2240 + 8];
 	struct hist_check_bpf *skel;
 	size_t n, bad = 0, runs = 0, checked = 0;
-	unsigned char pkt[64] = { [12] = 0x08 };
+	unsigned char pkt[64] = {[12] = 0x08};
 	int fails = 0;
 
 	skel = hist_check_bpf__open_and_load();
@@ -82,19 +82,24 @@ int main(void)
 			    skel->bss->hi[i] == hist__bucket_hi(b))
 				continue;
 			if (bad++ < 5)
-				printf("  value %ju: BPF bucket %u [%ju, %ju], user bucket %u [%ju, %ju]\n",
+				printf("  value %ju: BPF bucket %u [%ju, %ju], user bucket %u "
+				       "[%ju, %ju]\n",
 				       (uintmax_t)v, skel->bss->out[i], (uintmax_t)skel->bss->lo[i],
-				       (uintmax_t)skel->bss->hi[i], b, (uintmax_t)hist__bucket_lo(b),
+				       (uintmax_t)skel->bss->hi[i], b,
+				       (uintmax_t)hist__bucket_lo(b),
 				       (uintmax_t)hist__bucket_hi(b));
 		}
 	}
 	if (bad || fails || checked != n) {
-		printf("FAIL host-hist-bpf/boundaries: %zu of %zu values differ (%zu checked in %zu "
-		       "runs)\n", bad, n, checked, runs);
+		printf(
+		    "FAIL host-hist-bpf/boundaries: %zu of %zu values differ (%zu checked in %zu "
+		    "runs)\n",
+		    bad, n, checked, runs);
 		fails++;
 	} else {
 		printf("PASS host-hist-bpf/boundaries\n");
-		printf("  info: %zu boundary values in %zu runs, BPF and user space agree\n", n, runs);
+		printf("  info: %zu boundary values in %zu runs, BPF and user space agree\n", n,
+		       runs);
 	}
 	printf("END host-hist-bpf 2\n");
 	hist_check_bpf__destroy(skel);

@@ -82,7 +82,8 @@ static void test_bounds(void)
 			ok &= ASSERT_EQ(lat_hist_bucket_hi(b), LAT_HIST_TOP, "top bucket's hi");
 		}
 		if (!ok) {
-			printf("  bucket %u: reference [%ju, %ju]\n", b, (uintmax_t)lo, (uintmax_t)hi);
+			printf("  bucket %u: reference [%ju, %ju]\n", b, (uintmax_t)lo,
+			       (uintmax_t)hi);
 			return;
 		}
 	}
@@ -109,7 +110,8 @@ static void test_every_boundary(void)
 			ok &= check_value(&h, hi + 1, b + 1);
 		checked += 2 + (b > 0) + (b < LAT_HIST_NBUCKETS - 1);
 		if (!ok) {
-			printf("  bucket %u: reference [%ju, %ju]\n", b, (uintmax_t)lo, (uintmax_t)hi);
+			printf("  bucket %u: reference [%ju, %ju]\n", b, (uintmax_t)lo,
+			       (uintmax_t)hi);
 			goto out;
 		}
 	}
@@ -128,7 +130,7 @@ static void test_msb_search(void)
 {
 	for (int k = 0; k < 64; k++) {
 		uint64_t p = 1ull << k;
-		uint64_t vals[] = { p, p | (p - 1), p + (k > 0), p | (p >> 1) };
+		uint64_t vals[] = {p, p | (p - 1), p + (k > 0), p | (p >> 1)};
 
 		for (unsigned i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
 			if (!ASSERT_EQ(lat_hist_msb_search(vals[i]), (uint32_t)k, "msb search") ||
