@@ -72,7 +72,7 @@ UI_SHIMS := $(patsubst tests/ui/%.c,$(OUTPUT)/tests/ui/%.so,$(wildcard tests/ui/
 
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all test unit install uninstall clean format bench fuzz vmtest vmtest-rt deps
+.PHONY: all test unit install uninstall clean format bench fuzz vmtest vmtest-rt vmbench deps
 
 all: lattop
 
@@ -194,5 +194,7 @@ deps:
 
 -include bench/bench.mk
 -include tests/vm/vm.mk
+# After vm.mk: the VM benchmark boots the same image, so it needs the VM fixtures too.
+-include bench/vm/vmbench.mk
 -include tests/fuzz/fuzz.mk
 -include $(shell find $(OUTPUT) -name '*.d' 2>/dev/null)

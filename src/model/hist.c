@@ -2,21 +2,8 @@
 /*
  * hist.c - log-linear latency histogram (the HdrHistogram layout, integers only).
  *
- * Layout, with S = 2^HIST_SUB_BITS (128) and H = S/2 (64):
- *
- *   - values 0 .. S-1 have one bucket each (buckets 0 .. S-1, exact);
- *   - a value v >= S whose highest set bit is p (S <= 2^p <= v < 2^(p+1)) falls into one of the
- *     H equal sub-buckets of [2^p, 2^(p+1)), each w = 2^(p-HIST_SUB_BITS+1) wide.
- *
- * Both cases are one formula. Let shift = max(p, HIST_SUB_BITS-1) - (HIST_SUB_BITS-1), which
- * is what 63 - clz(v | (S-1)) - (HIST_SUB_BITS-1) computes without a branch. Then
- *
- *   index = shift * H + (v >> shift)
- *
- * For shift 0 that is v itself; for shift >= 1, v >> shift lies in [H, S), so each power of two
- * takes the next H indexes. Powers 2^HIST_SUB_BITS .. 2^(HIST_MAX_POW2-1) give
- * (HIST_MAX_POW2 - HIST_SUB_BITS) rows of H after the S exact buckets:
- * NBUCKETS = S + (HIST_MAX_POW2 - HIST_SUB_BITS) * H = 2240.
+ * Layout: bpf/hist_bucket.h (one definition for the BPF programs and this file): 128 exact
+ * buckets for 0 .. 127, then 64 equal sub-buckets per power of two up to 2^40, 2240 in all.
  *
  * Error: a bucket [lo, lo+w-1] with lo >= H*w is represented by its midpoint
  * lo + (w-1)/2 (rounded down), which is within w/2 of any value in it; relative to the value
@@ -30,45 +17,17 @@
 
 #include "model/hist.h"
 
-#define SUB (1u << HIST_SUB_BITS)           /* exact buckets, and values per row of H */
-#define HALF (SUB >> 1)                     /* sub-buckets per power of two */
-#define NBUCKETS (SUB + (HIST_MAX_POW2 - HIST_SUB_BITS) * HALF)
-#define TOP_VALUE ((1ull << HIST_MAX_POW2) - 1) /* largest value bucketed without clamping */
-#define NROWS (HIST_MAX_POW2 + 1)           /* log2 rows: [0,0] and [2^k, 2^(k+1)-1], k < 40 */
-
-_Static_assert(HIST_SUB_BITS >= 1 && HIST_SUB_BITS < HIST_MAX_POW2 && HIST_MAX_POW2 < 64,
-	       "hist layout constants out of range");
-
-/* Bucket of a value, clamped into the top bucket: one clz, no loop, no data-dependent branch. */
-static inline uint32_t bucket_of(uint64_t v)
-{
-	unsigned int shift;
-
-	v = v < TOP_VALUE ? v : TOP_VALUE;
-	shift = (unsigned int)(63 - __builtin_clzll(v | (SUB - 1))) - (HIST_SUB_BITS - 1);
-	return (uint32_t)(shift * HALF + (v >> shift));
-}
-
-/* Width exponent of bucket b (0 for exact buckets); b must be < NBUCKETS. */
-static inline unsigned int bucket_shift(uint32_t b)
-{
-	return b < SUB ? 0 : b / HALF - 1;
-}
-
-/* Lowest value of bucket b; b must be < NBUCKETS. */
-static inline uint64_t bucket_lo(uint32_t b)
-{
-	unsigned int shift = bucket_shift(b);
-
-	return shift ? (uint64_t)(b % HALF + HALF) << shift : b;
-}
+#define HALF LAT_HIST_HALF /* sub-buckets per power of two */
+#define NBUCKETS LAT_HIST_NBUCKETS
+#define TOP_VALUE LAT_HIST_TOP /* largest value bucketed without clamping */
+#define NROWS (HIST_MAX_POW2 + 1) /* log2 rows: [0,0] and [2^k, 2^(k+1)-1], k < 40 */
 
 /* Representative of bucket b: its midpoint, rounded down. */
 static inline uint64_t bucket_mid(uint32_t b)
 {
-	unsigned int shift = bucket_shift(b);
+	unsigned int shift = lat_hist_bucket_shift(b);
 
-	return bucket_lo(b) + (shift ? (1ull << (shift - 1)) - 1 : 0);
+	return lat_hist_bucket_lo(b) + (shift ? (1ull << (shift - 1)) - 1 : 0);
 }
 
 /* Saturating 64-bit add: the sum sticks at UINT64_MAX rather than wrapping. */
@@ -88,20 +47,19 @@ uint32_t hist__nbuckets(void)
 /* Bucket index a value falls into (values above 2^HIST_MAX_POW2 - 1 go to the top bucket). */
 uint32_t hist__bucket(uint64_t v)
 {
-	return bucket_of(v);
+	return lat_hist_bucket(v);
 }
 
 /* Lowest value mapped to bucket b (indexes past the end are read as the top bucket). */
 uint64_t hist__bucket_lo(uint32_t b)
 {
-	return bucket_lo(b < NBUCKETS ? b : NBUCKETS - 1);
+	return lat_hist_bucket_lo(b < NBUCKETS ? b : NBUCKETS - 1);
 }
 
 /* Highest value mapped to bucket b (the top bucket also holds the clamped values above it). */
 uint64_t hist__bucket_hi(uint32_t b)
 {
-	b = b < NBUCKETS ? b : NBUCKETS - 1;
-	return bucket_lo(b) + (1ull << bucket_shift(b)) - 1;
+	return lat_hist_bucket_hi(b < NBUCKETS ? b : NBUCKETS - 1);
 }
 
 /* Initialise an empty histogram that holds no memory. */
@@ -258,7 +216,7 @@ static int add_sorted(struct hist *h, const uint32_t *idx, const uint64_t *cnt, 
  */
 void hist__add(struct hist *h, uint64_t v)
 {
-	h->buckets[bucket_of(v)]++;
+	h->buckets[lat_hist_bucket(v)]++;
 	h->clamped += v > TOP_VALUE;
 	h->count++;
 	h->sum = sat_add(h->sum, v);
@@ -414,7 +372,7 @@ double hist__mean(const struct hist *h)
 /* Log2 row of bucket b: 0 for the value 0, else k + 1 for [2^k, 2^(k+1) - 1]. */
 static int bucket_row(uint32_t b)
 {
-	uint64_t lo = bucket_lo(b);
+	uint64_t lo = lat_hist_bucket_lo(b);
 
 	return lo ? 64 - __builtin_clzll(lo) : 0; /* no bucket straddles a power of two */
 }

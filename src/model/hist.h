@@ -5,7 +5,8 @@
  * Values are nanoseconds, 0 .. 2^HIST_MAX_POW2 - 1 (2^40 ns ~ 18 min; larger values clamp into
  * the top bucket and are counted in `clamped`, while min, max and sum keep the real value).
  * Values below 2^HIST_SUB_BITS are exact; above, each power of two is split into
- * 2^(HIST_SUB_BITS-1) equal sub-buckets (see hist.c for the layout and the error bound).
+ * 2^(HIST_SUB_BITS-1) equal sub-buckets (layout: bpf/hist_bucket.h, shared with the BPF
+ * programs; error bound: hist.c).
  * Worst-case relative error of any percentile: 2^-HIST_SUB_BITS (0.78%).
  * Merging two histograms is an exact sum.
  *
@@ -25,8 +26,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define HIST_SUB_BITS 7   /* 128 sub-buckets per power of two: <= 0.78% relative error */
-#define HIST_MAX_POW2 40  /* values up to 2^40 ns (~18.3 min) are bucketed without clamping */
+#include "hist_bucket.h" /* the bucket layout, shared with the BPF programs */
+
+#define HIST_SUB_BITS LAT_HIST_SUB_BITS /* 128 sub-buckets per power of two: <= 0.78% error */
+#define HIST_MAX_POW2 LAT_HIST_MAX_POW2 /* values up to 2^40 ns (~18.3 min) are not clamped */
 /* Non-empty buckets kept sparse (12 bytes each) before the dense array (17,920 bytes): a
  * replayed histogram goes dense only after 1 KB or more of recorded bucket pairs. */
 #define HIST_SPARSE_MAX 512

@@ -109,7 +109,8 @@ done < <(sort -u "$TMP/keys.txt")
 check man-files-profile bash -c "sed -n '/^\.SH FILES/,/^\.SH EXAMPLES/p' man/lattop.8 | grep -q 'profile\\\\-out'"
 # Every .PHONY target has a rule.
 for t in $(sed -n 's/^\.PHONY: *//p' Makefile); do
-	check "make-rule-$t" grep -qE "^$t:" Makefile bench/bench.mk tests/vm/vm.mk tests/fuzz/fuzz.mk
+	check "make-rule-$t" grep -qE "^$t:" Makefile bench/bench.mk bench/vm/vmbench.mk tests/vm/vm.mk \
+		tests/fuzz/fuzz.mk
 done
 # --help fits an 80-column terminal.
 help=$($LATTOP --help)

@@ -11,7 +11,10 @@
 # VM_TEST_TIMEOUT (each guest test, 120 s), VM_TESTS (globs of guest test names to run, e.g.
 # 't_01*'), VM_REPEAT (run the selected tests N times in one boot, 1), VM_KERNEL_META (the
 # meta package naming the kernel: linux-image-amd64, or linux-image-rt-amd64 for PREEMPT_RT),
-# VM_KERNEL_PKG (a kernel package instead), VM_VERBOSE=1 (print the whole console).
+# VM_KERNEL_PKG (a kernel package instead), VM_VERBOSE=1 (print the whole console), VM_SMP
+# (vCPUs, 2), VM_GUEST_EXTRA (a directory whose guest tests go to /tests too), VM_BINS_EXTRA (a
+# second bins list), VM_RESULTS_OUT (a file to copy the results log to, for callers that read
+# more than the PASS/FAIL lines, e.g. bench/vm/run.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUTPUT=${OUTPUT:-.output}
@@ -24,6 +27,12 @@ MONITOR=$CACHE/monitor     # the QEMU monitor: FIFOs monitor.in and monitor.out
 VM_META=${VM_KERNEL_META:-linux-image-amd64}
 VM_REPEAT=${VM_REPEAT:-1}
 VM_TEST_TIMEOUT=${VM_TEST_TIMEOUT:-120}
+VM_SMP=${VM_SMP:-2}
+[[ $VM_SMP =~ ^[1-9][0-9]*$ ]] || {
+	echo "FAIL vm/setup: VM_SMP must be a positive number of vCPUs, not '$VM_SMP'"
+	echo "vm: 0 passed, 1 failed"
+	exit 1
+}
 [[ $VM_REPEAT =~ ^[1-9][0-9]*$ ]] || {
 	echo "FAIL vm/setup: VM_REPEAT must be a positive number of repetitions, not '$VM_REPEAT'"
 	echo "vm: 0 passed, 1 failed"
@@ -229,8 +238,9 @@ while read -r b; do
 	rm -f "$ROOT/bin/$(basename "$path")"
 	cp -L "$path" "$ROOT/bin/"
 	copy_libs "$path"
-done < <(list $VM/bins.txt)
+done < <(list $VM/bins.txt; [ -z "${VM_BINS_EXTRA:-}" ] || list "$VM_BINS_EXTRA")
 cp -R $VM/guest/. "$ROOT/tests/"
+[ -z "${VM_GUEST_EXTRA:-}" ] || cp -R "$VM_GUEST_EXTRA"/. "$ROOT/tests/"
 while read -r line; do
 	[[ $line == *' -> '* ]] || die "files.txt: '$line' is not 'host path -> guest path'"
 	src=$(expand "${line%% -> *}") dst=${line#* -> }
@@ -257,7 +267,7 @@ rm -f "$CONSOLE" "$RESULTS" "$MONITOR".in "$MONITOR".out "$CACHE/monitor.log" "$
 mkfifo "$MONITOR.in" "$MONITOR.out"
 start=$(date +%s%N)
 rc=0
-qemu-system-x86_64 -accel tcg -cpu max -m 1G -smp 2 -display none -no-reboot -nic none \
+qemu-system-x86_64 -accel tcg -cpu max -m 1G -smp "$VM_SMP" -display none -no-reboot -nic none \
 	-serial "file:$CONSOLE" -serial "file:$RESULTS" \
 	-chardev "pipe,id=mon0,path=$MONITOR" -mon chardev=mon0,mode=readline \
 	-kernel "$KERNEL" -initrd "$CACHE/initrd.gz" \
@@ -320,6 +330,8 @@ echo "vm: qemu exited $rc after $((elapsed / 1000)).$((elapsed % 1000 / 100)) s;
 if ! grep -q '^vmtest: init ' "$RESULTS" && grep -q '^vmtest: init ' "$CONSOLE"; then
 	RESULTS=$CONSOLE
 fi
+
+[ -z "${VM_RESULTS_OUT:-}" ] || cp "$RESULTS" "$VM_RESULTS_OUT"
 
 # Results: the guest's PASS/FAIL/SKIP lines, then one summary line (and one per repetition).
 grep -E '^vmtest: (init|done|repeat) ' "$RESULTS" >&2 || true

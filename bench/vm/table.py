@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+"""The VM benchmark's table (bench/vm/run.sh): reads the guest's "VMB ..." lines and prints,
+per observer and number of driving threads, the ns each run gains over the bare program measured
+just before it in the same round (median and range over the rounds), the ratio to the reference
+probe of the same round, the exact counts and loss counters, and lattop's thread CPU per million
+runs. Usage: table.py RESULTS_LOG"""
+import re
+import statistics
+import sys
+
+NAMES = {
+    "stats": "bpf_stats (enable_stats fd)",
+    "ref": "reference probe (bench/vm/xdpbench_probe.bpf.c ref_*)",
+    "agg": "in-kernel aggregation prototype (agg_*)",
+    "aggplain": "the prototype with plain adds (not nesting-safe)",
+    "lattop": "lattop -p ID -b (ring buffer)",
+}
+
+
+def kv(line):
+    return dict(re.findall(r"(\w+)=(\S*)", line))
+
+
+def spread(vals, fmt="{:.0f}"):
+    if not vals:
+        return "-"
+    med = statistics.median(vals)
+    if len(vals) == 1:
+        return fmt.format(med)
+    return (fmt + " [" + fmt + " .. " + fmt + "]").format(med, min(vals), max(vals))
+
+
+def main():
+    info, bare, added, ratio, cpu, reports, checks = {}, {}, {}, {}, {}, {}, []
+    meas = {}
+    for line in open(sys.argv[1], errors="replace"):
+        line = line.rstrip("\n")
+        if line.startswith(("PASS vm/vmbench", "FAIL vm/vmbench")):
+            checks.append(line)
+        if not line.startswith("VMB "):
+            continue
+        f = kv(line)
+        if line.startswith("VMB info"):
+            info = f
+            continue
+        r = int(f["round"])
+        for kind in ("refreport", "aggreport", "aggplainreport", "lattopreport"):
+            if " " + kind + " " in line:
+                reports.setdefault(kind, []).append((r, line.split(kind + " ", 1)[1]))
+        if "mode" not in f:
+            continue
+        mode, t, med = f["mode"], int(f["threads"]), int(f["med"])
+        if mode == "bare":
+            bare[t] = med
+            meas.setdefault(("bare", t), []).append(med)
+            continue
+        meas.setdefault((mode, t), []).append(med)
+        added.setdefault((mode, t), {})[r] = med - bare.get(t, 0)
+        if "coll_ns" in f:
+            runs = int(f["runs"]) / 1e6
+            cpu.setdefault((mode, t), []).append(
+                (int(f["coll_ns"]) / runs / 1e6, int(f["ui_ns"]) / runs / 1e6))
+    for (mode, t), per in added.items():
+        ref = added.get(("ref", t), {})
+        ratio[(mode, t)] = [per[r] / ref[r] for r in per if r in ref and ref[r] > 0]
+    ncpu = info.get("ncpu", "?")
+    print(f"VM benchmark: kernel {info.get('kernel', '?')}, {ncpu} vCPUs (QEMU TCG), "
+          f"{info.get('rounds', '?')} interleaved rounds, {info.get('calls', '?')} "
+          f"bpf_prog_test_run calls of {info.get('repeat', '?')} runs per thread and "
+          "measurement; figures: median [min .. max] over the rounds")
+    print()
+    print("| observer | drivers | ns per run | added ns per run vs bare | x reference probe "
+          "| lattop collector CPU ms per M runs | lattop UI thread CPU ms per M runs |")
+    print("|---|---|---|---|---|---|---|")
+    for t in sorted({k[1] for k in meas}):
+        drivers = "solo" if t == 1 else f"{t} threads, one per vCPU"
+        print(f"| bare | {drivers} | {spread(meas.get(('bare', t), []))} | | | | |")
+        for mode in ("stats", "ref", "agg", "aggplain", "lattop"):
+            if (mode, t) not in meas:
+                continue
+            c = cpu.get((mode, t), [])
+            print(f"| {NAMES[mode]} | {drivers} | {spread(meas[(mode, t)])} | "
+                  f"{spread(list(added[(mode, t)].values()))} | "
+                  f"{spread(ratio.get((mode, t), []), '{:.2f}')} | "
+                  f"{spread([x[0] for x in c], '{:.0f}') if c else ''} | "
+                  f"{spread([x[1] for x in c], '{:.0f}') if c else ''} |")
+    print()
+    print("Counts and losses per round (expected = solo + all-vCPU runs of that round):")
+    for kind in ("refreport", "aggreport", "aggplainreport", "lattopreport"):
+        for r, text in reports.get(kind, []):
+            print(f"- round {r} {kind[:-6]}: {text}")
+    print()
+    bad = [c for c in checks if c.startswith("FAIL")]
+    print(f"Exact-count checks: {len(checks) - len(bad)} passed, {len(bad)} failed")
+    for c in bad:
+        print("  " + c)
+
+
+main()
