@@ -19,9 +19,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "collect/recorder.h"
+#include "rec/recorder.h"
 #include "model/model.h"
-#include "session.h"
+#include "session/session.h"
 
 #define EVENTS 4000000
 #define PER_INTERVAL 100000

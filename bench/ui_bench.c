@@ -19,7 +19,7 @@
 #include <time.h>
 
 #include "model/model.h"
-#include "session.h"
+#include "session/session.h"
 #include "ui/ui.h"
 
 #define NPROGS 100

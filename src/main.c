@@ -8,11 +8,11 @@
 #include <sys/resource.h>
 
 #include "base/text.h"
-#include "opts.h"
-#include "segsession.h"
-#include "session.h"
-#include "collect/outfile.h"
-#include "collect/recorder.h"
+#include "session/opts.h"
+#include "session/segsession.h"
+#include "session/session.h"
+#include "base/outfile.h"
+#include "rec/recorder.h"
 #include "ui/prom.h"
 #include "ui/replay_ui.h"
 #include "ui/ui.h"

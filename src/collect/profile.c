@@ -22,7 +22,7 @@
 #include <cjson/cJSON.h>
 
 #include "base/jnum.h"
-#include "collect/outfile.h"
+#include "base/outfile.h"
 #include "collect/profile.h"
 
 /* Queue of an eventfd. */

@@ -10,7 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "base/text.h"
-#include "collect/replay.h"
+#include "rec/replay.h"
 #include "ui/columns.h"
 #include "ui/ui.h"
 

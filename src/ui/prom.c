@@ -24,7 +24,7 @@
 
 #include <microhttpd.h>
 
-#include "session.h"
+#include "session/session.h"
 #include "ui/prom.h"
 #include "ui/prom_fmt.h"
 #include "ui/prom_snap.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "base/text.h"
-#include "collect/replay.h"
+#include "rec/replay.h"
 #include "ui/replay_ui.h"
 #include "ui/report.h"
 #include "ui/ui.h"

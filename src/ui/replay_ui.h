@@ -10,8 +10,8 @@
 
 #include <stddef.h>
 
-#include "opts.h"
-#include "session.h"
+#include "session/opts.h"
+#include "session/session.h"
 
 /* Replay o->replay in the TUI, as per-interval batch reports (-b -n N), as totals (-b) or as
  * events (--events). Returns an exit status. */

@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "base/text.h"
-#include "collect/recorder.h"
-#include "collect/replay.h"
+#include "rec/recorder.h"
+#include "rec/replay.h"
 #include "ui/replay_ui.h"
 #include "ui/tui_int.h"
 #include "ui/ui.h"

@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "base/text.h"
-#include "collect/replay.h"
-#include "collect/recorder.h"
+#include "rec/replay.h"
+#include "rec/recorder.h"
 #include "ui/tui_int.h"
 
 /* The header's fields, in the order shown. */

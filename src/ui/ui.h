@@ -8,7 +8,7 @@
 #include <signal.h>
 #include <stdio.h>
 
-#include "session.h"
+#include "session/session.h"
 
 /* Set by the signal handler (SIGINT, SIGTERM, SIGHUP); the loops poll it. */
 extern volatile sig_atomic_t ui_stop;

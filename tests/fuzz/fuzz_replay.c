@@ -17,9 +17,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "collect/replay.h"
+#include "rec/replay.h"
 #include "fuzz_crc.h"
-#include "session.h"
+#include "session/session.h"
 #include "ui/report.h"
 #include "ui/ui.h"
 

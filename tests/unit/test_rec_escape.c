@@ -15,7 +15,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "model/rec.h"
+#include "rec/rec.h"
 #include "fixtures.h"
 #include "test.h"
 

@@ -16,9 +16,9 @@
 
 #include <cjson/cJSON.h>
 
-#include "collect/recorder.h"
-#include "model/rec.h"
-#include "session.h"
+#include "rec/recorder.h"
+#include "rec/rec.h"
+#include "session/session.h"
 #include "ui/columns.h"
 #include "fixtures.h"
 #include "test.h"

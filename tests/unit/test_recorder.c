@@ -13,10 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "collect/outfile.h"
-#include "collect/recorder.h"
-#include "model/rec.h"
-#include "session.h"
+#include "base/outfile.h"
+#include "rec/recorder.h"
+#include "rec/rec.h"
+#include "session/session.h"
 #include "test.h"
 
 #define S 1000000000ull

@@ -22,11 +22,11 @@
 #include "collect/progstats.h"
 #include "collect/helpertrace.h"
 #include "collect/progtrace.h"
-#include "collect/recorder.h"
-#include "collect/replay.h"
+#include "rec/recorder.h"
+#include "rec/replay.h"
 #include "collect/spans.h"
-#include "segsession.h"
-#include "session.h"
+#include "session/segsession.h"
+#include "session/session.h"
 #include "ui/columns.h"
 
 /* Per-CPU queue depth: 64k records (3 MiB) per CPU absorbs ~60 ms of 1 M/s per CPU. */

@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "model/model.h"
-#include "opts.h"
+#include "session/opts.h"
 
 struct collector;
 struct demo;

@@ -14,7 +14,7 @@
 #include <cjson/cJSON.h>
 #include <zlib.h>
 
-#include "model/rec.h"
+#include "rec/rec.h"
 
 /* One field of a record payload, as the metadata describes it. */
 struct rec_field {

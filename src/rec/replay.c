@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "base/jnum.h"
-#include "collect/replay.h"
-#include "session.h"
+#include "rec/replay.h"
+#include "session/session.h"
 
 struct replay {
 	char path[4096];

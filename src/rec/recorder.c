@@ -17,10 +17,10 @@
 #include <cjson/cJSON.h>
 
 #include "base/text.h"
-#include "collect/outfile.h"
-#include "collect/recorder.h"
-#include "model/rec.h"
-#include "session.h"
+#include "base/outfile.h"
+#include "rec/recorder.h"
+#include "rec/rec.h"
+#include "session/session.h"
 
 _Static_assert(REC_FILTER_MAX >= FILTER_STR_MAX, "a filter record must hold the longest -p list");
 

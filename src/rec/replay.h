@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/rec.h"
+#include "rec/rec.h"
 
 struct session;
 struct opts;

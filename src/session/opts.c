@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opts.h"
+#include "session/opts.h"
 #include "ui/prom.h"
 #include "ui/theme.h"
 

@@ -18,8 +18,8 @@
 #include "base/text.h"
 #include "collect/collector.h"
 #include "collect/vhost.h"
-#include "segsession.h"
-#include "session.h"
+#include "session/segsession.h"
+#include "session/session.h"
 
 /* The chain's counters as shown, in order; loss ones are shown in the warning colour when they
  * grow. */
