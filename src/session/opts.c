@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "session/opts.h"
-#include "ui/prom.h"
-#include "ui/theme.h"
+#include "base/listen.h"
+#include "base/themefind.h"
 
 static const char *const mode_names[MODE__COUNT] = {
 	[MODE_PROGRAMS] = "programs",
