@@ -27,7 +27,6 @@
 #include "collect/spans.h"
 #include "session/segsession.h"
 #include "session/session.h"
-#include "ui/columns.h"
 
 /* Per-CPU queue depth: 64k records (3 MiB) per CPU absorbs ~60 ms of 1 M/s per CPU. */
 #define QUEUE_RECORDS 65536
@@ -919,23 +918,6 @@ int session__set_filter(struct session *s, const char *list, char *err, size_t e
 	return 0;
 }
 
-/* Sort state for qsort (the UI thread is the only caller). */
-static const struct column *sort_col;
-static bool sort_reverse;
-
-/* qsort comparison: by the sort column, ties by program ID. */
-static int row_cmp(const void *pa, const void *pb)
-{
-	const struct row *a = pa, *b = pb;
-	int c = columns__cmp(sort_col, a, b);
-
-	if (sort_reverse)
-		c = -c;
-	if (!c)
-		c = (a->s->id > b->s->id) - (a->s->id < b->s->id);
-	return c;
-}
-
 /* True when helpers mode shows program se: live, when its helper probes are attached; in a
  * replay, when helper rows of it were recorded (nothing is attached there). */
 static bool helpers_shown(const struct session *s, const struct series *se)
@@ -948,47 +930,13 @@ static bool helpers_shown(const struct session *s, const struct series *se)
 	return false;
 }
 
-/* qsort: helper series by program ID, then by position in the model. */
-static int helper_cmp(const void *pa, const void *pb)
-{
-	const struct series *a = *(const struct series *const *)pa;
-	const struct series *b = *(const struct series *const *)pb;
-
-	if (a->id != b->id)
-		return a->id < b->id ? -1 : 1;
-	return (a > b) - (a < b);
-}
-
-/* The first of the helpers h[0..n) (sorted by helper_cmp) of program id, or n. */
-static size_t helpers_of(const struct series *const *h, size_t n, uint32_t id)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (h[mid]->id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* Fill rows for the current mode, filtered and sorted. In helpers mode each watched program's
  * row comes first, as context, followed by its helper rows (both sorted by the column). */
-size_t session__rows(const struct session *s, bool cumulative, int sortcol, bool reverse,
+size_t session__rows(const struct session *s, bool cumulative, const struct row_order *ord,
 		     struct row *rows, size_t max)
 {
-	const struct column *cols;
-	size_t n = 0, nprog;
-	int ncols;
+	size_t n = 0;
 
-	cols = columns__for_mode(s->m->mode, &ncols);
-	if (sortcol < 0 || sortcol >= ncols)
-		sortcol = columns__default_sort(s->m->mode);
-	sort_col = &cols[sortcol];
-	sort_reverse = reverse;
 	for (size_t i = 0; i < s->m->n && n < max; i++) {
 		const struct series *se = &s->m->s[i];
 
@@ -1003,39 +951,8 @@ size_t session__rows(const struct session *s, bool cumulative, int sortcol, bool
 			continue;
 		model__row(s->m, se, cumulative, &rows[n++]);
 	}
-	qsort(rows, n, sizeof(*rows), row_cmp);
+	rows__sort(rows, n, ord);
 	if (s->m->mode != MODE_HELPERS)
 		return n;
-	/* Interleave: program row, then its helpers. Work backwards through a copy; the helpers
-	 * are grouped by program once (n log n, not programs x series per frame). */
-	nprog = n;
-	{
-		static struct row progs[4096];
-		size_t out = 0, nh = 0;
-		const struct series **h = malloc((s->m->n ? s->m->n : 1) * sizeof(*h));
-
-		if (!h)
-			return n; /* the program rows alone */
-		for (size_t i = 0; i < s->m->n; i++)
-			if (s->m->s[i].kind == LAT_EV_HELPER)
-				h[nh++] = &s->m->s[i];
-		qsort(h, nh, sizeof(*h), helper_cmp);
-		if (nprog > sizeof(progs) / sizeof(progs[0]))
-			nprog = sizeof(progs) / sizeof(progs[0]);
-		memcpy(progs, rows, nprog * sizeof(*rows));
-		for (size_t p = 0; p < nprog && out < max; p++) {
-			size_t first, i = helpers_of(h, nh, progs[p].s->id);
-
-			rows[out++] = progs[p];
-			first = out;
-			for (; i < nh && h[i]->id == progs[p].s->id && out < max; i++) {
-				model__row(s->m, h[i], cumulative, &rows[out]);
-				rows[out++].prog_name = progs[p].s->name;
-			}
-			qsort(rows + first, out - first, sizeof(*rows), row_cmp);
-		}
-		free(h);
-		n = out;
-	}
-	return n;
+	return rows__with_helpers(s->m, cumulative, ord, rows, n, max);
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "model/model.h"
+#include "model/rows.h"
 #include "session/opts.h"
 
 struct collector;
@@ -113,9 +114,9 @@ bool session__no_screen(const struct session *s);
 /* True when the series passes the -p filter (always true without one). */
 bool session__wanted(const struct session *s, const struct series *se);
 
-/* Fill rows (at most max) for the current mode, filtered, sorted by column sortcol
- * (descending unless reverse). Returns the number of rows. */
-size_t session__rows(const struct session *s, bool cumulative, int sortcol, bool reverse,
+/* Fill rows (at most max) for the current mode, filtered, sorted by ord (model/rows.h; the
+ * views pass a column's order, columns__order). Returns the number of rows. */
+size_t session__rows(const struct session *s, bool cumulative, const struct row_order *ord,
 		     struct row *rows, size_t max);
 
 #endif /* LAT_SESSION_H */

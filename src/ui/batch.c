@@ -391,7 +391,11 @@ static void report_json(struct session *s, FILE *f, const struct row *rows, size
 void batch__report(struct session *s, FILE *f, bool first)
 {
 	static struct row rows[BATCH_MAX_ROWS];
-	size_t n = session__rows(s, s->o->cumulative, -1, false, rows, BATCH_MAX_ROWS);
+	struct row_order ord;
+	size_t n;
+
+	columns__order(s->m->mode, -1, false, &ord);
+	n = session__rows(s, s->o->cumulative, &ord, rows, BATCH_MAX_ROWS);
 
 	switch (s->o->out) {
 	case OUT_TEXT:

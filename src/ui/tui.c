@@ -670,6 +670,7 @@ static void follow_selection(struct tui *t)
 /* Redraw the whole screen from the model. */
 void tui__draw(struct tui *t)
 {
+	struct row_order ord;
 	int y = 0, table_h, pane_h;
 
 	if (COLS < MIN_COLS || LINES < MIN_LINES) {
@@ -684,8 +685,8 @@ void tui__draw(struct tui *t)
 		refresh();
 		return;
 	}
-	t->nrows = session__rows(t->s, t->cumulative, t->sortcol, t->reverse, t->rows,
-				 TUI_MAX_ROWS);
+	columns__order(t->s->m->mode, t->sortcol, t->reverse, &ord);
+	t->nrows = session__rows(t->s, t->cumulative, &ord, t->rows, TUI_MAX_ROWS);
 	follow_selection(t);
 	tui__draw_header(t, y++);
 	/* A notice wraps at spaces: two lines on a screen with room for them, else one. */
