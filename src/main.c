@@ -97,7 +97,7 @@ int main(int argc, char **argv)
 	}
 
 	/* Recording (-w): the header is written now, frames at each interval close. */
-	if (o.record && recorder__start(&s, o.record, o.raw, err, sizeof(err))) {
+	if (o.record && session__record_start(&s, o.record, o.raw, err, sizeof(err))) {
 		text__line(stderr, "lattop: ", err);
 		session__close(&s);
 		return EXIT_RUNTIME;
@@ -126,7 +126,7 @@ int main(int argc, char **argv)
 		ret = tui__run(&s);
 
 	/* The recording's last frames are written now: a failure among them is an error too. */
-	recorder__stop(&s);
+	session__record_stop(&s);
 	/* Errors the session went on after: batch and headless runs printed them as they came;
 	 * the TUI showed them and the terminal is back now. Either way the run failed. */
 	if (s.errors[0] && !session__no_screen(&s))

@@ -31,15 +31,6 @@
 /* Per-CPU queue depth: 64k records (3 MiB) per CPU absorbs ~60 ms of 1 M/s per CPU. */
 #define QUEUE_RECORDS 65536
 
-/* CLOCK_MONOTONIC in ns. */
-uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
 /* True when this process may list programs and enable bpf_stats: both need CAP_SYS_ADMIN
  * (BPF_PROG_GET_NEXT_ID, BPF_PROG_GET_FD_BY_ID, BPF_ENABLE_STATS), which also covers what
  * CAP_BPF and CAP_PERFMON grant; uid 0 without it (a dropped capability) is not enough. */
@@ -518,7 +509,7 @@ int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 /* Stop threads, destroy links, free everything. */
 void session__close(struct session *s)
 {
-	recorder__stop(s);
+	session__record_stop(s);
 	collector__stop(s->col);
 	spans__free(s->sp);
 	s->sp = NULL;
@@ -664,7 +655,7 @@ void session__close_interval(struct session *s, uint64_t now)
 	stale_counters(s);
 	segsession__interval(s);
 	model__close_interval(s->m, now);
-	recorder__interval(s);
+	session__record_interval(s);
 	if (s->on_interval)
 		s->on_interval(s->on_interval_arg, s->m);
 	/* Attach and detach after the close: the stats delta just closed counts runs from before

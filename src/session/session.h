@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/clock.h"
 #include "model/model.h"
 #include "model/rows.h"
 #include "session/opts.h"
@@ -66,9 +67,6 @@ struct session {
 /* Exit statuses. */
 enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
 
-/* CLOCK_MONOTONIC in ns. */
-uint64_t now_ns(void);
-
 /* True when this process may list programs and enable bpf_stats: CAP_SYS_ADMIN is effective
  * (uid 0 alone is not enough). */
 bool session__privileged(void);
@@ -113,6 +111,18 @@ void session__close_interval(struct session *s, uint64_t now);
 bool session__no_screen(const struct session *s);
 /* True when the series passes the -p filter (always true without one). */
 bool session__wanted(const struct session *s, const struct series *se);
+
+/* Recording (record.c). Start recording s to path, a file that must not exist (raw: every
+ * event too); the header is written at once. Returns 0, or -errno with one sentence in err. */
+int session__record_start(struct session *s, const char *path, bool raw, char *err,
+			  size_t errlen);
+/* Encode and queue the interval s->m just closed (a failed writer stops the recording). */
+void session__record_interval(struct session *s);
+/* Flush and stop recording (no-op when not recording); a failed write is a session error. */
+void session__record_stop(struct session *s);
+/* Toggle recording for the `w` and `W` keys: stop, or start to path (NULL: the default name
+ * with the first free suffix); msg says what happened, one sentence. */
+void session__record_toggle(struct session *s, const char *path, char *msg, size_t len);
 
 /* Fill rows (at most max) for the current mode, filtered, sorted by ord (model/rows.h; the
  * views pass a column's order, columns__order). Returns the number of rows. */

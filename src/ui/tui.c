@@ -469,7 +469,7 @@ static int k_record(struct tui *t)
 		tui__say(t, "this is a replay: recording applies to live sessions", 2000);
 		return KH_REDRAW;
 	}
-	recorder__toggle(t->s, NULL, msg, sizeof(msg));
+	session__record_toggle(t->s, NULL, msg, sizeof(msg));
 	tui__say(t, msg, 3000);
 	return KH_REDRAW;
 }
@@ -753,7 +753,7 @@ static void prompt_done(struct tui *t, bool apply)
 		char msg[320];
 
 		if (t->edit[0])
-			recorder__toggle(t->s, t->edit, msg, sizeof(msg));
+			session__record_toggle(t->s, t->edit, msg, sizeof(msg));
 		else
 			snprintf(msg, sizeof(msg), "no file name: not recording");
 		tui__say(t, msg, 3000);
