@@ -27,8 +27,6 @@
 #define FRAMES 200 /* per round */
 #define ROUNDS 5
 
-volatile sig_atomic_t ui_stop;
-
 /* This thread's CPU time in seconds. */
 static double cpu_s(void)
 {

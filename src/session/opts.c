@@ -15,16 +15,10 @@
 #include "base/listen.h"
 #include "base/themefind.h"
 
-static const char *const mode_names[MODE__COUNT] = {
-	[MODE_PROGRAMS] = "programs",
-	[MODE_HELPERS] = "helpers",
-	[MODE_SEGMENTS] = "segments",
-};
-
 /* Name of a mode. */
 const char *opts__mode_name(enum lat_mode m)
 {
-	return m < MODE__COUNT ? mode_names[m] : "?";
+	return model__mode_name(m);
 }
 
 /* Print the usage text. */

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <bpf/libbpf.h>
@@ -153,10 +154,11 @@ static bool span_wanted(const struct session *s, const struct series *se)
 
 /* Check every -p entry against the loaded programs: unknown IDs and names are errors; a name
  * matching several programs is worth a warning. */
-static int check_filter(struct session *s, char *err, size_t errlen)
+static int check_filter(struct session *s, const struct filter_ent *fl, int n, char *err,
+			size_t errlen)
 {
-	for (int i = 0; i < s->o->nfilter; i++) {
-		const struct filter_ent *f = &s->o->filter[i];
+	for (int i = 0; i < n; i++) {
+		const struct filter_ent *f = &fl[i];
 		int matches = 0;
 
 		for (size_t k = 0; k < s->nst; k++)
@@ -474,7 +476,7 @@ int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot list BPF programs: %s", strerror(-e));
 		return EXIT_RUNTIME;
 	}
-	if (check_filter(s, err, errlen))
+	if (check_filter(s, s->o->filter, s->o->nfilter, err, errlen))
 		return EXIT_USAGE;
 	model__apply_stats(s->m, s->st, s->nst, now_ns());
 
@@ -507,7 +509,7 @@ int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 }
 
 /* Stop threads, destroy links, free everything. */
-void session__close(struct session *s)
+static void live_close(struct session *s)
 {
 	session__record_stop(s);
 	collector__stop(s->col);
@@ -665,10 +667,8 @@ void session__close_interval(struct session *s, uint64_t now)
 }
 
 /* If the interval has elapsed, close it. */
-bool session__tick(struct session *s, uint64_t now)
+static bool live_tick(struct session *s, uint64_t now)
 {
-	if (s->rp)
-		return replay__tick(s, now);
 	session__drain(s);
 	if (now < s->next_close_ns)
 		return false;
@@ -747,11 +747,9 @@ static void note_ctx(struct session *s)
 	snprintf(s->m->notice, sizeof(s->m->notice), "%s", s->notice);
 }
 
-/* Switch the view to mode. */
-int session__set_mode(struct session *s, enum lat_mode mode, char *err, size_t errlen)
+/* Switch the view to mode: attach or detach what it needs. */
+static int live_set_mode(struct session *s, enum lat_mode mode, char *err, size_t errlen)
 {
-	if (s->rp)
-		return replay__set_mode(s, mode, err, errlen); /* a view of what was recorded */
 	if (mode == s->m->mode)
 		return 0;
 	if (mode == MODE_SEGMENTS && !s->sp && !segsession__ready(s)) {
@@ -883,42 +881,37 @@ int session__filter_str(const struct session *s, char *buf, size_t len)
 /* Replace the filter with a new list (validated against loaded programs first). */
 int session__set_filter(struct session *s, const char *list, char *err, size_t errlen)
 {
-	static struct opts trial;
-	struct opts *saved = s->o;
-	int e;
+	/* The new list is parsed into a copy of the options (too big for the stack) and
+	 * checked before it replaces the old one. */
+	struct opts *trial = malloc(sizeof(*trial));
+	int e = 0;
 
-	trial = *s->o;
-	trial.nfilter = 0;
+	if (!trial) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	*trial = *s->o;
+	trial->nfilter = 0;
 	/* The new filter's warnings replace the old filter's; the session's stay. */
 	s->warn[s->warn_keep] = '\0';
-	if (*list) {
-		e = opts__parse_filter(&trial, list, err, errlen);
-		if (e)
-			return e;
+	if (*list)
+		e = opts__parse_filter(trial, list, err, errlen);
+	if (!e)
+		e = check_filter(s, trial->filter, trial->nfilter, err, errlen);
+	if (!e) {
+		memcpy(s->o->filter, trial->filter, sizeof(trial->filter));
+		s->o->nfilter = trial->nfilter;
+		source_of(s)->filter_changed(s);
 	}
-	s->o = &trial;
-	e = check_filter(s, err, errlen);
-	s->o = saved;
-	if (e)
-		return e;
-	memcpy(s->o->filter, trial.filter, sizeof(trial.filter));
-	s->o->nfilter = trial.nfilter;
-	if (s->rp)
-		replay__keep_filter(s->rp); /* a view: it outlives seeks and recorded filters */
-	session__sync_watch(s);
-	return 0;
+	free(trial);
+	return e;
 }
 
 /* True when helpers mode shows program se: live, when its helper probes are attached; in a
  * replay, when helper rows of it were recorded (nothing is attached there). */
-static bool helpers_shown(const struct session *s, const struct series *se)
+static bool live_helpers_shown(const struct session *s, const struct series *se)
 {
-	if (!s->rp)
-		return s->ht && progtrace__attached(s->pt, se->id);
-	for (size_t i = 0; i < s->m->n; i++)
-		if (s->m->s[i].kind == LAT_EV_HELPER && s->m->s[i].id == se->id)
-			return true;
-	return false;
+	return s->ht && progtrace__attached(s->pt, se->id);
 }
 
 /* Fill rows for the current mode, filtered and sorted. In helpers mode each watched program's
@@ -938,7 +931,7 @@ size_t session__rows(const struct session *s, bool cumulative, const struct row_
 		}
 		if (se->kind != LAT_EV_PROG || !session__wanted(s, se))
 			continue;
-		if (s->m->mode == MODE_HELPERS && !helpers_shown(s, se))
+		if (s->m->mode == MODE_HELPERS && !source_of(s)->helpers_shown(s, se))
 			continue;
 		model__row(s->m, se, cumulative, &rows[n++]);
 	}
@@ -946,4 +939,103 @@ size_t session__rows(const struct session *s, bool cumulative, const struct row_
 	if (s->m->mode != MODE_HELPERS)
 		return n;
 	return rows__with_helpers(s->m, cumulative, ord, rows, n, max);
+}
+
+/* Wall-clock ns of an instant on the session's clock: now, less how long ago it was. */
+static uint64_t live_wall_ns(const struct session *s, uint64_t mono_ns)
+{
+	struct timespec ts;
+
+	(void)s;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec - (now_ns() - mono_ns);
+}
+
+/* The session's clock now. */
+static uint64_t live_now(const struct session *s)
+{
+	(void)s;
+	return now_ns();
+}
+
+/* Where the session runs: this host. */
+static void live_origin(const struct session *s, const char **host, const char **kernel)
+{
+	static struct utsname u;
+
+	(void)s;
+	if (uname(&u)) {
+		*host = *kernel = "";
+		return;
+	}
+	*host = u.nodename;
+	*kernel = u.release;
+}
+
+/* A live session: BPF sources on this host. */
+const struct source_ops session__live = {
+	.name = "live",
+	.tick = live_tick,
+	.set_mode = live_set_mode,
+	.filter_changed = session__sync_watch,
+	.helpers_shown = live_helpers_shown,
+	.wall_ns = live_wall_ns,
+	.now_ns = live_now,
+	.origin = live_origin,
+	.close = live_close,
+	.can_record = true,
+};
+
+/* The source of s (a session never opened is a live one). */
+const struct source_ops *source_of(const struct session *s)
+{
+	return s->src ? s->src : &session__live;
+}
+
+/* Close the interval when it is due (live), or advance the replay clock. */
+bool session__tick(struct session *s, uint64_t now)
+{
+	return source_of(s)->tick(s, now);
+}
+
+/* Switch the view to mode. */
+int session__set_mode(struct session *s, enum lat_mode mode, char *err, size_t errlen)
+{
+	return source_of(s)->set_mode(s, mode, err, errlen);
+}
+
+/* Close the source and free everything (safe on a half-opened session). */
+void session__close(struct session *s)
+{
+	source_of(s)->close(s);
+}
+
+/* Wall-clock ns of an instant on the session's clock. */
+uint64_t session__wall_ns(const struct session *s, uint64_t mono_ns)
+{
+	return source_of(s)->wall_ns(s, mono_ns);
+}
+
+/* The session's clock now (a replay's: the end of the interval shown). */
+uint64_t session__now_ns(const struct session *s)
+{
+	return source_of(s)->now_ns(s);
+}
+
+/* The host and kernel the figures come from. */
+void session__origin(const struct session *s, const char **host, const char **kernel)
+{
+	source_of(s)->origin(s, host, kernel);
+}
+
+/* True when this session can be recorded (a live one). */
+bool session__can_record(const struct session *s)
+{
+	return source_of(s)->can_record;
+}
+
+/* The recording a replay plays, or NULL. */
+struct replay *session__replay(const struct session *s)
+{
+	return s->rp;
 }

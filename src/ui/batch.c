@@ -20,13 +20,7 @@
 /* Wall-clock time of the end of the last interval, in ns since the epoch. */
 static uint64_t wall_ns(const struct session *s)
 {
-	struct timespec ts;
-
-	if (s->rp)
-		return replay__wall_ns(s->rp, s->m->last_end_ns);
-	clock_gettime(CLOCK_REALTIME, &ts);
-	/* The interval ended at last_end_ns (monotonic); map it to wall time via "now". */
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec - (now_ns() - s->m->last_end_ns);
+	return session__wall_ns(s, s->m->last_end_ns);
 }
 
 /* Raw (machine) form of a cell for CSV (text__csv_field escapes and quotes it). */
@@ -413,7 +407,7 @@ void batch__report(struct session *s, FILE *f, bool first)
 }
 
 /* Run batch mode until -n/-D or a signal. */
-int batch__run(struct session *s)
+int batch__run(struct session *s, volatile sig_atomic_t *stop)
 {
 	long printed = 0;
 
@@ -423,7 +417,7 @@ int batch__run(struct session *s)
 		struct timespec nap = { 0, 5000000 }; /* drain every 5 ms */
 		uint64_t now = now_ns();
 
-		if (ui_stop || (s->end_ns && now >= s->end_ns)) {
+		if (*stop || (s->end_ns && now >= s->end_ns)) {
 			/* -D or a signal: the last, partial interval is reported too (unless it
 			 * is only the instant after a regular close), so nothing measured is
 			 * lost at the end. */

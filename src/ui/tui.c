@@ -65,7 +65,7 @@ static int k_cumulative(struct tui *t)
 static int k_reset(struct tui *t)
 {
 	/* A replay's cumulative figures restart at the recorded time shown. */
-	model__reset(t->s->m, t->s->rp ? t->s->m->last_end_ns : now_ns());
+	model__reset(t->s->m, session__now_ns(t->s));
 	tui__say(t, "cumulative statistics reset", 2000);
 	return KH_REDRAW;
 }
@@ -465,7 +465,7 @@ static int k_record(struct tui *t)
 {
 	char msg[320];
 
-	if (t->s->rp) {
+	if (!session__can_record(t->s)) {
 		tui__say(t, "this is a replay: recording applies to live sessions", 2000);
 		return KH_REDRAW;
 	}
@@ -479,7 +479,7 @@ static int k_record_as(struct tui *t)
 {
 	char def[64];
 
-	if (t->s->rp || t->s->rec)
+	if (!session__can_record(t->s) || t->s->rec)
 		return k_record(t);
 	recorder__default_name(def, sizeof(def));
 	return open_prompt(t, PROMPT_RECORD, def);
@@ -645,7 +645,7 @@ static void draw_help(struct tui *t)
 		room = (col == ncols - 1 ? COLS : (col + 1) * colw - 1) - getcurx(stdscr);
 		addnstr(keys[i].help, room > 0 ? room : 0);
 	}
-	if (t->s->rp) {
+	if (session__replay(t->s)) {
 		char line[256];
 
 		replay_ui__keys_line(line, sizeof(line));
@@ -800,7 +800,7 @@ static int handle_key(struct tui *t, int ch)
 	}
 	if (ch == '\r' || ch == KEY_ENTER)
 		ch = '\n';
-	if (t->s->rp && replay_ui__key(t->s, ch, said, sizeof(said))) {
+	if (session__replay(t->s) && replay_ui__key(t->s, ch, said, sizeof(said))) {
 		text__esc(t->flash, sizeof(t->flash), said); /* may quote what was typed */
 		t->flash_until_ns = t->flash[0] ? now_ns() + 3000000000ull : 0;
 		return KH_HANDLED | KH_REDRAW;
@@ -816,20 +816,15 @@ static int handle_key(struct tui *t, int ch)
 struct tui *tui__new(struct session *s)
 {
 	struct tui *t = calloc(1, sizeof(*t));
-	struct utsname u;
+	const char *host, *kernel;
 
 	if (!t)
 		return NULL;
 	t->s = s;
 	t->sortcol = columns__default_sort(s->m ? s->m->mode : MODE_PROGRAMS);
-	if (uname(&u) == 0) {
-		text__esc(t->host, sizeof(t->host), u.nodename);
-		text__esc(t->kernel, sizeof(t->kernel), u.release);
-	}
-	if (s->rp) {
-		text__esc(t->host, sizeof(t->host), replay__host(s->rp));
-		text__esc(t->kernel, sizeof(t->kernel), replay__kernel(s->rp));
-	}
+	session__origin(s, &host, &kernel);
+	text__esc(t->host, sizeof(t->host), host);
+	text__esc(t->kernel, sizeof(t->kernel), kernel);
 	t->color = !s->o->no_color && has_colors();
 	if (t->color) {
 		start_color();
@@ -868,10 +863,18 @@ static void catch_up_size(void)
 }
 
 /* Run the TUI until q or a signal. */
-int tui__run(struct session *s)
+int tui__run(struct session *s, volatile sig_atomic_t *stop)
 {
 	struct tui *t;
 	long printed = 0;
+
+	/* A replay shows its keys under the header until a warning takes the line (a filter
+	 * edit must not drop it). */
+	if (session__replay(s)) {
+		if (!s->warn[0])
+			replay_ui__keys_line(s->warn, sizeof(s->warn));
+		s->warn_keep = strlen(s->warn);
+	}
 
 	setlocale(LC_ALL, "");
 	if (!initscr())
@@ -890,7 +893,7 @@ int tui__run(struct session *s)
 		return EXIT_RUNTIME;
 	}
 	tui__draw(t);
-	while (!ui_stop) {
+	while (!*stop) {
 		uint64_t now = now_ns();
 		int ch = getch();
 

@@ -10,9 +10,6 @@
 
 #include "session/session.h"
 
-/* Set by the signal handler (SIGINT, SIGTERM, SIGHUP); the loops poll it. */
-extern volatile sig_atomic_t ui_stop;
-
 /* Print the report of the last closed interval (or cumulative figures with -c) in o->out
  * format to f. first says whether this is the first report (CSV header). */
 void batch__report(struct session *s, FILE *f, bool first);
@@ -27,10 +24,10 @@ void batch__json_named(void *root, const struct model *m, bool cumulative);
 void batch__text_counters(FILE *f, const struct model *m, bool cumulative);
 void batch__named_str(const struct model *m, bool cumulative, char *buf, size_t len);
 void batch__named_line(const struct model *m, bool cumulative, char *buf, size_t len);
-/* Run batch mode until -n/-D or a signal. Returns an exit status. */
-int batch__run(struct session *s);
-/* Run the TUI until q or a signal. Returns an exit status. */
-int tui__run(struct session *s);
+/* Run batch mode until -n/-D or *stop (set by main's signal handler). Returns an exit status. */
+int batch__run(struct session *s, volatile sig_atomic_t *stop);
+/* Run the TUI until q, -n/-D or *stop (set by main's signal handler). Returns an exit status. */
+int tui__run(struct session *s, volatile sig_atomic_t *stop);
 
 struct tui;
 /* The TUI's state over s, drawing on the current curses screen (the caller started curses:
