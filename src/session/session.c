@@ -392,16 +392,9 @@ static void span_losses(struct session *s)
 	}
 }
 
-/* Start a session. */
-int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
+/* Open phase 1, access: root, the live-session lock, libbpf's messages kept off the screen. */
+static int open_access(struct session *s, char *err, size_t errlen)
 {
-	char why[160];
-	int e;
-
-	memset(s, 0, sizeof(*s));
-	s->o = o;
-	s->stats_fd = -1;
-	s->lock_fd = -1;
 	if (!session__privileged()) {
 		snprintf(err, errlen,
 			 "a live session needs root (CAP_SYS_ADMIN) to list BPF programs and "
@@ -411,8 +404,13 @@ int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 	if (take_lock(s, err, errlen))
 		return EXIT_RUNTIME;
 	libbpf_set_print(libbpf_quiet);
+	return EXIT_OK;
+}
 
-	/* Shared maps and queues first: every BPF object loaded later reuses them. */
+/* Open phase 2, shared maps and queues first (every BPF object loaded later reuses them),
+ * and the model. */
+static int open_shared(struct session *s, char *err, size_t errlen)
+{
 	s->col = collector__new(QUEUE_RECORDS);
 	if (!s->col) {
 		snprintf(err, errlen, "cannot create the event ring buffer: %s", strerror(errno));
@@ -424,21 +422,35 @@ int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 		return EXIT_RUNTIME;
 	}
 	s->m->mode = MODE_PROGRAMS; /* other modes are entered once probes exist */
+	return EXIT_OK;
+}
 
-	/* Spans (-u, --spans): a missing symbol is the user's to fix (status 2). */
-	if (o->nspans && open_spans(s, err, errlen))
+/* Open phase 3, segments: spans (-u, --spans) and the vhost chain (--profile, --discover). */
+static int open_segments(struct session *s, char *err, size_t errlen)
+{
+	int e;
+
+	/* Spans: a missing symbol is the user's to fix (status 2). */
+	if (s->o->nspans && open_spans(s, err, errlen))
 		return errno == ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
-
-	/* The vhost chain (--profile, --discover): its own checks and sentences. */
-	if (o->profile_path || o->discover) {
+	/* The vhost chain: its own checks and sentences. */
+	if (s->o->profile_path || s->o->discover) {
 		e = segsession__open(s, err, errlen);
 		if (e != EXIT_OK)
 			return e;
 	}
 	/* What the chain found about the device and profile stays through filter edits. */
 	s->warn_keep = strlen(s->warn);
+	return EXIT_OK;
+}
 
-	/* Stats stay on exactly as long as this fd is open. */
+/* Open phase 4, sources of figures: bpf_stats (on exactly as long as its fd is open), the
+ * program probes where this kernel can trace BPF programs (tried on a program of our own),
+ * and the demo, which self-times only where fentry cannot measure it. */
+static int open_sources(struct session *s, char *err, size_t errlen)
+{
+	char why[160];
+
 	s->stats_fd = progstats__enable();
 	if (s->stats_fd < 0) {
 		snprintf(err, errlen,
@@ -447,31 +459,32 @@ int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 			 strerror(-s->stats_fd));
 		return EXIT_RUNTIME;
 	}
-
-	/* Can this kernel trace BPF programs? Try it on a program of our own. */
 	s->pt = progtrace__new(s->col);
 	if (s->pt && progtrace__probe(s->pt, why, sizeof(why))) {
 		progtrace__free(s->pt);
 		s->pt = NULL;
 		snprintf(s->notice, sizeof(s->notice),
 			 "no per-invocation latency: %s; showing bpf_stats counts and averages%s",
-			 why, o->demo ? " (demo programs time themselves)" : "");
+			 why, s->o->demo ? " (demo programs time themselves)" : "");
 	} else if (!s->pt) {
 		snprintf(s->notice, sizeof(s->notice),
 			 "no per-invocation latency: cannot create the nesting map (%s); "
 			 "showing bpf_stats counts and averages",
 			 strerror(errno));
 	}
-
-	/* The demo self-times only where fentry cannot measure it. */
-	if (o->demo) {
+	if (s->o->demo) {
 		s->demo = demo__start(s->col, s->pt == NULL, err, errlen);
 		if (!s->demo)
 			return EXIT_RUNTIME;
 	}
+	return EXIT_OK;
+}
 
-	/* The first scan is the stats baseline, and validates -p. */
-	e = progstats__scan(&s->st, &s->nst, &s->stcap);
+/* Open phase 5, the first scan: the stats baseline, and -p checked against it. */
+static int open_scan(struct session *s, char *err, size_t errlen)
+{
+	int e = progstats__scan(&s->st, &s->nst, &s->stcap);
+
 	if (e) {
 		snprintf(err, errlen, "cannot list BPF programs: %s", strerror(-e));
 		return EXIT_RUNTIME;
@@ -479,6 +492,14 @@ int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 	if (check_filter(s, s->o->filter, s->o->nfilter, err, errlen))
 		return EXIT_USAGE;
 	model__apply_stats(s->m, s->st, s->nst, now_ns());
+	return EXIT_OK;
+}
+
+/* Open phase 6, the view: where figures come from, probes for the watched programs, the mode
+ * asked for (one this kernel cannot give degrades to the overview, saying why). */
+static void open_view(struct session *s)
+{
+	char why[160];
 
 	if (s->pt) {
 		snprintf(s->m->source, sizeof(s->m->source), "fentry");
@@ -489,23 +510,46 @@ int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 			 (unsigned long long)progtrace__floor_ns(s->pt));
 	} else {
 		snprintf(s->m->source, sizeof(s->m->source), "%s",
-			 o->demo ? "stats+self" : "stats");
+			 s->o->demo ? "stats+self" : "stats");
 	}
 	session__sync_watch(s);
-	/* A mode this kernel cannot give degrades to the overview, saying why. */
-	if (o->mode != MODE_PROGRAMS && session__set_mode(s, o->mode, why, sizeof(why)))
+	if (s->o->mode != MODE_PROGRAMS &&
+	    session__set_mode(s, s->o->mode, why, sizeof(why)))
 		snprintf(s->notice, sizeof(s->notice), "%s", why);
 	snprintf(s->m->notice, sizeof(s->m->notice), "%s", s->notice);
+}
 
-	e = collector__start(s->col);
+/* Open phase 7, the collector thread, and the interval and -D clocks. */
+static int open_start(struct session *s, char *err, size_t errlen)
+{
+	int e = collector__start(s->col);
+
 	if (e) {
 		snprintf(err, errlen, "cannot start the collector thread: %s", strerror(-e));
 		return EXIT_RUNTIME;
 	}
-	s->next_close_ns = s->m->open_start_ns + o->interval_ns;
-	if (o->duration_ns)
-		s->end_ns = s->m->open_start_ns + o->duration_ns;
+	s->next_close_ns = s->m->open_start_ns + s->o->interval_ns;
+	if (s->o->duration_ns)
+		s->end_ns = s->m->open_start_ns + s->o->duration_ns;
 	return EXIT_OK;
+}
+
+/* Start a session: each phase returns an exit status (EXIT_OK = 0), err naming the failure. */
+int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
+{
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	s->src = &session__live;
+	s->o = o;
+	s->stats_fd = -1;
+	s->lock_fd = -1;
+	if ((ret = open_access(s, err, errlen)) || (ret = open_shared(s, err, errlen)) ||
+	    (ret = open_segments(s, err, errlen)) || (ret = open_sources(s, err, errlen)) ||
+	    (ret = open_scan(s, err, errlen)))
+		return ret;
+	open_view(s);
+	return open_start(s, err, errlen);
 }
 
 /* Stop threads, destroy links, free everything. */
