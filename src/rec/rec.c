@@ -634,17 +634,16 @@ static int index_add(struct rec_file *f, size_t *cap, uint32_t type, uint32_t le
 	return 0;
 }
 
-/* Scan a whole file in memory. */
-int rec__scan(struct rec_file *f, const uint8_t *data, size_t size, char *err, size_t errlen)
+/* Scan step 1, the header: magic, a version this reader reads, the metadata JSON. Returns 0
+ * (*body: where the records start) or a negative errno with one sentence in err. */
+static int scan_header(struct rec_file *f, size_t *body, char *err, size_t errlen)
 {
 	static const uint8_t magic[REC_MAGIC_LEN] = REC_MAGIC;
-	size_t off, cap = 0, k = 0;
+	const uint8_t *data = f->data;
+	size_t size = f->size;
 	uint32_t meta_len;
 	char *meta;
 
-	memset(f, 0, sizeof(*f));
-	f->data = data;
-	f->size = size;
 	if (size < REC_HDR_LEN || memcmp(data, magic, REC_MAGIC_LEN)) {
 		snprintf(err, errlen, "not a lattop recording (bad magic)");
 		return -EINVAL;
@@ -672,45 +671,64 @@ int rec__scan(struct rec_file *f, const uint8_t *data, size_t size, char *err, s
 	free(meta);
 	if (!cJSON_IsObject((cJSON *)f->meta)) {
 		snprintf(err, errlen, "header metadata is not a JSON object");
-		rec__fini(f);
 		return -EINVAL;
 	}
-	for (off = REC_HDR_LEN + (size_t)meta_len; off < size;) {
-		uint32_t type, len, crc;
-		const char *what;
+	*body = REC_HDR_LEN + (size_t)meta_len;
+	return 0;
+}
 
-		if (size - off < 12) {
-			snprintf(f->damage, sizeof(f->damage),
-				 "truncated/corrupt record at byte %zu: %zu bytes, shorter than a "
-				 "record frame",
-				 off, size - off);
-			break;
-		}
-		type = get32(data + off);
-		len = get32(data + off + 4);
-		if (len > size - off - 12) {
-			snprintf(f->damage, sizeof(f->damage),
-				 "truncated/corrupt record at byte %zu: length %u runs past the end "
-				 "of the file",
-				 off, len);
-			break;
-		}
-		crc = get32(data + off + 8 + len);
-		if (rec__crc32(0, data + off, 8 + (size_t)len) != crc) {
-			snprintf(f->damage, sizeof(f->damage),
-				 "truncated/corrupt record at byte %zu: CRC mismatch", off);
-			break;
-		}
-		what = check_payload(type, data + off + 8, len);
-		if (what) {
-			snprintf(f->damage, sizeof(f->damage),
-				 "truncated/corrupt record at byte %zu: %s", off, what);
-			break;
-		}
-		if (index_add(f, &cap, type, len, off + 8)) {
-			rec__fini(f);
+/* Scan step 2, one record frame at off: true when it is whole (type, length, CRC and payload
+ * check out), else false with the damage sentence set. */
+static bool frame_ok(struct rec_file *f, size_t off)
+{
+	const uint8_t *data = f->data;
+	size_t size = f->size;
+	uint32_t type, len, crc;
+	const char *what;
+
+	if (size - off < 12) {
+		snprintf(f->damage, sizeof(f->damage),
+			 "truncated/corrupt record at byte %zu: %zu bytes, shorter than a "
+			 "record frame",
+			 off, size - off);
+		return false;
+	}
+	type = get32(data + off);
+	len = get32(data + off + 4);
+	if (len > size - off - 12) {
+		snprintf(f->damage, sizeof(f->damage),
+			 "truncated/corrupt record at byte %zu: length %u runs past the end "
+			 "of the file",
+			 off, len);
+		return false;
+	}
+	crc = get32(data + off + 8 + len);
+	if (rec__crc32(0, data + off, 8 + (size_t)len) != crc) {
+		snprintf(f->damage, sizeof(f->damage),
+			 "truncated/corrupt record at byte %zu: CRC mismatch", off);
+		return false;
+	}
+	what = check_payload(type, data + off + 8, len);
+	if (what) {
+		snprintf(f->damage, sizeof(f->damage), "truncated/corrupt record at byte %zu: %s",
+			 off, what);
+		return false;
+	}
+	return true;
+}
+
+/* Scan step 3, the records from off: index every whole one, stop at the first damage (what
+ * comes before it stays readable). Returns 0 or -ENOMEM. */
+static int scan_records(struct rec_file *f, size_t off)
+{
+	const uint8_t *data = f->data;
+	size_t cap = 0;
+
+	while (off < f->size && frame_ok(f, off)) {
+		uint32_t type = get32(data + off), len = get32(data + off + 4);
+
+		if (index_add(f, &cap, type, len, off + 8))
 			return -ENOMEM;
-		}
 		if (type == REC_INTERVAL)
 			f->nivals++;
 		if (type == REC_EVENTS)
@@ -719,15 +737,40 @@ int rec__scan(struct rec_file *f, const uint8_t *data, size_t size, char *err, s
 			f->kinds |= 1u << get16(data + off + 8);
 		off += 12 + (size_t)len;
 	}
+	return 0;
+}
+
+/* Scan step 4, the interval index: record number of each interval record. */
+static int index_intervals(struct rec_file *f)
+{
+	size_t k = 0;
+
 	f->ivals = calloc(f->nivals + 1, sizeof(*f->ivals));
-	if (!f->ivals) {
-		rec__fini(f);
+	if (!f->ivals)
 		return -ENOMEM;
-	}
 	for (size_t i = 0; i < f->nrecs; i++)
 		if (f->recs[i].type == REC_INTERVAL)
 			f->ivals[k++] = i;
 	return 0;
+}
+
+/* Scan a whole file in memory. */
+int rec__scan(struct rec_file *f, const uint8_t *data, size_t size, char *err, size_t errlen)
+{
+	size_t body;
+	int e;
+
+	memset(f, 0, sizeof(*f));
+	f->data = data;
+	f->size = size;
+	e = scan_header(f, &body, err, errlen);
+	if (!e)
+		e = scan_records(f, body);
+	if (!e)
+		e = index_intervals(f);
+	if (e)
+		rec__fini(f);
+	return e;
 }
 
 /* Release what rec__scan allocated. */
