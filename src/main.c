@@ -10,7 +10,6 @@
 
 #include "base/text.h"
 #include "session/opts.h"
-#include "session/segsession.h"
 #include "session/session.h"
 #include "base/outfile.h"
 #include "rec/recorder.h"
@@ -141,7 +140,7 @@ static int run_front_end(struct session *s, const struct opts *o, struct prom *p
 	if (o->replay && (o->batch || o->events))
 		return replay_ui__report(s, &stop);
 	if (o->discover)
-		return segsession__discover(s, &stop);
+		return session__discover(s, &stop);
 	if (o->batch)
 		return batch__run(s, &stop);
 	if (o->listen && !o->tui)

@@ -435,7 +435,9 @@ static int open_segments(struct session *s, char *err, size_t errlen)
 		return errno == ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
 	/* The vhost chain: its own checks and sentences. */
 	if (s->o->profile_path || s->o->discover) {
-		e = segsession__open(s, err, errlen);
+		e = segsession__open(&s->seg, s->o, s->col, s->m, err, errlen);
+		for (int i = 0; segsession__warning(s->seg, i); i++)
+			session__warn(s, "%s", segsession__warning(s->seg, i));
 		if (e != EXIT_OK)
 			return e;
 	}
@@ -559,7 +561,8 @@ static void live_close(struct session *s)
 	collector__stop(s->col);
 	spans__free(s->sp);
 	s->sp = NULL;
-	segsession__free(s);
+	segsession__free(s->seg);
+	s->seg = NULL;
 	helpertrace__free(s->ht);
 	s->ht = NULL;
 	progtrace__free(s->pt);
@@ -585,7 +588,7 @@ static void on_event(const struct lat_event *e, void *arg)
 {
 	struct session *s = arg;
 
-	if (s->seg && segsession__event(s, e)) {
+	if (s->seg && segsession__event(s->seg, e)) {
 		if (s->rec)
 			recorder__event(s->rec, e);
 		return;
@@ -699,7 +702,7 @@ void session__close_interval(struct session *s, uint64_t now)
 					   (s->ht ? helpertrace__foreign(s->ht) : 0));
 	collector_errors(s);
 	stale_counters(s);
-	segsession__interval(s);
+	segsession__interval(s->seg);
 	model__close_interval(s->m, now);
 	session__record_interval(s);
 	if (s->on_interval)
@@ -796,9 +799,9 @@ static int live_set_mode(struct session *s, enum lat_mode mode, char *err, size_
 {
 	if (mode == s->m->mode)
 		return 0;
-	if (mode == MODE_SEGMENTS && !s->sp && !segsession__ready(s)) {
+	if (mode == MODE_SEGMENTS && !s->sp && !segsession__ready(s->seg)) {
 		if (s->seg)
-			snprintf(err, errlen, "%s", segsession__why(s));
+			snprintf(err, errlen, "%s", segsession__why(s->seg));
 		else
 			snprintf(err, errlen,
 				 "segments mode needs spans or a profile: give -u, --spans or "

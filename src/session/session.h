@@ -9,6 +9,7 @@
 #ifndef LAT_SESSION_H
 #define LAT_SESSION_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -157,6 +158,10 @@ int session__seek(struct session *s, size_t k);
 int session__seek_all(struct session *s);
 int session__step(struct session *s, int dir);
 int session__jump(struct session *s, const char *when, char *err, size_t errlen);
+
+/* --discover (discover.c): watch the vhost chain for -D seconds or until *stop, then write the
+ * profile. Returns an exit status. */
+int session__discover(struct session *s, volatile sig_atomic_t *stop);
 
 /* Move queued events into the model (call often). */
 void session__drain(struct session *s);
