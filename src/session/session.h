@@ -107,6 +107,10 @@ enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
  * (uid 0 alone is not enough). */
 bool session__privileged(void);
 
+/* Take the one-live-session lock (lock.c; $LATTOP_LOCK or /run/lattop.lock): returns its fd,
+ * held until closed, or a negative errno with one sentence in err (another session holds it,
+ * the path is not a file lattop wrote, ...). */
+int session__lock(char *err, size_t errlen);
 /* Add a warning to s->warn ("; " between warnings; one already there is not repeated). */
 void session__warn(struct session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
