@@ -8,7 +8,8 @@
 # A file may include headers of its own folder and of the folders below it; collect (live
 # sources) and rec (the recording) are siblings and may not include each other. Headers outside
 # src/ (bpf/lattop.h, generated skeletons and protobuf code, system headers) are not checked.
-# Also fails when the folder graph of the includes actually present has a cycle (tsort).
+# Also fails when the folder graph of the includes actually present has a cycle (tsort), and
+# checks that it can fail: a copy of the tree with a planted base -> ui include must be refused.
 #
 # Prints "PASS include/<name>" or "FAIL include/<name>: why" lines and "END include <n>";
 # exits 1 on any failure. SRC=dir checks another tree (the test of this script does).
@@ -84,6 +85,25 @@ else
 	echo "FAIL include/no-cycle: the folder include graph has a cycle:"
 	echo "$cycle" | sed 's/^/    /'
 	bad=1
+fi
+
+# The check can fail: a copy of the tree with one include against the rule planted (base
+# including ui) must be refused, on the rule and on the cycle it makes.
+if [ -z "${CHECK_INCLUDES_PLANTED:-}" ]; then
+	n=$((n + 1))
+	plant=$(mktemp -d)
+	cp -r "$SRC"/. "$plant"
+	printf '#include "ui/ui.h"\n' >>"$plant/base/text.h"
+	out=$(CHECK_INCLUDES_PLANTED=1 SRC="$plant" bash "$0" 2>&1)
+	rm -rf "$plant"
+	if grep -q '^FAIL include/rule:' <<<"$out" && grep -q '^FAIL include/no-cycle:' <<<"$out" &&
+		grep -q 'base/text.h includes "ui/ui.h"' <<<"$out"; then
+		echo "PASS include/detects-planted"
+	else
+		echo "FAIL include/detects-planted: a planted base -> ui include was not refused:"
+		echo "$out" | sed 's/^/    /'
+		bad=1
+	fi
 fi
 
 echo "END include $n"
