@@ -19,9 +19,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "collect/recorder.h"
+#include "rec/recorder.h"
 #include "model/model.h"
-#include "session.h"
+#include "session/session.h"
 
 #define EVENTS 4000000
 #define PER_INTERVAL 100000
@@ -65,7 +65,7 @@ static double run(bool raw, double *ui_ns, double *bytes_per_ev, uint64_t *lost)
 		close(fd);
 		unlink(path);
 	}
-	if (fd < 0 || !s.m || recorder__start(&s, path, raw, err, sizeof(err))) {
+	if (fd < 0 || !s.m || session__record_start(&s, path, raw, err, sizeof(err))) {
 		fprintf(stderr, "bench: %s\n", fd < 0 ? "mkstemp failed" : err);
 		exit(1);
 	}
@@ -81,13 +81,13 @@ static double run(bool raw, double *ui_ns, double *bytes_per_ev, uint64_t *lost)
 			recorder__event(s.rec, &e);
 		if ((i + 1) % PER_INTERVAL == 0) {
 			model__close_interval(s.m, (i + 1) * 1000ull);
-			recorder__interval(&s);
+			session__record_interval(&s);
 		}
 	}
 	*ui_ns = (double)(thread_ns() - u0) / EVENTS;
 	*lost = recorder__lost(s.rec);
 	lost_ev = recorder__lost_events(s.rec);
-	recorder__stop(&s);
+	session__record_stop(&s);
 	t1 = cpu_ns();
 	stat(path, &st);
 	/* Per event that reached the file. */

@@ -19,15 +19,13 @@
 #include <time.h>
 
 #include "model/model.h"
-#include "session.h"
+#include "session/session.h"
 #include "ui/ui.h"
 
 #define NPROGS 100
 #define EVENTS 200 /* per events-carrying program per interval */
 #define FRAMES 200 /* per round */
 #define ROUNDS 5
-
-volatile sig_atomic_t ui_stop;
 
 /* This thread's CPU time in seconds. */
 static double cpu_s(void)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * main.c - lattop: parse options, open the session, run the TUI or batch loop, clean up.
+ * main.c - lattop: parse options, open the session (live or a recording), run a front end
+ * (TUI, batch, headless endpoint, discover, a recording's report), close.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -8,22 +9,22 @@
 #include <sys/resource.h>
 
 #include "base/text.h"
-#include "opts.h"
-#include "segsession.h"
-#include "session.h"
-#include "collect/outfile.h"
-#include "collect/recorder.h"
+#include "session/opts.h"
+#include "session/session.h"
+#include "base/outfile.h"
+#include "rec/recorder.h"
 #include "ui/prom.h"
 #include "ui/replay_ui.h"
 #include "ui/ui.h"
 
-volatile sig_atomic_t ui_stop;
+/* Set by the signal handler; every front end polls it (passed down, never read as a global). */
+static volatile sig_atomic_t stop;
 
 /* Signal handler: only set the flag; the loops notice within one poll period. */
 static void on_signal(int sig)
 {
 	(void)sig;
-	ui_stop = 1;
+	stop = 1;
 }
 
 /* Raise the soft open-files limit to the hard one: each watched program holds about ten fds
@@ -38,17 +39,13 @@ static void raise_nofile(void)
 	}
 }
 
-int main(int argc, char **argv)
+/* Parse the options. Returns -1 to go on, or the exit status to end with (usage errors exit 2
+ * before anything starts; --help and --version exit 0). */
+static int parse(struct opts *o, int argc, char **argv)
 {
-	static struct opts o;
-	static struct session s;
-	struct prom *prom = NULL;
-	struct sigaction sa;
 	char err[512];
-	int ret;
+	int ret = opts__parse(o, argc, argv, err, sizeof(err));
 
-	/* Options: usage errors exit 2 before anything starts. */
-	ret = opts__parse(&o, argc, argv, err, sizeof(err));
 	if (ret < 0) {
 		text__line(stderr, "lattop: ", err);
 		return EXIT_USAGE;
@@ -61,8 +58,14 @@ int main(int argc, char **argv)
 		printf("lattop %s\n", LATTOP_VERSION);
 		return EXIT_OK;
 	}
+	return -1;
+}
 
-	/* Signals: q, Ctrl-C, SIGTERM and SIGHUP all end the loops the same way. */
+/* Signals: q, Ctrl-C, SIGTERM and SIGHUP all end the loops the same way. */
+static void install_signals(void)
+{
+	struct sigaction sa;
+
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
@@ -72,71 +75,117 @@ int main(int argc, char **argv)
 	/* A file size limit (ulimit -f) makes a write fail with EFBIG, reported like a full
 	 * disk, instead of killing the process. */
 	signal(SIGXFSZ, SIG_IGN);
+}
 
-	/* Replay: no privileges, no lock, no BPF; frames come from the file. */
-	if (o.replay)
-		return replay_ui__run(&o);
+/* Open a live session: its sources, the recording (-w) and the endpoint (--listen). Returns an
+ * exit status with one sentence in err; on failure nothing is left open. */
+static int open_live(struct session *s, struct opts *o, struct prom **prom, char *err,
+		     size_t errlen)
+{
+	int ret;
 
 	/* Output files: an existing name (a file, a link, a device) is refused before anything
 	 * starts; the files are created exclusively later (outfile.h). */
-	if ((o.record && outfile__check(o.record, "recording", err, sizeof(err))) ||
-	    (o.profile_out && outfile__check(o.profile_out, "profile", err, sizeof(err)))) {
+	if ((o->record && outfile__check(o->record, "recording", err, errlen)) ||
+	    (o->profile_out && outfile__check(o->profile_out, "profile", err, errlen))) {
 		text__line(stderr, "lattop: ", err);
 		return EXIT_USAGE;
 	}
-
 	/* Limits: enough fds for FILTER_MAX watched programs. */
 	raise_nofile();
-
 	/* Session: privileges, stats, demo, filter check, collector. */
-	ret = session__open(&s, &o, err, sizeof(err));
+	ret = session__open(s, o, err, errlen);
+	if (ret != EXIT_OK)
+		goto fail;
+	/* Recording (-w): the header is written now, frames at each interval close. */
+	ret = EXIT_RUNTIME;
+	if (o->record && session__record_start(s, o->record, o->raw, err, errlen))
+		goto fail;
+	/* Prometheus endpoint (--listen): bound now, fed at each interval close. */
+	if (o->listen) {
+		*prom = prom__new(o->listen, err, errlen);
+		if (!*prom)
+			goto fail;
+		s->on_interval = prom__on_interval;
+		s->on_interval_arg = *prom;
+	}
+	return EXIT_OK;
+fail:
+	text__line(stderr, "lattop: ", err);
+	session__close(s);
+	return ret;
+}
+
+/* Open the session the options ask for: a recording (no privileges, no lock, no BPF; frames
+ * come from the file) or the live sources. Returns an exit status; on failure the sentence is
+ * said and nothing is left open. */
+static int open_session(struct session *s, struct opts *o, struct prom **prom)
+{
+	char err[512];
+	int ret;
+
+	if (!o->replay)
+		return open_live(s, o, prom, err, sizeof(err));
+	ret = session__open_replay(s, o, err, sizeof(err));
 	if (ret != EXIT_OK) {
 		text__line(stderr, "lattop: ", err);
-		session__close(&s);
-		return ret;
+		session__close(s);
 	}
+	return ret;
+}
 
-	/* Recording (-w): the header is written now, frames at each interval close. */
-	if (o.record && recorder__start(&s, o.record, o.raw, err, sizeof(err))) {
-		text__line(stderr, "lattop: ", err);
-		session__close(&s);
-		return EXIT_RUNTIME;
-	}
+/* Run the front end the options ask for until q, -n, -D or a signal. */
+static int run_front_end(struct session *s, const struct opts *o, struct prom *prom)
+{
+	if (o->replay && (o->batch || o->events))
+		return replay_ui__report(s, &stop);
+	if (o->discover)
+		return session__discover(s, &stop);
+	if (o->batch)
+		return batch__run(s, &stop);
+	if (o->listen && !o->tui)
+		return prom__run(s, prom, &stop); /* --listen alone: headless */
+	return tui__run(s, &stop);
+}
 
-	/* Prometheus endpoint (--listen): bound now, fed at each interval close. */
-	if (o.listen) {
-		prom = prom__new(o.listen, err, sizeof(err));
-		if (!prom) {
-			text__line(stderr, "lattop: ", err);
-			session__close(&s);
-			return EXIT_RUNTIME;
-		}
-		s.on_interval = prom__on_interval;
-		s.on_interval_arg = prom;
-	}
-
-	/* Front end until q, -n, -D or a signal (--listen alone: headless). */
-	if (o.discover)
-		ret = segsession__discover(&s, &ui_stop);
-	else if (o.batch)
-		ret = batch__run(&s);
-	else if (o.listen && !o.tui)
-		ret = prom__run(&s, prom, &ui_stop);
-	else
-		ret = tui__run(&s);
-
+/* End the run: the recording's last frames, the errors the session went on after, teardown.
+ * Returns the exit status. */
+static int finish(struct session *s, struct prom *prom, int ret)
+{
 	/* The recording's last frames are written now: a failure among them is an error too. */
-	recorder__stop(&s);
+	session__record_stop(s);
 	/* Errors the session went on after: batch and headless runs printed them as they came;
 	 * the TUI showed them and the terminal is back now. Either way the run failed. */
-	if (s.errors[0] && !session__no_screen(&s))
-		text__line(stderr, "lattop: ", s.errors);
-	if (s.errors[0] && ret == EXIT_OK)
+	if (s->errors[0] && !session__no_screen(s))
+		text__line(stderr, "lattop: ", s->errors);
+	if (s->errors[0] && ret == EXIT_OK)
 		ret = EXIT_RUNTIME;
-
 	/* Teardown: the HTTP server first (it reads snapshots only), then threads joined, links
 	 * destroyed, stats fd closed. */
 	prom__free(prom);
-	session__close(&s);
+	session__close(s);
 	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	static struct opts o;
+	static struct session s;
+	struct prom *prom = NULL;
+	int ret;
+
+	/* Options. */
+	ret = parse(&o, argc, argv);
+	if (ret >= 0)
+		return ret;
+	/* Signals. */
+	install_signals();
+	/* Session: live sources or a recording. */
+	ret = open_session(&s, &o, &prom);
+	if (ret != EXIT_OK)
+		return ret;
+	/* Front end: TUI, batch, headless endpoint, discover or a recording's report. */
+	ret = run_front_end(&s, &o, prom);
+	/* Teardown. */
+	return finish(&s, prom, ret);
 }

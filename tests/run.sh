@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# lattop's one test runner: unit, sanitizers, host BPF, tmux UI and VM suites.
+# lattop's one test runner: the include rule, unit, sanitizers, host BPF, tmux UI and VM
+# suites.
 # Every suite prints "PASS <suite>/<name>", "FAIL <suite>/<name>: why" or "SKIP <suite>/<name>:
 # why" lines and, last, "END <suite> <n>" (n: how many of those lines it printed). This script
 # counts them, treats a suite that exits non-zero without a FAIL line as one failure, and a
@@ -72,6 +73,9 @@ suite() {
 # Source checks: no function in src/ over 80 lines (tools/funclen-allow.txt lists the ones
 # still being split).
 suite funclen bash tools/check-funclen.sh
+
+# The include rule of src/ (tools/check-includes.sh): folders only include downwards, no cycle.
+suite include bash tools/check-includes.sh
 
 # Unit tests (pure C).
 for t in "$OUTPUT"/tests/test_*; do

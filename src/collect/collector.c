@@ -17,7 +17,7 @@
 #include <bpf/libbpf.h>
 
 #include "collect/collector.h"
-#include "collect/spsc.h"
+#include "base/spsc.h"
 
 /* Poll timeout: also the longest a record submitted without a wake-up waits, and the period
  * of the timer that reads the ring when polling fails. */

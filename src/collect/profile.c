@@ -23,7 +23,7 @@
 
 #include "base/jnum.h"
 #include "base/jsonw.h"
-#include "collect/outfile.h"
+#include "base/outfile.h"
 #include "collect/profile.h"
 
 /* Queue of an eventfd. */

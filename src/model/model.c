@@ -736,3 +736,15 @@ double model__probe_cost_pct(const struct model *m, bool cumulative)
 	}
 	return (double)runs * (double)m->floor_ns / (double)span_ns * 100.0;
 }
+
+/* Name of a mode. */
+const char *model__mode_name(enum lat_mode m)
+{
+	static const char *const names[MODE__COUNT] = {
+		[MODE_PROGRAMS] = "programs",
+		[MODE_HELPERS] = "helpers",
+		[MODE_SEGMENTS] = "segments",
+	};
+
+	return m < MODE__COUNT ? names[m] : "?";
+}

@@ -26,6 +26,9 @@ enum lat_mode {
 	MODE__COUNT,
 };
 
+/* The name -m takes for a mode ("programs", "helpers", "segments"), "?" when out of range. */
+const char *model__mode_name(enum lat_mode m);
+
 /* Closed intervals whose p99 each series remembers (the detail pane's sparkline). */
 #define MODEL_P99_RING 60
 

@@ -9,7 +9,7 @@
 
 #include "base/jsonw.h"
 #include "base/text.h"
-#include "collect/replay.h"
+#include "rec/replay.h"
 #include "ui/columns.h"
 #include "ui/ui.h"
 
@@ -19,13 +19,7 @@
 /* Wall-clock time of the end of the last interval, in ns since the epoch. */
 static uint64_t wall_ns(const struct session *s)
 {
-	struct timespec ts;
-
-	if (s->rp)
-		return replay__wall_ns(s->rp, s->m->last_end_ns);
-	clock_gettime(CLOCK_REALTIME, &ts);
-	/* The interval ended at last_end_ns (monotonic); map it to wall time via "now". */
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec - (now_ns() - s->m->last_end_ns);
+	return session__wall_ns(s, s->m->last_end_ns);
 }
 
 /* Raw (machine) form of a cell for CSV (text__csv_field escapes and quotes it). */
@@ -390,7 +384,11 @@ static void report_json(struct session *s, FILE *f, const struct row *rows, size
 void batch__report(struct session *s, FILE *f, bool first)
 {
 	static struct row rows[BATCH_MAX_ROWS];
-	size_t n = session__rows(s, s->o->cumulative, -1, false, rows, BATCH_MAX_ROWS);
+	struct row_order ord;
+	size_t n;
+
+	columns__order(s->m->mode, -1, false, &ord);
+	n = session__rows(s, s->o->cumulative, &ord, rows, BATCH_MAX_ROWS);
 
 	switch (s->o->out) {
 	case OUT_TEXT:
@@ -408,7 +406,7 @@ void batch__report(struct session *s, FILE *f, bool first)
 }
 
 /* Run batch mode until -n/-D or a signal. */
-int batch__run(struct session *s)
+int batch__run(struct session *s, volatile sig_atomic_t *stop)
 {
 	long printed = 0;
 
@@ -418,7 +416,7 @@ int batch__run(struct session *s)
 		struct timespec nap = { 0, 5000000 }; /* drain every 5 ms */
 		uint64_t now = now_ns();
 
-		if (ui_stop || (s->end_ns && now >= s->end_ns)) {
+		if (*stop || (s->end_ns && now >= s->end_ns)) {
 			/* -D or a signal: the last, partial interval is reported too (unless it
 			 * is only the instant after a regular close), so nothing measured is
 			 * lost at the end. */

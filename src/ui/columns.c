@@ -414,3 +414,22 @@ int columns__cmp(const struct column *col, const struct row *a, const struct row
 		return cell_num(&ca) > cell_num(&cb) ? -1 : 1;
 	return 0;
 }
+
+/* row_order comparison: arg is the column. */
+static int column_order_cmp(const void *arg, const struct row *a, const struct row *b)
+{
+	return columns__cmp(arg, a, b);
+}
+
+/* The order of a mode's rows by column sortcol (the default one when out of range). */
+void columns__order(enum lat_mode mode, int sortcol, bool reverse, struct row_order *ord)
+{
+	int ncols;
+	const struct column *cols = columns__for_mode(mode, &ncols);
+
+	if (sortcol < 0 || sortcol >= ncols)
+		sortcol = columns__default_sort(mode);
+	ord->cmp = column_order_cmp;
+	ord->arg = &cols[sortcol];
+	ord->reverse = reverse;
+}

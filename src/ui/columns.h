@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "model/model.h"
+#include "model/rows.h"
 
 enum cell_type {
 	CELL_NULL = 0, /* no value from this source (JSON null, "-" in text) */
@@ -90,5 +91,8 @@ int columns__fit(const struct column *cols, int n, const int *need, const int *l
  * column col (descending when !reverse); NULL cells sort last. */
 int columns__default_sort(enum lat_mode mode);
 int columns__cmp(const struct column *col, const struct row *a, const struct row *b);
+/* The order of a mode's rows by its column sortcol (descending unless reverse; the default
+ * sort column when sortcol is out of range), for session__rows. */
+void columns__order(enum lat_mode mode, int sortcol, bool reverse, struct row_order *ord);
 
 #endif /* LAT_COLUMNS_H */

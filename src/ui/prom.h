@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "base/listen.h"
 #include "model/model.h"
 
 struct session;
@@ -28,17 +29,6 @@ struct prom;
 /* A program unloaded this long ago stops being exported. */
 #define PROM_GONE_KEEP_NS (300ull * 1000000000ull)
 
-/* A parsed --listen argument. */
-struct prom_addr {
-	struct sockaddr_storage ss;
-	socklen_t len;
-	char text[80]; /* as the user should read it back: "127.0.0.1:9100", "[::1]:9100" */
-};
-
-/* Parse --listen's [ADDR:]PORT (ADDR a numeric IPv4 address, [IPv6] in brackets, or
- * localhost; 127.0.0.1 when absent; PORT 1..65535). Returns 0 or -EINVAL with one sentence
- * in err. */
-int prom__parse_listen(const char *spec, struct prom_addr *a, char *err, size_t errlen);
 /* Bind spec and start serving (an empty exposition until the first publish). NULL + errno
  * with one sentence in err (a busy port, an address not on this host, ...). */
 struct prom *prom__new(const char *spec, char *err, size_t errlen);

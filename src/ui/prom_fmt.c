@@ -15,10 +15,10 @@
 #include <strings.h>
 
 #include "io/prometheus/client/metrics.pb-c.h"
-#include "model/rec.h"
+#include "rec/rec.h"
 #include "ui/prom_fmt.h"
 
-/* Output goes into a struct rec_buf (model/rec.h): its oom sticks once an allocation fails. */
+/* Output goes into a struct rec_buf (rec/rec.h): its oom sticks once an allocation fails. */
 
 /* Append n bytes. */
 static void put(struct rec_buf *b, const void *s, size_t n)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * replay_ui.c - `lattop -r FILE`: choose the front end, and the replay clock actions the TUI's
- * key table names.
+ * replay_ui.c - `lattop -r FILE`: the batch front ends of a replay (per interval, totals,
+ * events), and the replay clock actions the TUI's key table names.
  */
 #include <curses.h>
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "base/text.h"
-#include "collect/replay.h"
+#include "rec/replay.h"
 #include "ui/replay_ui.h"
 #include "ui/report.h"
 #include "ui/ui.h"
@@ -19,7 +19,7 @@ static int r_pause(struct session *s, char *msg, size_t len)
 {
 	(void)msg;
 	(void)len;
-	replay__toggle_pause(s->rp);
+	replay__toggle_pause(session__replay(s));
 	return 0;
 }
 
@@ -27,7 +27,7 @@ static int r_faster(struct session *s, char *msg, size_t len)
 {
 	(void)msg;
 	(void)len;
-	replay__speed(s->rp, 1);
+	replay__speed(session__replay(s), 1);
 	return 0;
 }
 
@@ -35,7 +35,7 @@ static int r_slower(struct session *s, char *msg, size_t len)
 {
 	(void)msg;
 	(void)len;
-	replay__speed(s->rp, -1);
+	replay__speed(session__replay(s), -1);
 	return 0;
 }
 
@@ -43,28 +43,28 @@ static int r_next(struct session *s, char *msg, size_t len)
 {
 	(void)msg;
 	(void)len;
-	return replay__step(s, 1);
+	return session__step(s, 1);
 }
 
 static int r_prev(struct session *s, char *msg, size_t len)
 {
 	(void)msg;
 	(void)len;
-	return replay__step(s, -1);
+	return session__step(s, -1);
 }
 
 static int r_home(struct session *s, char *msg, size_t len)
 {
 	(void)msg;
 	(void)len;
-	return replay__seek(s, 1);
+	return session__seek(s, 1);
 }
 
 static int r_end(struct session *s, char *msg, size_t len)
 {
 	(void)msg;
 	(void)len;
-	return replay__seek(s, replay__count(s->rp));
+	return session__seek(s, replay__count(session__replay(s)));
 }
 
 /* Prompt for a time on the bottom line and jump there (blocks: the replay waits anyway). */
@@ -88,7 +88,7 @@ static int r_jump(struct session *s, char *msg, size_t len)
 	noecho();
 	if (e == ERR || !when[0])
 		return 0;
-	return replay__jump(s, when, msg, len);
+	return session__jump(s, when, msg, len);
 }
 
 /* The replay clock's actions, by enum replay_act (the keys are in the TUI's key table). */
@@ -128,66 +128,26 @@ void replay_ui__keys_line(char *buf, size_t len)
 }
 
 /* Per-interval batch reports, as live batch prints them. */
-static int run_intervals(struct session *s)
+static int run_intervals(struct session *s, volatile sig_atomic_t *stop)
 {
-	size_t n = replay__count(s->rp);
+	size_t n = replay__count(session__replay(s));
 
 	if (s->o->iterations && (size_t)s->o->iterations < n)
 		n = (size_t)s->o->iterations;
-	for (size_t k = 1; k <= n && !ui_stop; k++) {
-		if (replay__seek(s, k))
+	for (size_t k = 1; k <= n && !*stop; k++) {
+		if (session__seek(s, k))
 			return EXIT_RUNTIME;
 		batch__report(s, stdout, k == 1);
 	}
 	return EXIT_OK;
 }
 
-/* LATTOP_REPLAY_COST (tests): what the replay cost, on stderr, as counts the tests bound by
- * the file's size: bytes the model holds, and series and counters its interval closes visited. */
-static void print_cost(const struct session *s)
+/* The replay's batch front ends. */
+int replay_ui__report(struct session *s, volatile sig_atomic_t *stop)
 {
-	const struct rec_file *f = replay__file(s->rp);
-	struct model_cost c;
-
-	model__cost(s->m, &c);
-	fprintf(stderr,
-		"lattop: replay cost: file %zu bytes, %zu records, %zu intervals, %zu series, "
-		"%zu counters, model %zu bytes, histograms %zu bytes, close visits %llu\n",
-		f->size, f->nrecs, f->nivals, s->m->n, s->m->nctr, c.bytes, c.hist_bytes,
-		(unsigned long long)c.visits);
-}
-
-/* Replay o->replay with the front end the options ask for. */
-int replay_ui__run(struct opts *o)
-{
-	static struct session s;
-	char err[512];
-	int ret = replay__open(&s, o, o->replay, err, sizeof(err));
-
-	if (ret != EXIT_OK) {
-		text__line(stderr, "lattop: ", err);
-		replay__close(&s);
-		return ret;
-	}
-	if (replay__damage(s.rp)[0]) {
-		snprintf(s.warn, sizeof(s.warn), "%.100s: %s", o->replay, replay__damage(s.rp));
-		text__line(stderr, "lattop: ", s.warn);
-	}
-	if (o->events) {
-		ret = replay__seek_all(&s) ? EXIT_RUNTIME : report__events(&s, stdout);
-	} else if (o->batch && o->iterations) {
-		ret = run_intervals(&s);
-	} else if (o->batch) {
-		ret = replay__seek_all(&s) ? EXIT_RUNTIME : report__totals(&s, stdout);
-	} else {
-		if (!s.warn[0])
-			replay_ui__keys_line(s.warn, sizeof(s.warn));
-		s.warn_keep = strlen(s.warn); /* a filter edit must not drop it */
-		replay__seek(&s, 1);
-		ret = tui__run(&s);
-	}
-	if (getenv("LATTOP_REPLAY_COST"))
-		print_cost(&s);
-	replay__close(&s);
-	return ret;
+	if (s->o->events)
+		return session__seek_all(s) ? EXIT_RUNTIME : report__events(s, stdout);
+	if (s->o->iterations)
+		return run_intervals(s, stop);
+	return session__seek_all(s) ? EXIT_RUNTIME : report__totals(s, stdout);
 }

@@ -11,7 +11,7 @@
 
 #include "base/jsonw.h"
 #include "base/text.h"
-#include "collect/replay.h"
+#include "rec/replay.h"
 #include "ui/columns.h"
 #include "ui/report.h"
 #include "ui/ui.h"
@@ -432,19 +432,19 @@ static void totals_text_head(struct session *s, FILE *f)
 	const struct model *m = s->m;
 	const struct model_counters *c = &m->c_cum;
 	char ts[32] = "?";
-	time_t t = (time_t)(replay__wall_ns(s->rp, m->cum_start_ns) / 1000000000ull);
+	time_t t = (time_t)(replay__wall_ns(session__replay(s), m->cum_start_ns) / 1000000000ull);
 	struct tm tm;
 
 	if (localtime_r(&t, &tm))
 		strftime(ts, sizeof(ts), "%Y-%m-%d %H:%M:%S", &tm);
 	fputs("lattop replay ", f);
-	text__fputs(f, replay__path(s->rp));
+	text__fputs(f, replay__path(session__replay(s)));
 	fputs("  host ", f);
-	text__fputs(f, replay__host(s->rp));
+	text__fputs(f, replay__host(session__replay(s)));
 	fputs("  kernel ", f);
-	text__fputs(f, replay__kernel(s->rp));
+	text__fputs(f, replay__kernel(session__replay(s)));
 	fprintf(f, "  recorded %s  duration %.2fs  intervals %zu  source ", ts,
-		(m->last_end_ns - m->cum_start_ns) / 1e9, replay__file(s->rp)->nivals);
+		(m->last_end_ns - m->cum_start_ns) / 1e9, replay__file(session__replay(s))->nivals);
 	text__line(f, "", m->source);
 	fprintf(f,
 		"drops: ringbuf %" PRIu64 "  queue %" PRIu64 "  recursion %" PRIu64
@@ -459,12 +459,12 @@ static void totals_json_head(struct session *s, struct jsonw *w)
 {
 	const struct model *m = s->m;
 
-	jsonw__string_field(w, "file", replay__path(s->rp));
-	jsonw__string_field(w, "host", replay__host(s->rp));
-	jsonw__string_field(w, "kernel", replay__kernel(s->rp));
-	jsonw__u64_field(w, "start_ns", replay__wall_ns(s->rp, m->cum_start_ns));
+	jsonw__string_field(w, "file", replay__path(session__replay(s)));
+	jsonw__string_field(w, "host", replay__host(session__replay(s)));
+	jsonw__string_field(w, "kernel", replay__kernel(session__replay(s)));
+	jsonw__u64_field(w, "start_ns", replay__wall_ns(session__replay(s), m->cum_start_ns));
 	jsonw__u64_field(w, "duration_ns", m->last_end_ns - m->cum_start_ns);
-	jsonw__u64_field(w, "intervals", replay__file(s->rp)->nivals);
+	jsonw__u64_field(w, "intervals", replay__file(session__replay(s))->nivals);
 	jsonw__string_field(w, "source", m->source);
 	batch__json_counters(w, &m->c_cum);
 	batch__json_named(w, m, true);
@@ -564,13 +564,13 @@ static void trace_event(FILE *f, const struct lat_event *e, const char *name, ui
 /* Export a --raw recording event by event (CSV or trace JSON). */
 int report__events(struct session *s, FILE *f)
 {
-	const struct rec_file *rf = replay__file(s->rp);
+	const struct rec_file *rf = replay__file(session__replay(s));
 	uint64_t base = rf->nivals ? rec__ival_start(rf, 0) : 0;
 	bool trace = s->o->out == OUT_TRACE, first = true;
 
 	if (!rf->nevents) {
 		fputs("lattop: ", stderr);
-		text__fputs(stderr, replay__path(s->rp));
+		text__fputs(stderr, replay__path(session__replay(s)));
 		fputs(" holds no events: record with -w FILE --raw to export events\n", stderr);
 		return EXIT_RUNTIME;
 	}

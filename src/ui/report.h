@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "session.h"
+#include "session/session.h"
 
 /* Totals over the whole recording per series in s->o->out format: count, avg, p50, p95,
  * p99, p99.9, max; programs first, then helpers, then segments. Returns an exit status. */

@@ -18,6 +18,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/themefind.h"
+
 /* The things the TUI colours; the JSON key of each is theme__slot_name(). */
 enum theme_slot {
 	TH_HEADER = 0, /* "header": the first line */
@@ -66,12 +68,6 @@ bool theme__is_mono(const struct theme *t);
 int theme__parse(struct theme *t, const char *json, const char *file, char *msg, size_t len);
 /* Read and parse a theme file; like theme__parse, plus -ENOENT/-EIO when it cannot be read. */
 int theme__load(struct theme *t, const char *path, char *msg, size_t len);
-/* Resolve NAME (./themes/NAME.json, then <exe>/../share/lattop/themes, then the installed
- * themes directory compiled in) or a PATH (anything with a '/' or ending in .json) to a
- * readable file. Returns 0 or -ENOENT. */
-int theme__find(const char *name_or_path, char *path, size_t len);
-/* The installed themes directory ($(PREFIX)/share/lattop/themes at build time). */
-const char *theme__dir(void);
 /* The names of the themes that can be cycled: "default" first, then every *.json in the
  * directories theme__find searches (sorted, without duplicates). Returns the number filled. */
 int theme__list(char (*names)[64], int max);

@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "base/text.h"
-#include "collect/recorder.h"
-#include "collect/replay.h"
+#include "rec/recorder.h"
+#include "rec/replay.h"
 #include "ui/keys.h"
 #include "ui/replay_ui.h"
 #include "ui/tui_int.h"
@@ -66,7 +66,7 @@ static int k_cumulative(struct tui *t)
 static int k_reset(struct tui *t)
 {
 	/* A replay's cumulative figures restart at the recorded time shown. */
-	model__reset(t->s->m, t->s->rp ? t->s->m->last_end_ns : now_ns());
+	model__reset(t->s->m, session__now_ns(t->s));
 	tui__say(t, "cumulative statistics reset", 2000);
 	return KH_REDRAW;
 }
@@ -458,7 +458,11 @@ static int k_record(struct tui *t)
 {
 	char msg[320];
 
-	recorder__toggle(t->s, NULL, msg, sizeof(msg));
+	if (!session__can_record(t->s)) {
+		tui__say(t, "this is a replay: recording applies to live sessions", 2000);
+		return KH_REDRAW;
+	}
+	session__record_toggle(t->s, NULL, msg, sizeof(msg));
 	tui__say(t, msg, 3000);
 	return KH_REDRAW;
 }
@@ -468,7 +472,7 @@ static int k_record_as(struct tui *t)
 {
 	char def[64];
 
-	if (t->s->rec)
+	if (!session__can_record(t->s) || t->s->rec)
 		return k_record(t);
 	recorder__default_name(def, sizeof(def));
 	return open_prompt(t, PROMPT_RECORD, def);
@@ -534,7 +538,7 @@ const struct tui_key *tui__keys(size_t *n)
 /* The scope of t's session: KEY_REPLAY or KEY_LIVE. */
 static enum key_scope scope_of(const struct tui *t)
 {
-	return t->s->rp ? KEY_REPLAY : KEY_LIVE;
+	return session__replay(t->s) ? KEY_REPLAY : KEY_LIVE;
 }
 
 /* The entry of key ch for a session of scope sc, NULL for none. */
@@ -661,7 +665,7 @@ static void draw_help(struct tui *t)
 	erase();
 	attron(tui_attr(t, TH_HEADER));
 	mvprintw(0, 0, "lattop %s %skeys (any key closes this help)", LATTOP_VERSION,
-		 t->s->rp ? "replay " : "");
+		 session__replay(t->s) ? "replay " : "");
 	attroff(tui_attr(t, TH_HEADER));
 	for (int i = 0; i < n; i++) {
 		int col = i / rows, y = 2 + i % rows, room;
@@ -696,6 +700,7 @@ static void follow_selection(struct tui *t)
 /* Redraw the whole screen from the model. */
 void tui__draw(struct tui *t)
 {
+	struct row_order ord;
 	int y = 0, table_h, pane_h;
 
 	if (COLS < MIN_COLS || LINES < MIN_LINES) {
@@ -710,8 +715,8 @@ void tui__draw(struct tui *t)
 		refresh();
 		return;
 	}
-	t->nrows = session__rows(t->s, t->cumulative, t->sortcol, t->reverse, t->rows,
-				 TUI_MAX_ROWS);
+	columns__order(t->s->m->mode, t->sortcol, t->reverse, &ord);
+	t->nrows = session__rows(t->s, t->cumulative, &ord, t->rows, TUI_MAX_ROWS);
 	follow_selection(t);
 	tui__draw_header(t, y++);
 	/* A notice wraps at spaces: two lines on a screen with room for them, else one. */
@@ -778,7 +783,7 @@ static void prompt_done(struct tui *t, bool apply)
 		char msg[320];
 
 		if (t->edit[0])
-			recorder__toggle(t->s, t->edit, msg, sizeof(msg));
+			session__record_toggle(t->s, t->edit, msg, sizeof(msg));
 		else
 			snprintf(msg, sizeof(msg), "no file name: not recording");
 		tui__say(t, msg, 3000);
@@ -847,7 +852,7 @@ static int handle_key(struct tui *t, int ch)
 	if (k)
 		snprintf(said, sizeof(said), "%.*s is for %s: %s", (int)strcspn(k->label, " "),
 			 k->label,
-			 t->s->rp ? "live sessions, not replays" : "replays (lattop -r FILE)",
+			 session__replay(t->s) ? "live sessions, not replays" : "replays (lattop -r FILE)",
 			 k->help);
 	else
 		snprintf(said, sizeof(said), "unknown key; press ? for the list of keys");
@@ -859,20 +864,15 @@ static int handle_key(struct tui *t, int ch)
 struct tui *tui__new(struct session *s)
 {
 	struct tui *t = calloc(1, sizeof(*t));
-	struct utsname u;
+	const char *host, *kernel;
 
 	if (!t)
 		return NULL;
 	t->s = s;
 	t->sortcol = columns__default_sort(s->m ? s->m->mode : MODE_PROGRAMS);
-	if (uname(&u) == 0) {
-		text__esc(t->host, sizeof(t->host), u.nodename);
-		text__esc(t->kernel, sizeof(t->kernel), u.release);
-	}
-	if (s->rp) {
-		text__esc(t->host, sizeof(t->host), replay__host(s->rp));
-		text__esc(t->kernel, sizeof(t->kernel), replay__kernel(s->rp));
-	}
+	session__origin(s, &host, &kernel);
+	text__esc(t->host, sizeof(t->host), host);
+	text__esc(t->kernel, sizeof(t->kernel), kernel);
 	t->color = !s->o->no_color && has_colors();
 	if (t->color) {
 		start_color();
@@ -911,10 +911,18 @@ static void catch_up_size(void)
 }
 
 /* Run the TUI until q or a signal. */
-int tui__run(struct session *s)
+int tui__run(struct session *s, volatile sig_atomic_t *stop)
 {
 	struct tui *t;
 	long printed = 0;
+
+	/* A replay shows its keys under the header until a warning takes the line (a filter
+	 * edit must not drop it). */
+	if (session__replay(s)) {
+		if (!s->warn[0])
+			replay_ui__keys_line(s->warn, sizeof(s->warn));
+		s->warn_keep = strlen(s->warn);
+	}
 
 	setlocale(LC_ALL, "");
 	if (!initscr())
@@ -933,7 +941,7 @@ int tui__run(struct session *s)
 		return EXIT_RUNTIME;
 	}
 	tui__draw(t);
-	while (!ui_stop) {
+	while (!*stop) {
 		uint64_t now = now_ns();
 		int ch = getch();
 

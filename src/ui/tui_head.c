@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "base/text.h"
-#include "collect/replay.h"
-#include "collect/recorder.h"
+#include "rec/replay.h"
+#include "rec/recorder.h"
 #include "ui/tui_int.h"
 
 /* The header's fields, in the order shown. */
@@ -159,8 +159,8 @@ static void header_forms(struct tui *t, struct header *h)
 	snprintf(buf, sizeof(buf), "interval %.2fs", s->o->interval_ns / 1e9);
 	add_form(h, HF_INTERVAL, buf);
 	add_form(h, HF_INTERVAL, "");
-	if (s->rp) {
-		replay__status(s, raw, sizeof(raw));
+	if (session__replay(s)) {
+		replay__status(session__replay(s), raw, sizeof(raw));
 		text__esc(state, sizeof(state), raw);
 		replay_forms(h, state, tail);
 	} else {

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "session.h"
+#include "session/session.h"
 #include "ui/columns.h"
 #include "ui/theme.h"
 

@@ -8,12 +8,9 @@
 #include <signal.h>
 #include <stdio.h>
 
-#include "session.h"
+#include "session/session.h"
 
 struct jsonw;
-
-/* Set by the signal handler (SIGINT, SIGTERM, SIGHUP); the loops poll it. */
-extern volatile sig_atomic_t ui_stop;
 
 /* Print the report of the last closed interval (or cumulative figures with -c) in o->out
  * format to f. first says whether this is the first report (CSV header). */
@@ -26,10 +23,10 @@ void batch__json_named(struct jsonw *w, const struct model *m, bool cumulative);
 void batch__text_counters(FILE *f, const struct model *m, bool cumulative);
 void batch__named_str(const struct model *m, bool cumulative, char *buf, size_t len);
 void batch__named_line(const struct model *m, bool cumulative, char *buf, size_t len);
-/* Run batch mode until -n/-D or a signal. Returns an exit status. */
-int batch__run(struct session *s);
-/* Run the TUI until q or a signal. Returns an exit status. */
-int tui__run(struct session *s);
+/* Run batch mode until -n/-D or *stop (set by main's signal handler). Returns an exit status. */
+int batch__run(struct session *s, volatile sig_atomic_t *stop);
+/* Run the TUI until q, -n/-D or *stop (set by main's signal handler). Returns an exit status. */
+int tui__run(struct session *s, volatile sig_atomic_t *stop);
 
 struct tui;
 /* The TUI's state over s, drawing on the current curses screen (the caller started curses:

@@ -12,10 +12,10 @@ FUZZ_CC ?= clang
 FUZZ_TIME ?= 60
 FUZZ_LIMITS ?= -timeout=10 -rss_limit_mb=512 -malloc_limit_mb=64 -max_len=65536
 FUZZ_OUT := $(OUTPUT)/fuzz
-FUZZ_SRCS := src/model/rec.c src/model/model.c src/model/hist.c
+FUZZ_SRCS := src/rec/codec.c src/rec/writer.c src/rec/reader.c src/model/model.c src/model/hist.c
 FUZZ_BIN := $(FUZZ_OUT)/fuzz_rec
 FUZZ_COV := $(FUZZ_OUT)/fuzz_rec_cov
-FUZZ_DEPS := tests/fuzz/fuzz_rec.c tests/fuzz/fuzz_crc.h $(FUZZ_SRCS) src/model/rec.h \
+FUZZ_DEPS := tests/fuzz/fuzz_rec.c tests/fuzz/fuzz_crc.h $(FUZZ_SRCS) src/rec/rec.h src/rec/codec.h \
 	src/model/model.h src/model/hist.h bpf/lattop.h
 FUZZ_CPPFLAGS = -D_GNU_SOURCE -Ibpf -Isrc $(shell $(PKG_CONFIG) --cflags libcjson 2>/dev/null)
 FUZZ_LIBS = $(shell $(PKG_CONFIG) --libs libcjson 2>/dev/null) -lz -lm
@@ -71,10 +71,10 @@ fuzz-cov: $(FUZZ_COV) $(FUZZ_RP_COV)
 		tests/fuzz/corpus >/dev/null 2>&1
 	$(Q)$(LLVM_PROFDATA) merge -o $(FUZZ_OUT)/cov.profdata $(FUZZ_OUT)/cov.profraw
 	$(Q)$(LLVM_COV) report $(FUZZ_COV) -instr-profile=$(FUZZ_OUT)/cov.profdata \
-		-show-functions src/model/rec.c
+		-show-functions src/rec/codec.c src/rec/writer.c src/rec/reader.c
 	$(Q)LLVM_PROFILE_FILE=$(FUZZ_OUT)/cov_rp.profraw $(FUZZ_RP_COV) -runs=0 \
 		$(FUZZ_OUT)/corpus_replay tests/fuzz/corpus >/dev/null 2>&1
 	$(Q)$(LLVM_PROFDATA) merge -o $(FUZZ_OUT)/cov_rp.profdata $(FUZZ_OUT)/cov_rp.profraw
 	$(Q)$(LLVM_COV) report $(FUZZ_RP_COV) -instr-profile=$(FUZZ_OUT)/cov_rp.profdata \
-		src/model/rec.c src/model/model.c src/model/hist.c src/collect/replay.c \
-		src/ui/report.c src/ui/batch.c src/ui/columns.c src/session.c
+		src/rec/codec.c src/rec/writer.c src/rec/reader.c src/model/model.c src/model/hist.c src/rec/replay.c \
+		src/ui/report.c src/ui/batch.c src/ui/columns.c src/session/session.c

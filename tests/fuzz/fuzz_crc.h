@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/rec.h"
+#include "rec/rec.h"
 
 /* Little-endian u32 at p. */
 static inline uint32_t fuzz_le32(const uint8_t *p)

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "fuzz_crc.h"
-#include "model/rec.h"
+#include "rec/rec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * fuzz_replay.c - libFuzzer target for `lattop -r FILE` as a whole: the input is a recording,
- * opened through replay__open (the metadata: source, notice, mode, filter, floor, interval,
+ * opened through session__open_replay (the metadata: source, notice, mode, filter, floor, interval,
  * host, kernel), applied to the model record by record, and written in every output format:
  * the totals report (text, CSV, JSON), the per-interval batch reports (text, CSV, JSON, each
  * mode the file has, with --hist and -c), the --events exports (CSV, trace), plus the seeks,
@@ -17,17 +17,15 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "collect/replay.h"
+#include "rec/replay.h"
 #include "fuzz_crc.h"
-#include "session.h"
+#include "session/session.h"
 #include "ui/report.h"
 #include "ui/ui.h"
 
-volatile sig_atomic_t ui_stop;
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static int mfd = -1;   /* the recording, as a file replay__open can read */
+static int mfd = -1;   /* the recording, as a file the replay can read */
 static char path[64];  /* /proc/self/fd/N */
 static FILE *devnull;
 
@@ -42,7 +40,7 @@ static void interval_reports(struct session *s, struct opts *o, uint8_t knobs)
 	for (int fmt = OUT_TEXT; fmt <= OUT_JSON; fmt++) {
 		o->out = (enum out_fmt)fmt;
 		for (size_t k = 1; k <= n; k++) {
-			if (replay__seek(s, k))
+			if (session__seek(s, k))
 				return;
 			batch__report(s, devnull, k == 1);
 		}
@@ -61,24 +59,24 @@ static void replay_all(uint8_t knobs)
 	o.replay = path;
 	o.batch = true;
 	o.theme = "default";
-	if (replay__open(&s, &o, path, err, sizeof(err)) != EXIT_OK)
+	if (session__open_replay(&s, &o, err, sizeof(err)) != EXIT_OK)
 		goto out;
 	for (int fmt = OUT_TEXT; fmt <= OUT_JSON; fmt++) {
 		o.out = (enum out_fmt)fmt;
-		if (replay__seek_all(&s) || report__totals(&s, devnull) != EXIT_OK)
+		if (session__seek_all(&s) || report__totals(&s, devnull) != EXIT_OK)
 			goto out;
 	}
 	interval_reports(&s, &o, knobs);
 	for (int mode = 0; mode < MODE__COUNT; mode++)
-		if (!replay__set_mode(&s, (enum lat_mode)mode, err, sizeof(err)))
+		if (!session__set_mode(&s, (enum lat_mode)mode, err, sizeof(err)))
 			interval_reports(&s, &o, knobs >> 2);
 	/* The TUI's moves: back to the start (a rebuild), a step, a jump, the header's status. */
-	replay__seek(&s, 1);
-	replay__step(&s, 1);
-	replay__step(&s, -1);
-	replay__jump(&s, "0.5", err, sizeof(err));
-	replay__jump(&s, "12:00:00", err, sizeof(err));
-	replay__status(&s, status, sizeof(status));
+	session__seek(&s, 1);
+	session__step(&s, 1);
+	session__step(&s, -1);
+	session__jump(&s, "0.5", err, sizeof(err));
+	session__jump(&s, "12:00:00", err, sizeof(err));
+	replay__status(s.rp, status, sizeof(status));
 	if (replay__file(s.rp)->nevents) {
 		o.out = OUT_CSV;
 		report__events(&s, devnull);
@@ -86,7 +84,7 @@ static void replay_all(uint8_t knobs)
 		report__events(&s, devnull);
 	}
 out:
-	replay__close(&s);
+	session__close(&s);
 }
 
 /* Put len bytes into the memfd the replay reads. */

@@ -12,9 +12,6 @@
 #include "ui/keys.h"
 #include "test.h"
 
-/* main.c's stop flag, which the TUI's loop (linked in with the table) reads. */
-volatile sig_atomic_t ui_stop;
-
 /* The curses key code of a key name as labels write it, -1 for an unknown name. */
 static int code_of(const char *name)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "opts.h"
+#include "session/opts.h"
 #include "ui/prom.h"
 #include "test.h"
 

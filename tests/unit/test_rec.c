@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "model/rec.h"
+#include "rec/rec.h"
 #include "fixtures.h"
 #include "test.h"
 

@@ -16,7 +16,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "model/rec.h"
+#include "rec/rec.h"
 #include "fixtures.h"
 #include "test.h"
 

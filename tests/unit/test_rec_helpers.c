@@ -16,9 +16,9 @@
 
 #include <cjson/cJSON.h>
 
-#include "collect/recorder.h"
-#include "model/rec.h"
-#include "session.h"
+#include "rec/recorder.h"
+#include "rec/rec.h"
+#include "session/session.h"
 #include "ui/columns.h"
 #include "fixtures.h"
 #include "test.h"
@@ -163,7 +163,7 @@ static int write_recording(const char *path, FILE *out)
 	s.m = gen_model(base);
 	if (!s.m)
 		return -ENOMEM;
-	e = recorder__start(&s, path, false, err, sizeof(err));
+	e = session__record_start(&s, path, false, err, sizeof(err));
 	if (e) {
 		fprintf(stderr, "test_rec_helpers: %s\n", err);
 		model__free(s.m);
@@ -171,10 +171,10 @@ static int write_recording(const char *path, FILE *out)
 	}
 	for (int k = 1; k <= NIVALS; k++) {
 		gen_interval(s.m, base, k);
-		recorder__interval(&s);
+		session__record_interval(&s);
 		print_rows(s.m, out);
 	}
-	recorder__stop(&s);
+	session__record_stop(&s);
 	model__free(s.m);
 	return 0;
 }

@@ -13,10 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "collect/outfile.h"
-#include "collect/recorder.h"
-#include "model/rec.h"
-#include "session.h"
+#include "base/outfile.h"
+#include "rec/recorder.h"
+#include "rec/rec.h"
+#include "session/session.h"
 #include "test.h"
 
 #define S 1000000000ull
@@ -55,7 +55,7 @@ static void test_intervals_and_events(void)
 	if (!ASSERT_TRUE(mkdtemp(dir) != NULL, "mkdtemp"))
 		return;
 	snprintf(path, sizeof(path), "%s/r.lrec", dir);
-	if (!ASSERT_OK(recorder__start(&s, path, true, err, sizeof(err)), "start"))
+	if (!ASSERT_OK(session__record_start(&s, path, true, err, sizeof(err)), "start"))
 		goto out;
 	for (int k = 1; k <= 20; k++) {
 		for (int i = 0; i < 3000; i++) {
@@ -66,13 +66,13 @@ static void test_intervals_and_events(void)
 			recorder__event(s.rec, &e);
 		}
 		model__close_interval(s.m, k * S);
-		recorder__interval(&s);
+		session__record_interval(&s);
 	}
 	/* On a loaded machine the writer may fall behind: --raw batches are then dropped and
 	 * counted, while interval frames keep reserved room in the queue. */
 	lost = recorder__lost(s.rec);
 	lost_events = recorder__lost_events(s.rec);
-	recorder__stop(&s);
+	session__record_stop(&s);
 	ASSERT_TRUE(s.rec == NULL, "stopped");
 	data = slurp(path, &len);
 	if (!ASSERT_TRUE(data != NULL, "read back"))
@@ -116,7 +116,7 @@ static void test_write_error(void)
 	o.batch = false;
 	s.o = &o;
 	s.m = model__new(0);
-	ASSERT_TRUE(recorder__start(&s, "/dev/full", false, err, sizeof(err)) < 0, "refused");
+	ASSERT_TRUE(session__record_start(&s, "/dev/full", false, err, sizeof(err)) < 0, "refused");
 	ASSERT_STREQ(err,
 		     "the recording /dev/full is a character device, not a regular file: give "
 		     "the path of a new file",
@@ -147,22 +147,22 @@ static void test_refuses(void)
 	fp = fopen(f, "w");
 	fputs("precious\n", fp);
 	fclose(fp);
-	ASSERT_EQ(recorder__start(&s, f, false, err, sizeof(err)), -EEXIST, "existing refused");
+	ASSERT_EQ(session__record_start(&s, f, false, err, sizeof(err)), -EEXIST, "existing refused");
 	ASSERT_TRUE(strstr(err, "already exists: lattop never overwrites a file; remove it") !=
 			    NULL,
 		    "existing: sentence with the fix");
 	ASSERT_TRUE(stat(f, &st) == 0 && st.st_size == 9, "existing: untouched");
 	ASSERT_TRUE(symlink(target, link) == 0, "dangling symlink");
-	ASSERT_EQ(recorder__start(&s, link, false, err, sizeof(err)), -ELOOP, "dangling refused");
+	ASSERT_EQ(session__record_start(&s, link, false, err, sizeof(err)), -ELOOP, "dangling refused");
 	ASSERT_TRUE(lstat(target, &st) != 0, "dangling: target not created");
 	ASSERT_TRUE(rename(f, target) == 0, "symlink to a file");
-	ASSERT_EQ(recorder__start(&s, link, false, err, sizeof(err)), -ELOOP, "symlink refused");
+	ASSERT_EQ(session__record_start(&s, link, false, err, sizeof(err)), -ELOOP, "symlink refused");
 	ASSERT_TRUE(strstr(err, "is a symbolic link: lattop never writes through one") != NULL,
 		    "symlink: sentence");
 	ASSERT_TRUE(stat(target, &st) == 0 && st.st_size == 9, "symlink: target untouched");
 	unlink(f);
-	ASSERT_OK(recorder__start(&s, f, false, err, sizeof(err)), "new file");
-	recorder__stop(&s);
+	ASSERT_OK(session__record_start(&s, f, false, err, sizeof(err)), "new file");
+	session__record_stop(&s);
 	ASSERT_TRUE(stat(f, &st) == 0 && (st.st_mode & 07777) == 0600, "created 0600");
 	ASSERT_STREQ(s.errors, "", "no error");
 	unlink(f);
@@ -193,7 +193,7 @@ static void test_last_frames_fail(void)
 	if (!ASSERT_TRUE(mkdtemp(dir) != NULL, "mkdtemp"))
 		goto out;
 	snprintf(f, sizeof(f), "%s/last.lrec", dir);
-	if (!ASSERT_OK(recorder__start(&s, f, false, err, sizeof(err)), "start"))
+	if (!ASSERT_OK(session__record_start(&s, f, false, err, sizeof(err)), "start"))
 		goto out;
 	stat(f, &st);
 	lim = (struct rlimit){ .rlim_cur = (rlim_t)st.st_size, .rlim_max = old.rlim_max };
@@ -203,9 +203,9 @@ static void test_last_frames_fail(void)
 
 		model__add_event(s.m, &e, SRC_SELF);
 		model__close_interval(s.m, k * S);
-		recorder__interval(&s);
+		session__record_interval(&s);
 	}
-	recorder__stop(&s);
+	session__record_stop(&s);
 	setrlimit(RLIMIT_FSIZE, &old);
 	snprintf(err, sizeof(err), "recording stopped: cannot write %s: File too large", f);
 	ASSERT_STREQ(s.errors, err, "one sentence for the last frames");
@@ -230,17 +230,17 @@ static void test_default_names(void)
 	s.m = model__new(0);
 	if (!ASSERT_TRUE(getcwd(cwd, sizeof(cwd)) && mkdtemp(dir) && !chdir(dir), "chdir"))
 		goto out;
-	recorder__toggle(&s, NULL, msg, sizeof(msg));
+	session__record_toggle(&s, NULL, msg, sizeof(msg));
 	if (!ASSERT_TRUE(s.rec != NULL, msg))
 		goto back;
 	snprintf(first, sizeof(first), "%s", recorder__path(s.rec));
-	recorder__toggle(&s, NULL, msg, sizeof(msg)); /* stop */
+	session__record_toggle(&s, NULL, msg, sizeof(msg)); /* stop */
 	ASSERT_TRUE(stat(first, &st1) == 0, "first written");
-	recorder__toggle(&s, NULL, msg, sizeof(msg));
+	session__record_toggle(&s, NULL, msg, sizeof(msg));
 	if (!ASSERT_TRUE(s.rec != NULL, msg))
 		goto back;
 	snprintf(second, sizeof(second), "%s", recorder__path(s.rec));
-	recorder__toggle(&s, NULL, msg, sizeof(msg));
+	session__record_toggle(&s, NULL, msg, sizeof(msg));
 	ASSERT_TRUE(strcmp(first, second) != 0, "two names");
 	ASSERT_TRUE(stat(first, &st2) == 0 && st2.st_size == st1.st_size &&
 			    st2.st_mtime == st1.st_mtime,

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "session.h"
+#include "session/session.h"
 #include "test.h"
 
 static struct opts o;

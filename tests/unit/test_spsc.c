@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "collect/spsc.h"
+#include "base/spsc.h"
 #include "test.h"
 
 #define NRECS 5000000

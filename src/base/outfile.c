@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "collect/outfile.h"
+#include "base/outfile.h"
 
 /* Names tried by outfile__free_name: the stem alone, then -2 .. -999. */
 #define OUTFILE_SUFFIXES 1000

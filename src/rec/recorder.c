@@ -16,13 +16,11 @@
 
 #include <cjson/cJSON.h>
 
-#include "base/text.h"
-#include "collect/outfile.h"
-#include "collect/recorder.h"
-#include "model/rec.h"
-#include "session.h"
-
-_Static_assert(REC_FILTER_MAX >= FILTER_STR_MAX, "a filter record must hold the longest -p list");
+#include "base/outfile.h"
+#include "rec/recorder.h"
+#include "rec/rec.h"
+#include "base/clock.h"
+#include "model/model.h"
 
 /* Frames the writer may fall behind by: 64 intervals (a minute at the default interval). */
 #define RECQ_FRAMES 64
@@ -171,12 +169,12 @@ void recorder__event(struct recorder *r, const struct lat_event *e)
 }
 
 /* The metadata JSON of a new recording. */
-static char *meta_json(const struct session *s, bool raw)
+static char *meta_json(const struct rec_meta *meta)
 {
 	cJSON *o = cJSON_CreateObject();
+	const struct model *m = meta->m;
 	struct utsname u;
 	struct timespec rt;
-	static char filt[FILTER_STR_MAX]; /* UI thread only; too big for the stack */
 	char *txt;
 
 	clock_gettime(CLOCK_REALTIME, &rt);
@@ -184,7 +182,6 @@ static char *meta_json(const struct session *s, bool raw)
 		snprintf(u.nodename, sizeof(u.nodename), "?");
 		snprintf(u.release, sizeof(u.release), "?");
 	}
-	session__filter_str(s, filt, sizeof(filt));
 	cJSON_AddStringToObject(o, "format", "lattop recording");
 	cJSON_AddStringToObject(o, "lattop_version", LATTOP_VERSION);
 	cJSON_AddStringToObject(o, "host", u.nodename);
@@ -194,14 +191,14 @@ static char *meta_json(const struct session *s, bool raw)
 	cJSON_AddNumberToObject(o, "start_realtime_ns",
 				(double)((uint64_t)rt.tv_sec * 1000000000ull + rt.tv_nsec));
 	cJSON_AddNumberToObject(o, "start_monotonic_ns", (double)now_ns());
-	cJSON_AddNumberToObject(o, "interval_ns", (double)s->o->interval_ns);
-	cJSON_AddStringToObject(o, "mode", opts__mode_name(s->m->mode));
-	cJSON_AddStringToObject(o, "filter", filt);
-	cJSON_AddStringToObject(o, "source", s->m->source);
-	cJSON_AddStringToObject(o, "notice", s->m->notice);
-	cJSON_AddStringToObject(o, "seg_notice", s->m->seg_notice);
-	cJSON_AddNumberToObject(o, "floor_ns", (double)s->m->floor_ns);
-	cJSON_AddBoolToObject(o, "raw", raw);
+	cJSON_AddNumberToObject(o, "interval_ns", (double)meta->interval_ns);
+	cJSON_AddStringToObject(o, "mode", meta->mode_name);
+	cJSON_AddStringToObject(o, "filter", meta->filter);
+	cJSON_AddStringToObject(o, "source", m->source);
+	cJSON_AddStringToObject(o, "notice", m->notice);
+	cJSON_AddStringToObject(o, "seg_notice", m->seg_notice);
+	cJSON_AddNumberToObject(o, "floor_ns", (double)m->floor_ns);
+	cJSON_AddBoolToObject(o, "raw", meta->raw);
 	cJSON_AddItemToObject(o, "records", rec__records_json());
 	txt = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
@@ -222,19 +219,21 @@ static void recorder_free(struct recorder *r)
 	free(r);
 }
 
-/* Start recording session s into fd, a new file named path (the recorder owns fd). */
-static int start_fd(struct session *s, int fd, const char *path, bool raw, char *err,
-		    size_t errlen)
+/* Start recording into fd, a new file named path (the recorder owns fd). */
+static struct recorder *start_fd(int fd, const char *path, const struct rec_meta *rm,
+				 char *err, size_t errlen)
 {
 	struct recorder *r = calloc(1, sizeof(*r));
 	struct rec_buf hb = { 0 };
+	bool raw = rm->raw;
 	char *meta;
 	int e;
 
 	if (!r) {
 		close(fd);
 		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
+		errno = ENOMEM;
+		return NULL;
 	}
 	r->fd = fd;
 	pthread_mutex_init(&r->mu, NULL);
@@ -243,11 +242,12 @@ static int start_fd(struct session *s, int fd, const char *path, bool raw, char 
 	r->raw = raw;
 	r->enc = rec_enc__new();
 	r->rawbuf = raw ? calloc(RAW_BATCH, sizeof(*r->rawbuf)) : NULL;
-	meta = r->enc && (!raw || r->rawbuf) ? meta_json(s, raw) : NULL;
+	meta = r->enc && (!raw || r->rawbuf) ? meta_json(rm) : NULL;
 	if (!meta) {
 		recorder_free(r);
 		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
+		errno = ENOMEM;
+		return NULL;
 	}
 	rec__header(&hb, meta);
 	free(meta);
@@ -261,19 +261,11 @@ static int start_fd(struct session *s, int fd, const char *path, bool raw, char 
 	if (e) {
 		snprintf(err, errlen, "cannot write the recording %s: %s", path, strerror(-e));
 		recorder_free(r);
-		return e;
+		errno = -e;
+		return NULL;
 	}
 	r->started = true;
-	s->rec = r;
-	return 0;
-}
-
-/* Start recording session s to path, a file that must not exist yet. */
-int recorder__start(struct session *s, const char *path, bool raw, char *err, size_t errlen)
-{
-	int fd = outfile__create(path, "recording", err, errlen);
-
-	return fd < 0 ? fd : start_fd(s, fd, path, raw, err, errlen);
+	return r;
 }
 
 /* Stop the writer thread after it wrote what is queued. */
@@ -289,44 +281,40 @@ static void writer_join(struct recorder *r)
 	r->started = false;
 }
 
-/* Encode and queue the interval s->m just closed. */
-void recorder__interval(struct session *s)
+/* Encode and queue the interval m just closed. */
+int recorder__interval(struct recorder *r, const struct model *m, const char *filter)
 {
-	struct recorder *r = s->rec;
 	struct frame *f;
-	static char filt[FILTER_STR_MAX]; /* UI thread only */
+	int e;
 
 	if (!r)
-		return;
-	if (atomic_load_explicit(&r->err, memory_order_relaxed)) {
-		recorder__stop(s); /* says why, once */
-		return;
-	}
+		return 0;
+	e = atomic_load_explicit(&r->err, memory_order_relaxed);
+	if (e)
+		return -e; /* the caller stops recording: recorder__free says why, once */
 	flush_raw(r);
 	f = calloc(1, sizeof(*f));
 	if (!f) {
 		r->lost++;
-		return;
+		return 0;
 	}
-	session__filter_str(s, filt, sizeof(filt));
-	rec_enc__interval(r->enc, s->m, filt, (uint32_t)r->lost, &f->b);
+	rec_enc__interval(r->enc, m, filter, (uint32_t)r->lost, &f->b);
 	f->sync = true;
 	/* The encoder counted what this frame says as written: a dropped frame must not take
 	 * the only mention of a series, the filter or a counter's name with it. */
 	if (!push(r, f))
 		rec_enc__forget(r->enc);
+	return 0;
 }
 
 /* Flush, stop the writer, close the file, free. A write that failed (now or earlier),
- * including the last frames' and the final fdatasync and close, is one sentence in the
- * session's errors (exit status 1). */
-void recorder__stop(struct session *s)
+ * including the last frames' and the final fdatasync and close, is one sentence in err. */
+int recorder__free(struct recorder *r, char *err, size_t errlen)
 {
-	struct recorder *r = s->rec;
 	int e;
 
 	if (!r)
-		return;
+		return 0;
 	flush_raw(r);
 	writer_join(r);
 	e = atomic_load_explicit(&r->err, memory_order_relaxed);
@@ -337,19 +325,10 @@ void recorder__stop(struct session *s)
 		e = errno;
 	r->fd = -1;
 	if (e)
-		session__error(s, "recording stopped: cannot write %.200s: %s", r->path,
-			       strerror(e));
-	if (r->lost && s->o->batch) {
-		char msg[4096 + 160];
-
-		snprintf(msg, sizeof(msg),
-			 "recording %s: %llu frames (%llu --raw events) lost because the disk fell "
-			 "behind",
-			 r->path, (unsigned long long)r->lost, (unsigned long long)r->lost_events);
-		text__line(stderr, "lattop: ", msg);
-	}
+		snprintf(err, errlen, "recording stopped: cannot write %.200s: %s", r->path,
+			 strerror(e));
 	recorder_free(r);
-	s->rec = NULL;
+	return -e;
 }
 
 /* The default file name of a recording started now, without its suffix and extension. */
@@ -372,32 +351,28 @@ void recorder__default_name(char *buf, size_t len)
 		snprintf(buf, len, "%s.lrec", stem); /* all taken: the create says so */
 }
 
-/* Toggle recording for the `w` and `W` keys. */
-void recorder__toggle(struct session *s, const char *path, char *msg, size_t len)
+/* Start recording to path, or to the first free default name when path is NULL. */
+struct recorder *recorder__new(const char *path, const struct rec_meta *meta, char *err,
+			       size_t errlen)
 {
-	char def[80], stem[64], err[320];
+	char def[80], stem[64];
 	int fd;
 
-	if (s->rec) {
-		snprintf(err, sizeof(err), "%.300s", s->rec->path);
-		recorder__stop(s);
-		snprintf(msg, len, "recording stopped: %s", err);
-		return;
-	}
 	if (path) {
-		fd = outfile__create(path, "recording", err, sizeof(err));
+		fd = outfile__create(path, "recording", err, errlen);
 	} else {
 		/* The default name with the first free suffix: a second recording within the
 		 * same second gets its own file. */
 		default_stem(stem, sizeof(stem));
 		fd = outfile__create_unique(def, sizeof(def), stem, ".lrec", "recording", err,
-					    sizeof(err));
+					    errlen);
 		path = def;
 	}
-	if (fd < 0 || start_fd(s, fd, path, s->o->raw, err, sizeof(err)))
-		snprintf(msg, len, "%s", err);
-	else
-		snprintf(msg, len, "recording to %.280s (w stops)", path);
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	return start_fd(fd, path, meta, err, errlen);
 }
 
 /* Frames dropped because the writer's queue was full. */

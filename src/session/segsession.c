@@ -6,6 +6,7 @@
  * losses, model__set_tally for counts), which the views, batch output and recordings show.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <glob.h>
 #include <inttypes.h>
@@ -18,8 +19,10 @@
 #include "base/text.h"
 #include "collect/collector.h"
 #include "collect/vhost.h"
-#include "segsession.h"
-#include "session.h"
+#include "session/segsession.h"
+#include "model/model.h"
+#include "session/opts.h"
+#include "session/session.h" /* the exit statuses */
 
 /* The chain's counters as shown, in order; loss ones are shown in the warning colour when they
  * grow. */
@@ -48,7 +51,14 @@ struct pending_pkt {
 
 #define PENDING_PKTS 256
 
+/* Warnings the chain keeps for the session to show (device, profile, kvm). */
+#define SEG_WARN_MAX 8
+
 struct segsession {
+	const struct opts *o;
+	struct model *m;
+	char warn[SEG_WARN_MAX][320];
+	int nwarn;
 	struct vhost *v;
 	char why[256];
 	int64_t wall_off_ns; /* CLOCK_REALTIME - CLOCK_MONOTONIC at open */
@@ -67,9 +77,22 @@ static const char *const seg_subs[LAT_VSEG__COUNT] = {
 	"S0+S1+S2",
 };
 
+/* Keep one warning for the session (segsession__warning). */
+static void warn(struct segsession *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(struct segsession *g, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (g->nwarn == SEG_WARN_MAX)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(g->warn[g->nwarn++], sizeof(g->warn[0]), fmt, ap);
+	va_end(ap);
+}
+
 /* Warn about what breaks the same-thread assumption: NAPI tun and RPS move netif_receive_skb
  * off the vhost worker. Each finding is one more warning (NAPI and RPS may both be on). */
-static void check_device(struct session *s, const char *dev)
+static void check_device(struct segsession *sg, const char *dev)
 {
 	char path[256], buf[128];
 	unsigned long flags;
@@ -81,7 +104,7 @@ static void check_device(struct session *s, const char *dev)
 	if (f) {
 		if (fgets(buf, sizeof(buf), f) && sscanf(buf, "%lx", &flags) == 1 &&
 		    (flags & 0x10)) /* IFF_NAPI */
-			session__warn(s,
+			warn(sg,
 				      "%s has NAPI enabled (IFF_NAPI): packets reach netif_receive_skb "
 				      "from NAPI, not the vhost worker, so S2 is not measured",
 				      dev);
@@ -95,7 +118,7 @@ static void check_device(struct session *s, const char *dev)
 		if (!f)
 			continue;
 		if (fgets(buf, sizeof(buf), f) && strspn(buf, "0,\n") != strlen(buf))
-			session__warn(s,
+			warn(sg,
 				      "%s has RPS enabled (%s): packets may be processed on other "
 				      "CPUs than the vhost worker's",
 				      dev, g.gl_pathv[i]);
@@ -132,13 +155,13 @@ bool segsession__named(const char *name)
 }
 
 /* Give the chain's four series their (empty) histograms and labels. */
-static int add_series(struct session *s)
+static int add_series(struct model *m)
 {
 	for (int k = 0; k < LAT_VSEG__COUNT; k++) {
-		struct series *se = model__series(s->m, LAT_EV_SEG, SEG_SERIES_ID(k), 0, 0);
+		struct series *se = model__series(m, LAT_EV_SEG, SEG_SERIES_ID(k), 0, 0);
 		const struct hist_delta none = {};
 
-		if (!se || model__add_hist(s->m, se, NULL, NULL, 0, &none))
+		if (!se || model__add_hist(m, se, NULL, NULL, 0, &none))
 			return -ENOMEM;
 		se->src |= SRC_FENTRY;
 		snprintf(se->name, sizeof(se->name), "%s", seg_names[k]);
@@ -149,9 +172,9 @@ static int add_series(struct session *s)
 }
 
 /* Load the chain. */
-int segsession__open(struct session *s, char *err, size_t errlen)
+int segsession__open(struct segsession **out, const struct opts *o, struct collector *col,
+		     struct model *m, char *err, size_t errlen)
 {
-	const struct opts *o = s->o;
 	struct segsession *g = calloc(1, sizeof(*g));
 	struct vhost_conf conf = {};
 	struct timespec rt, mono;
@@ -163,7 +186,9 @@ int segsession__open(struct session *s, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return EXIT_RUNTIME;
 	}
-	s->seg = g;
+	*out = g;
+	g->o = o;
+	g->m = m;
 	clock_gettime(CLOCK_REALTIME, &rt);
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	g->wall_off_ns = ((int64_t)rt.tv_sec - mono.tv_sec) * 1000000000ll +
@@ -184,7 +209,7 @@ int segsession__open(struct session *s, char *err, size_t errlen)
 			return EXIT_USAGE;
 		}
 		if (gone[0])
-			session__warn(s,
+			warn(g,
 				      "profile %s: worker thread %s no longer exists; the others are "
 				      "watched",
 				      o->profile_path, gone);
@@ -193,26 +218,26 @@ int segsession__open(struct session *s, char *err, size_t errlen)
 		for (int i = 0; i < o->profile.ntid; i++)
 			conf.tid[conf.ntid++] = o->profile.tid[i].tid;
 	}
-	check_device(s, o->discover ? o->device : o->profile.device);
+	check_device(g, o->discover ? o->device : o->profile.device);
 	conf.ifindex = o->ifindex;
 	conf.flow = o->flow;
 	conf.fifo_slots = o->fifo_slots;
-	g->v = vhost__new(s->col, &conf, err, errlen);
+	g->v = vhost__new(col, &conf, err, errlen);
 	if (!g->v)
 		return EXIT_RUNTIME;
 	kind = vhost__probe_kind(g->v, &nprobes);
 	if (vhost__fallback_why(g->v)[0])
-		snprintf(s->m->seg_notice, sizeof(s->m->seg_notice),
+		snprintf(m->seg_notice, sizeof(m->seg_notice),
 			 "vhost chain: %d %s (fentry/fexit: %s)", nprobes, kind,
 			 vhost__fallback_why(g->v));
 	else
-		snprintf(s->m->seg_notice, sizeof(s->m->seg_notice), "vhost chain: %d %s", nprobes,
+		snprintf(m->seg_notice, sizeof(m->seg_notice), "vhost chain: %d %s", nprobes,
 			 kind);
 	if (!kvm)
-		session__warn(s,
+		warn(g,
 			      "ioeventfd_write [kvm] is not in this kernel: KVM guest kicks are not "
 			      "timed (S0 misses); load kvm to see them");
-	if (!o->discover && add_series(s)) {
+	if (!o->discover && add_series(m)) {
 		snprintf(err, errlen, "out of memory");
 		return EXIT_RUNTIME;
 	}
@@ -220,25 +245,30 @@ int segsession__open(struct session *s, char *err, size_t errlen)
 }
 
 /* Detach and free. */
-void segsession__free(struct session *s)
+void segsession__free(struct segsession *g)
 {
-	if (!s->seg)
+	if (!g)
 		return;
-	vhost__free(s->seg->v);
-	free(s->seg);
-	s->seg = NULL;
+	vhost__free(g->v);
+	free(g);
 }
 
 /* True when the chain is attached. */
-bool segsession__ready(const struct session *s)
+bool segsession__ready(const struct segsession *g)
 {
-	return s->seg && s->seg->v;
+	return g && g->v;
 }
 
 /* Why the chain is not attached. */
-const char *segsession__why(const struct session *s)
+const char *segsession__why(const struct segsession *g)
 {
-	return s->seg ? s->seg->why : "";
+	return g ? g->why : "";
+}
+
+/* The i-th warning of the open, or NULL past the last. */
+const char *segsession__warning(const struct segsession *g, int i)
+{
+	return g && i < g->nwarn ? g->warn[i] : NULL;
 }
 
 /* A nanosecond figure or "-" (text). */
@@ -251,15 +281,14 @@ static void fmt_ns(char *buf, size_t len, bool have, uint64_t v)
 }
 
 /* Print one packet's line in the batch format. */
-static void print_packet(struct session *s, const struct pending_pkt *p)
+static void print_packet(struct segsession *g, const struct pending_pkt *p)
 {
-	struct segsession *g = s->seg;
 	uint64_t wall = p->end_ns + (uint64_t)g->wall_off_ns;
 	char v[LAT_VSEG__COUNT][24];
 
 	for (int k = 0; k < LAT_VSEG__COUNT; k++)
 		fmt_ns(v[k], sizeof(v[k]), p->have & (1u << (k + 1)), p->dur[k]);
-	switch (s->o->out) {
+	switch (g->o->out) {
 	case OUT_CSV:
 		if (!g->details_header)
 			printf("packet,ts_ns,tid,queue,s0_ns,s1_ns,s2_ns,total_ns\n");
@@ -295,9 +324,9 @@ static void print_packet(struct session *s, const struct pending_pkt *p)
 }
 
 /* Collect one sample of a packet; print the packet once all its samples are in. */
-static void details_add(struct session *s, const struct lat_event *e, int k)
+static void details_add(struct segsession *g, const struct lat_event *e, int k)
 {
-	struct pending_pkt *p = &s->seg->pend[e->aux2 % PENDING_PKTS];
+	struct pending_pkt *p = &g->pend[e->aux2 % PENDING_PKTS];
 
 	if (p->got && p->seq != e->aux2)
 		p->got = 0; /* a packet whose samples never all came (a ring buffer drop) */
@@ -313,13 +342,13 @@ static void details_add(struct session *s, const struct lat_event *e, int k)
 	if (k == LAT_VSEG_S2)
 		p->end_ns = e->start_ns + e->dur_ns;
 	if ((p->got & p->have) == p->have) {
-		print_packet(s, p);
+		print_packet(g, p);
 		p->got = 0;
 	}
 }
 
 /* Account an event of the chain. */
-bool segsession__event(struct session *s, const struct lat_event *e)
+bool segsession__event(struct segsession *g, const struct lat_event *e)
 {
 	struct lat_event ev;
 	int k;
@@ -328,22 +357,21 @@ bool segsession__event(struct session *s, const struct lat_event *e)
 	    e->id >= LAT_SEG_VHOST + LAT_VSEG__COUNT)
 		return false;
 	k = (int)(e->id - LAT_SEG_VHOST);
-	if (s->o->details)
-		details_add(s, e, k);
+	if (g->o->details)
+		details_add(g, e, k);
 	/* One series per segment: the queue and the packet sequence are per-packet details. */
 	ev = *e;
 	ev.id = SEG_SERIES_ID(k);
 	ev.aux = 0;
 	ev.aux2 = 0;
 	ev.flags = 0;
-	model__add_event(s->m, &ev, SRC_FENTRY);
+	model__add_event(g->m, &ev, SRC_FENTRY);
 	return true;
 }
 
 /* Read the counters and look for a stale profile. */
-void segsession__interval(struct session *s)
+void segsession__interval(struct segsession *g)
 {
-	struct segsession *g = s->seg;
 	struct lat_vhost_counters c;
 
 	if (!g || !g->v)
@@ -353,27 +381,27 @@ void segsession__interval(struct session *s)
 		uint64_t v = *(const uint64_t *)((const char *)&c + counter_defs[i].off);
 
 		if (counter_defs[i].loss)
-			model__set_counter(s->m, counter_defs[i].name, v);
+			model__set_counter(g->m, counter_defs[i].name, v);
 		else
-			model__set_tally(s->m, counter_defs[i].name, v);
+			model__set_tally(g->m, counter_defs[i].name, v);
 	}
-	if (!s->o->discover && c.kicks_filtered && !c.kicks)
-		snprintf(s->m->seg_notice, sizeof(s->m->seg_notice),
+	if (!g->o->discover && c.kicks_filtered && !c.kicks)
+		snprintf(g->m->seg_notice, sizeof(g->m->seg_notice),
 			 "stale profile %s: %" PRIu64 " kicks arrived on other eventfds and none on "
 			 "the profile's (the device was reset?); run lattop --discover again",
-			 s->o->profile_path, (uint64_t)c.kicks_filtered);
+			 g->o->profile_path, (uint64_t)c.kicks_filtered);
 }
 
 /* Build the profile from what the chain saw: every (thread, eventfd) pair that carried a
  * target packet. Returns the number of workers. */
-static int build_profile(struct session *s, struct profile *p)
+static int build_profile(struct segsession *g, struct profile *p)
 {
 	struct vhost_assoc a[256];
-	int n = vhost__assoc(s->seg->v, a, 256);
+	int n = vhost__assoc(g->v, a, 256);
 
 	memset(p, 0, sizeof(*p));
-	snprintf(p->device, sizeof(p->device), "%s", s->o->device);
-	flow__format(&s->o->flow, p->flow, sizeof(p->flow));
+	snprintf(p->device, sizeof(p->device), "%s", g->o->device);
+	flow__format(&g->o->flow, p->flow, sizeof(p->flow));
 	for (int i = 0; i < n; i++) {
 		int q;
 
@@ -397,53 +425,40 @@ static int build_profile(struct session *s, struct profile *p)
 	return p->ntid;
 }
 
-/* --discover. */
-int segsession__discover(struct session *s, volatile sig_atomic_t *stop)
+/* --discover, after the watch: build the profile, write it, say what it holds. */
+int segsession__profile(struct segsession *g)
 {
 	static struct profile p;
+	const struct opts *o = g->o;
 	struct lat_vhost_counters c;
 	char err[512];
 
-	if (s->warn[0])
-		text__line(stderr, "lattop: warning: ", s->warn);
-	fputs("lattop: discovering flow ", stderr);
-	text__fputs(stderr, s->o->flow_spec);
-	fputs(" on ", stderr);
-	text__fputs(stderr, s->o->device);
-	fprintf(stderr, " for %.1f s...\n", s->o->duration_ns / 1e9);
-	while (!*stop && now_ns() < s->end_ns) {
-		struct timespec nap = { 0, 20000000 };
-
-		session__drain(s);
-		nanosleep(&nap, NULL);
-	}
-	session__drain(s);
-	vhost__counters(s->seg->v, &c);
-	if (!build_profile(s, &p)) {
+	vhost__counters(g->v, &c);
+	if (!build_profile(g, &p)) {
 		fputs("lattop: no packet of flow ", stderr);
-		text__fputs(stderr, s->o->flow_spec);
+		text__fputs(stderr, o->flow_spec);
 		fputs(" reached ", stderr);
-		text__fputs(stderr, s->o->device);
+		text__fputs(stderr, o->device);
 		fprintf(stderr,
 			" from a vhost worker in %.1f s (TX kicks seen %" PRIu64
 			", packets on the device %" PRIu64 "): is the guest sending?\n",
-			s->o->duration_ns / 1e9, (uint64_t)c.kicks, (uint64_t)c.pkts_seen);
+			o->duration_ns / 1e9, (uint64_t)c.kicks, (uint64_t)c.pkts_seen);
 		return EXIT_RUNTIME;
 	}
-	if (profile__write(&p, s->o->profile_out, err, sizeof(err))) {
+	if (profile__write(&p, o->profile_out, err, sizeof(err))) {
 		text__line(stderr, "lattop: ", err);
 		return EXIT_RUNTIME;
 	}
 	/* The device, the flow and the notice come from the command line and the kernel, a
 	 * worker's comm from any process (prctl PR_SET_NAME): all in their visible form. */
 	fputs("profile ", stdout);
-	text__fputs(stdout, s->o->profile_out);
+	text__fputs(stdout, o->profile_out);
 	fputs(": device ", stdout);
 	text__fputs(stdout, p.device);
 	fputs(" flow ", stdout);
 	text__fputs(stdout, p.flow);
 	fputs(" (", stdout);
-	text__fputs(stdout, s->m->seg_notice);
+	text__fputs(stdout, g->m->seg_notice);
 	fputs(")\n", stdout);
 	for (int i = 0; i < p.ntid; i++) {
 		printf("  worker tid %u (", p.tid[i].tid);

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/spsc.h"
+#include "base/spsc.h"
 
 #define CACHE_LINE 64
 

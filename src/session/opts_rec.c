@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "opts.h"
+#include "session/opts.h"
 
 /* Check the recording/replay options go together. */
 int opts__check_record(struct opts *o, char *err, size_t errlen)

@@ -12,20 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opts.h"
-#include "ui/prom.h"
-#include "ui/theme.h"
-
-static const char *const mode_names[MODE__COUNT] = {
-	[MODE_PROGRAMS] = "programs",
-	[MODE_HELPERS] = "helpers",
-	[MODE_SEGMENTS] = "segments",
-};
+#include "session/opts.h"
+#include "base/listen.h"
+#include "base/themefind.h"
 
 /* Name of a mode. */
 const char *opts__mode_name(enum lat_mode m)
 {
-	return m < MODE__COUNT ? mode_names[m] : "?";
+	return model__mode_name(m);
 }
 
 /* Parse a duration in seconds. */
@@ -159,7 +153,7 @@ static int o_mode(struct opts *o, const char *v, char *err, size_t errlen)
 {
 	o->mode_set = true;
 	for (int m = 0; m < MODE__COUNT; m++)
-		if (!strcmp(v, mode_names[m])) {
+		if (!strcmp(v, model__mode_name((enum lat_mode)m))) {
 			o->mode = (enum lat_mode)m;
 			return 0;
 		}

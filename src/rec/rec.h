@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * rec.h - the recording format: encode what the model holds per closed interval, scan a file
- * back into an index of good records, and apply records to a fresh model.
+ * rec.h - the recording format: encode what the model holds per closed interval (writer.c),
+ * scan a file back into an index of good records and apply records to a fresh model
+ * (reader.c), both over one framing (codec.h, codec.c).
  *
  * File: "LATTOPREC" + 3 zero bytes, u32 version (major << 16 | minor), u32 meta_len, meta_len
  * bytes of JSON metadata (written once, never rewritten), then records, each
@@ -39,7 +40,7 @@ enum rec_type {
  * names and commas (opts.h's FILTER_STR_MAX; recorder.c asserts they agree). */
 #define REC_FILTER_MAX 16384
 
-/* Fixed sizes of the payload parts (see rec.c's field tables). */
+/* Fixed sizes of the payload parts (see writer.c's field tables). */
 #define REC_SERIES_FIXED 28
 #define REC_INTERVAL_FIXED 72
 #define REC_ENTRY_FIXED 88

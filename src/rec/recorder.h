@@ -6,8 +6,9 @@
  * The UI thread never waits for the disk: a full queue drops the frame and counts it (the
  * count travels in the next interval record and is shown). The writer write()s each frame and
  * fdatasync()s after every interval, so a killed session leaves a file readable up to its last
- * complete record. A write error stops the recording with one sentence (session__error: on
- * stderr in batch mode, on screen in the TUI, exit status 1); the session goes on. The file is
+ * complete record. A write error stops the recording with one sentence returned to the session
+ * (session/record.c says it: on stderr in batch mode, on screen in the TUI, exit status 1);
+ * the session goes on. The file is
  * created as outfile.h says: never through a symlink, never over an existing file, mode 0600.
  *
  * Thread use: every function here is called by the UI/main thread only.
@@ -21,25 +22,33 @@
 
 #include "lattop.h"
 
-struct session;
+struct model;
 struct recorder;
 
-/* Start recording session s to path, a file that must not exist (raw: every event too).
- * Writes the header at once. Returns 0, or -errno with one sentence in err. */
-int recorder__start(struct session *s, const char *path, bool raw, char *err, size_t errlen);
-/* Encode and queue the interval s->m just closed. If the writer failed, stop recording (as
- * recorder__stop does, saying why). */
-void recorder__interval(struct session *s);
+/* What a recording's header says about the session that writes it. */
+struct rec_meta {
+	const struct model *m; /* mode, source, notices and probe floor at the start */
+	const char *mode_name; /* the name -m takes for m's mode */
+	const char *filter;    /* the -p list */
+	uint64_t interval_ns;  /* -d */
+	bool raw;              /* --raw: every event too */
+};
+
+/* Start recording to path, a file that must not exist (NULL: the default name with the first
+ * free suffix, so a recording never replaces one made in the same second). Writes the header
+ * at once. Returns the recorder, or NULL with errno set and one sentence in err. */
+struct recorder *recorder__new(const char *path, const struct rec_meta *meta, char *err,
+			       size_t errlen);
+/* Encode and queue the interval m just closed, filter the -p list then. Returns 0, or the
+ * negative errno a write of the writer thread failed with (the caller then stops recording:
+ * recorder__free says why). */
+int recorder__interval(struct recorder *r, const struct model *m, const char *filter);
 /* Keep one event for --raw (a memcpy; a full batch is queued). */
 void recorder__event(struct recorder *r, const struct lat_event *e);
-/* Flush what is queued, stop the writer, close the file, free (s->rec becomes NULL). Any
- * failed write, the last frames', the final fdatasync's and close's included, becomes one
- * sentence through session__error. */
-void recorder__stop(struct session *s);
-/* Toggle recording for the `w` and `W` keys: stop, or start to path (NULL: the default name
- * with the first free suffix, so a recording never replaces one made in the same second);
- * msg says what happened, one sentence. */
-void recorder__toggle(struct session *s, const char *path, char *msg, size_t len);
+/* Flush what is queued, stop the writer, close the file, free (NULL is a no-op). Returns 0, or
+ * a negative errno with one sentence in err when any write failed, the last frames', the final
+ * fdatasync's and close's included. */
+int recorder__free(struct recorder *r, char *err, size_t errlen);
 /* The default file name of a recording started now: lattop-YYYYMMDD-HHMMSS.lrec, or with
  * -2, -3 ... before .lrec when that name is taken. */
 void recorder__default_name(char *buf, size_t len);

@@ -16,8 +16,7 @@
 #include <unistd.h>
 
 #include "base/jnum.h"
-#include "collect/replay.h"
-#include "session.h"
+#include "rec/replay.h"
 
 struct replay {
 	char path[4096];
@@ -26,7 +25,6 @@ struct replay {
 	struct rec_file f;
 	size_t pos;      /* intervals applied */
 	size_t next_rec; /* next record to apply */
-	bool user_filter; /* -p given or the filter edited: recorded filters do not replace it */
 	int view_mode;    /* the mode the user chose (-m, p/h/s), or -1: the recorded one */
 	bool paused;
 	int speed_q;      /* speed = 2^speed_q / 4: 0 = x0.25, 2 = x1, 8 = x64 */
@@ -34,7 +32,10 @@ struct replay {
 	uint64_t last_now; /* our CLOCK_MONOTONIC at the last tick */
 	int64_t wall_off_ns;
 	uint64_t floor_ns; /* the recorded probe floor */
+	uint64_t interval_ns; /* the recorded -d, 0 when absent */
 	char host[72], kernel[72];
+	struct model *m; /* intervals [0, pos) applied; replaced when seeking backwards */
+	char filter[REC_FILTER_MAX]; /* the recorded -p list as of pos */
 };
 
 /* What a file that is not a regular one is, for the sentence that refuses it. */
@@ -97,88 +98,50 @@ static int read_file(const char *path, uint8_t **data, size_t *size, const char 
 	return 0;
 }
 
-/* Point the session's program list at the recorded programs (so filter edits are checked
- * against what was recorded): called once the whole recording is applied. */
-static void sync_st(struct session *s)
+/* The recorded -p list is now list (the session applies it unless the user set a filter). */
+static void set_filter(struct replay *r, const char *list)
 {
-	size_t n = 0;
-
-	for (size_t i = 0; i < s->m->n; i++)
-		n += s->m->s[i].kind == LAT_EV_PROG;
-	if (n > s->stcap) {
-		struct prog_stat *ns = realloc(s->st, n * sizeof(*ns));
-
-		if (!ns)
-			return;
-		s->st = ns;
-		s->stcap = n;
-	}
-	s->nst = 0;
-	for (size_t i = 0; i < s->m->n; i++) {
-		const struct series *se = &s->m->s[i];
-		struct prog_stat *p;
-
-		if (se->kind != LAT_EV_PROG)
-			continue;
-		p = &s->st[s->nst++];
-		memset(p, 0, sizeof(*p));
-		p->id = se->id;
-		snprintf(p->name, sizeof(p->name), "%s", se->name);
-		snprintf(p->type_name, sizeof(p->type_name), "%s", se->type);
-	}
-}
-
-/* Set the view filter from a recorded -p list (unless the user gave -p). */
-static void set_filter(struct session *s, const char *list)
-{
-	char err[256];
-
-	if (s->rp->user_filter)
-		return;
-	s->o->nfilter = 0;
-	if (*list && opts__parse_filter(s->o, list, err, sizeof(err)))
-		s->o->nfilter = 0;
+	snprintf(r->filter, sizeof(r->filter), "%s", list);
 }
 
 /* A mode the user chose stays over the recorded one (intervals and filter records carry it). */
-static void keep_view(struct session *s)
+static void keep_view(struct replay *r)
 {
-	if (s->rp->view_mode >= 0)
-		s->m->mode = (enum lat_mode)s->rp->view_mode;
+	if (r->view_mode >= 0)
+		r->m->mode = (enum lat_mode)r->view_mode;
 }
 
 /* A fresh model carrying the recording's description. */
-static int new_model(struct session *s)
+static int new_model(struct replay *r)
 {
-	const struct rec_file *f = &s->rp->f;
+	const struct rec_file *f = &r->f;
 	struct model *m = model__new(f->nivals ? rec__ival_start(f, 0) : 0);
 
 	if (!m)
 		return -ENOMEM;
-	model__free(s->m);
-	s->m = m;
+	model__free(r->m);
+	r->m = m;
 	snprintf(m->source, sizeof(m->source), "%s", rec__meta_str(f, "source"));
 	snprintf(m->notice, sizeof(m->notice), "%s", rec__meta_str(f, "notice"));
 	snprintf(m->seg_notice, sizeof(m->seg_notice), "%s", rec__meta_str(f, "seg_notice"));
-	m->floor_ns = s->rp->floor_ns;
+	m->floor_ns = r->floor_ns;
 	for (int i = 0; i < MODE__COUNT; i++)
-		if (!strcmp(rec__meta_str(f, "mode"), opts__mode_name(i)))
+		if (!strcmp(rec__meta_str(f, "mode"), model__mode_name(i)))
 			m->mode = i;
-	s->rp->pos = 0;
-	s->rp->next_rec = 0;
-	set_filter(s, rec__meta_str(f, "filter"));
-	keep_view(s);
+	r->pos = 0;
+	r->next_rec = 0;
+	set_filter(r, rec__meta_str(f, "filter"));
+	keep_view(r);
 	return 0;
 }
 
 /* Apply records until k intervals are applied (all records when all is set). */
-static int apply_until(struct session *s, size_t k, bool all)
+static int apply_until(struct replay *r, size_t k, bool all)
 {
 	static char filt[REC_FILTER_MAX]; /* UI thread only; too big for the stack */
-	struct replay *r = s->rp;
 
 	while (r->next_rec < r->f.nrecs && (all || r->pos < k)) {
-		int t = rec__apply(&r->f, r->next_rec, s->m, filt, sizeof(filt));
+		int t = rec__apply(&r->f, r->next_rec, r->m, filt, sizeof(filt));
 
 		if (t < 0)
 			return t;
@@ -186,43 +149,48 @@ static int apply_until(struct session *s, size_t k, bool all)
 		if (t == REC_INTERVAL)
 			r->pos++;
 		else if (t == REC_FILTER)
-			set_filter(s, filt);
+			set_filter(r, filt);
 	}
-	keep_view(s);
+	keep_view(r);
 	return 0;
 }
 
 /* Rebuild the model so that intervals [0, k) are applied. */
-int replay__seek(struct session *s, size_t k)
+int replay__seek(struct replay *r, size_t k)
 {
-	struct replay *r = s->rp;
 	int e;
 
 	if (k > r->f.nivals)
 		k = r->f.nivals;
-	if (k < r->pos || !s->m) {
-		e = new_model(s);
+	if (k < r->pos || !r->m) {
+		e = new_model(r);
 		if (e)
 			return e;
 	}
-	e = apply_until(s, k, false);
+	e = apply_until(r, k, false);
 	if (r->pos)
 		r->clock_ns = rec__ival_end(&r->f, r->pos - 1);
 	return e;
 }
 
 /* Apply every record. */
-int replay__seek_all(struct session *s)
+int replay__seek_all(struct replay *r)
 {
-	int e = replay__seek(s, s->rp->f.nivals);
+	int e = replay__seek(r, r->f.nivals);
 
-	return e ? e : apply_until(s, 0, true);
+	return e ? e : apply_until(r, 0, true);
+}
+
+/* Start over: a fresh model, no interval applied yet. */
+int replay__rewind(struct replay *r)
+{
+	return new_model(r);
 }
 
 /* The recording's numbers, each range-checked before it becomes an integer (a JSON number is
  * a double; converting one out of range is undefined). Absent ones are 0 (older files).
  * Returns 0 or -EINVAL with the field and its range in why. */
-static int read_meta(struct replay *r, struct opts *o, char *why, size_t whylen)
+static int read_meta(struct replay *r, char *why, size_t whylen)
 {
 	static const struct {
 		const char *key;
@@ -242,32 +210,19 @@ static int read_meta(struct replay *r, struct opts *o, char *why, size_t whylen)
 	/* In doubles, as the file holds them (both below 2^63: the difference fits). */
 	r->wall_off_ns = (int64_t)((double)v[0] - (double)v[1]);
 	if (v[2] >= 1000000)
-		o->interval_ns = (uint64_t)v[2];
+		r->interval_ns = (uint64_t)v[2];
 	r->floor_ns = (uint64_t)v[3];
 	return 0;
 }
 
-/* Open path as the source of session s. */
-int replay__open(struct session *s, struct opts *o, const char *path, char *err,
-		 size_t errlen)
+/* Read and scan path; NULL with one sentence in err. */
+static struct replay *replay_open(struct replay *r, const char *path, char *err, size_t errlen)
 {
-	struct replay *r;
 	const char *kind = "";
 	char why[320];
 	int e;
 
-	memset(s, 0, sizeof(*s));
-	s->o = o;
-	s->stats_fd = -1;
-	s->lock_fd = -1;
-	r = calloc(1, sizeof(*r));
-	if (!r) {
-		snprintf(err, errlen, "out of memory");
-		return EXIT_RUNTIME;
-	}
-	s->rp = r;
 	snprintf(r->path, sizeof(r->path), "%s", path);
-	r->user_filter = o->nfilter > 0;
 	r->view_mode = -1;
 	r->speed_q = 2;
 	e = read_file(path, &r->data, &r->size, &kind);
@@ -275,75 +230,48 @@ int replay__open(struct session *s, struct opts *o, const char *path, char *err,
 		snprintf(err, errlen,
 			 "%s is %s, not a recording: give a file written with lattop -w", path,
 			 kind);
-		return EXIT_RUNTIME;
+		return NULL;
 	}
 	if (e) {
 		snprintf(err, errlen, "cannot read the recording %s: %s", path, strerror(-e));
-		return EXIT_RUNTIME;
+		return NULL;
 	}
 	e = rec__scan(&r->f, r->data, r->size, why, sizeof(why));
 	if (e) {
 		snprintf(err, errlen, "%s: %s", path, e == -ENOMEM ? "out of memory" : why);
-		return EXIT_RUNTIME;
+		return NULL;
 	}
-	if (read_meta(r, o, why, sizeof(why))) {
+	if (read_meta(r, why, sizeof(why))) {
 		snprintf(err, errlen, "%s: header metadata %s", path, why);
-		return EXIT_RUNTIME;
+		return NULL;
 	}
 	snprintf(r->host, sizeof(r->host), "%s", rec__meta_str(&r->f, "host"));
 	snprintf(r->kernel, sizeof(r->kernel), "%s", rec__meta_str(&r->f, "kernel"));
-	e = new_model(s);
-	if (e) {
+	if (new_model(r)) {
 		snprintf(err, errlen, "out of memory");
-		return EXIT_RUNTIME;
+		return NULL;
 	}
-	/* The programs of the whole recording: -p and filter edits are checked against them. */
-	e = replay__seek_all(s);
-	if (e) {
-		snprintf(err, errlen, "out of memory");
-		return EXIT_RUNTIME;
-	}
-	sync_st(s);
-	if (o->nfilter) {
-		/* -p on a replay is a view: check it against what was recorded. */
-		for (int i = 0; i < o->nfilter; i++) {
-			bool found = false;
-
-			for (size_t k = 0; k < s->nst && !found; k++)
-				found = o->filter[i].id ? s->st[k].id == o->filter[i].id
-							: !strcmp(s->st[k].name, o->filter[i].name);
-			if (found)
-				continue;
-			if (o->filter[i].id)
-				snprintf(err, errlen, "%s: no recorded program has ID %u (-p)", path,
-					 o->filter[i].id);
-			else
-				snprintf(err, errlen, "%s: no recorded program is named '%s' (-p)",
-					 path, o->filter[i].name);
-			return EXIT_USAGE;
-		}
-	}
-	e = new_model(s);
-	if (e) {
-		snprintf(err, errlen, "out of memory");
-		return EXIT_RUNTIME;
-	}
-	/* -m on a replay picks the view, from what was recorded. */
-	if (o->mode_set && replay__set_mode(s, o->mode, why, sizeof(why))) {
-		snprintf(err, errlen, "%s (-m)", why);
-		return EXIT_USAGE;
-	}
-	return EXIT_OK;
+	return r;
 }
 
-/* The user edited the filter: it stays over the recorded one across seeks. */
-void replay__keep_filter(struct replay *r)
+/* Open path: read, scan, a fresh model. */
+struct replay *replay__new(const char *path, char *err, size_t errlen)
 {
-	r->user_filter = true;
+	struct replay *r = calloc(1, sizeof(*r));
+
+	if (!r) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (!replay_open(r, path, err, errlen)) {
+		replay__free(r);
+		return NULL;
+	}
+	return r;
 }
 
 /* Switch the view to a mode whose series the recording holds. */
-int replay__set_mode(struct session *s, enum lat_mode mode, char *err, size_t errlen)
+int replay__set_mode(struct replay *r, enum lat_mode mode, char *err, size_t errlen)
 {
 	static const uint16_t kind[MODE__COUNT] = {
 		[MODE_PROGRAMS] = LAT_EV_PROG,
@@ -351,37 +279,30 @@ int replay__set_mode(struct session *s, enum lat_mode mode, char *err, size_t er
 		[MODE_SEGMENTS] = LAT_EV_SEG,
 	};
 
-	if (mode >= MODE__COUNT || !(s->rp->f.kinds & 1u << kind[mode])) {
-		snprintf(err, errlen, "%s mode was not recorded in %s", opts__mode_name(mode),
-			 s->rp->path);
+	if (mode >= MODE__COUNT || !(r->f.kinds & 1u << kind[mode])) {
+		snprintf(err, errlen, "%s mode was not recorded in %s", model__mode_name(mode),
+			 r->path);
 		return -ENOENT;
 	}
-	s->rp->view_mode = mode;
-	s->m->mode = mode;
+	r->view_mode = mode;
+	r->m->mode = mode;
 	return 0;
 }
 
-/* Free the replay and the session's model. */
-void replay__close(struct session *s)
+/* Free the replay and its model. */
+void replay__free(struct replay *r)
 {
-	struct replay *r = s->rp;
-
-	model__free(s->m);
-	s->m = NULL;
-	free(s->st);
-	s->st = NULL;
 	if (!r)
 		return;
+	model__free(r->m);
 	rec__fini(&r->f);
 	free(r->data);
 	free(r);
-	s->rp = NULL;
 }
 
 /* Advance with the replay clock. */
-bool replay__tick(struct session *s, uint64_t now)
+bool replay__tick(struct replay *r, uint64_t now)
 {
-	struct replay *r = s->rp;
 	size_t before = r->pos;
 	uint64_t dt = r->last_now ? now - r->last_now : 0;
 
@@ -390,7 +311,7 @@ bool replay__tick(struct session *s, uint64_t now)
 		return false;
 	r->clock_ns += (uint64_t)((double)dt * (double)(1u << r->speed_q) / 4.0);
 	while (r->pos < r->f.nivals && rec__ival_end(&r->f, r->pos) <= r->clock_ns)
-		if (apply_until(s, r->pos + 1, false))
+		if (apply_until(r, r->pos + 1, false))
 			break;
 	return r->pos != before;
 }
@@ -421,20 +342,19 @@ void replay__speed(struct replay *r, int dir)
 }
 
 /* Step one interval forward or back (pauses). */
-int replay__step(struct session *s, int dir)
+int replay__step(struct replay *r, int dir)
 {
-	size_t pos = s->rp->pos;
+	size_t pos = r->pos;
 
-	s->rp->paused = true;
+	r->paused = true;
 	if (dir < 0)
-		return replay__seek(s, pos > 1 ? pos - 1 : 1);
-	return replay__seek(s, pos + 1);
+		return replay__seek(r, pos > 1 ? pos - 1 : 1);
+	return replay__seek(r, pos + 1);
 }
 
 /* Jump to a time: seconds from the start ("90", "+1.5") or a wall-clock "HH:MM[:SS]". */
-int replay__jump(struct session *s, const char *when, char *err, size_t errlen)
+int replay__jump(struct replay *r, const char *when, char *err, size_t errlen)
 {
-	struct replay *r = s->rp;
 	uint64_t base = r->f.nivals ? rec__ival_start(&r->f, 0) : 0, target;
 	unsigned hh, mm, ss = 0;
 	size_t k = 0;
@@ -465,7 +385,7 @@ int replay__jump(struct session *s, const char *when, char *err, size_t errlen)
 		k++;
 	if (k < r->f.nivals)
 		k++;
-	return replay__seek(s, k ? k : 1);
+	return replay__seek(r, k ? k : 1);
 }
 
 /* Format a duration in ns as H:MM:SS.s. */
@@ -479,9 +399,8 @@ static void fmt_hms(uint64_t ns, char *buf, size_t len)
 }
 
 /* The header's replay status. */
-void replay__status(const struct session *s, char *buf, size_t len)
+void replay__status(const struct replay *r, char *buf, size_t len)
 {
-	const struct replay *r = s->rp;
 	const char *name = strrchr(r->path, '/');
 	uint64_t base = r->f.nivals ? rec__ival_start(&r->f, 0) : 0;
 	uint64_t at = r->pos ? rec__ival_end(&r->f, r->pos - 1) - base : 0;
@@ -536,4 +455,22 @@ const char *replay__host(const struct replay *r)
 const char *replay__kernel(const struct replay *r)
 {
 	return r->kernel;
+}
+
+/* The model the applied intervals built. */
+struct model *replay__model(const struct replay *r)
+{
+	return r->m;
+}
+
+/* The recorded -p list as of the current position. */
+const char *replay__filter(const struct replay *r)
+{
+	return r->filter;
+}
+
+/* The recorded interval (-d), or 0 when the file does not say. */
+uint64_t replay__interval_ns(const struct replay *r)
+{
+	return r->interval_ns;
 }

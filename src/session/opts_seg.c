@@ -7,7 +7,7 @@
 #include <string.h>
 #include <net/if.h>
 
-#include "opts.h"
+#include "session/opts.h"
 
 /* Resolve a device name; one sentence when there is no such device. */
 static int device_index(const char *name, uint32_t *out, const char *what, char *err,

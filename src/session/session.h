@@ -9,12 +9,15 @@
 #ifndef LAT_SESSION_H
 #define LAT_SESSION_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/clock.h"
 #include "model/model.h"
-#include "opts.h"
+#include "model/rows.h"
+#include "session/opts.h"
 
 struct collector;
 struct demo;
@@ -25,12 +28,47 @@ struct replay;
 struct spans;
 struct segsession;
 
+struct session;
+struct series;
+
+/* Where a session's frames come from: a live one's BPF sources (session.c) or a recording
+ * (replay_src.c). The session's verbs (session__tick, __set_mode, __set_filter, __close, ...)
+ * dispatch here, so the front ends never ask which one they run over; a new source is one
+ * more table. Every function runs on the UI/main thread. */
+struct source_ops {
+	const char *name;
+	/* Close the interval when due (live) or advance the replay clock; true when the
+	 * model changed. */
+	bool (*tick)(struct session *s, uint64_t now);
+	/* Switch the view to mode: 0, or a negative errno with one sentence in err. */
+	int (*set_mode)(struct session *s, enum lat_mode mode, char *err, size_t errlen);
+	/* s->o's filter was replaced (validated already). */
+	void (*filter_changed)(struct session *s);
+	/* True when helpers mode shows program row se. */
+	bool (*helpers_shown)(const struct session *s, const struct series *se);
+	/* Wall-clock ns of an instant on the session's CLOCK_MONOTONIC, and that clock now. */
+	uint64_t (*wall_ns)(const struct session *s, uint64_t mono_ns);
+	uint64_t (*now_ns)(const struct session *s);
+	/* The host and kernel release the figures come from. */
+	void (*origin)(const struct session *s, const char **host, const char **kernel);
+	/* Free everything (safe on a half-opened session). */
+	void (*close)(struct session *s);
+	bool can_record; /* -w and the w key apply */
+};
+
+/* The live source (session.c) and the replay source (replay_src.c). */
+extern const struct source_ops session__live;
+extern const struct source_ops session__replay_source;
+
 struct session {
+	const struct source_ops *src; /* NULL: live */
 	struct opts *o;
 	struct collector *col;
 	struct demo *demo;
 	struct recorder *rec; /* -w / the w key: recording this session, or NULL */
 	struct replay *rp;    /* -r: frames come from a recording (no BPF), or NULL */
+	bool user_filter;     /* replay: -p given or the filter edited (recorded ones yield) */
+	bool opened;          /* replay: opened whole (its cost is reported at close) */
 	struct progtrace *pt; /* NULL when this kernel cannot trace BPF programs */
 	struct helpertrace *ht; /* helpers mode's probes (NULL outside helpers mode) */
 	uint64_t helpers_key;   /* which programs the helper probes were set up for */
@@ -65,13 +103,14 @@ struct session {
 /* Exit statuses. */
 enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
 
-/* CLOCK_MONOTONIC in ns. */
-uint64_t now_ns(void);
-
 /* True when this process may list programs and enable bpf_stats: CAP_SYS_ADMIN is effective
  * (uid 0 alone is not enough). */
 bool session__privileged(void);
 
+/* Take the one-live-session lock (lock.c; $LATTOP_LOCK or /run/lattop.lock): returns its fd,
+ * held until closed, or a negative errno with one sentence in err (another session holds it,
+ * the path is not a file lattop wrote, ...). */
+int session__lock(char *err, size_t errlen);
 /* Add a warning to s->warn ("; " between warnings; one already there is not repeated). */
 void session__warn(struct session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -102,6 +141,32 @@ int session__filter_str(const struct session *s, char *buf, size_t len);
 /* Stop the collector after a last pass over the ring buffer, so a final report holds every
  * event produced before it (end of a batch run). */
 void session__flush(struct session *s);
+/* The source's verbs (struct source_ops) for the front ends. */
+uint64_t session__wall_ns(const struct session *s, uint64_t mono_ns);
+uint64_t session__now_ns(const struct session *s);
+void session__origin(const struct session *s, const char **host, const char **kernel);
+bool session__can_record(const struct session *s);
+/* The source of s (session.c and replay_src.c only). */
+const struct source_ops *source_of(const struct session *s);
+/* The recording a replay plays, or NULL: only for what is replay's alone (the word REPLAY and
+ * its status, the replay keys, the recording's own reports). */
+struct replay *session__replay(const struct session *s);
+
+/* Replay (replay_src.c). Open o->replay as the source of s (s is zeroed first): -p and -m are
+ * checked against what was recorded. Returns an exit status with one sentence in err. */
+int session__open_replay(struct session *s, struct opts *o, char *err, size_t errlen);
+/* Show intervals [0, k) of the recording, all of it (reports), one interval more or less
+ * (pausing), or the interval holding a time (replay__jump's forms). 0 or a negative errno
+ * (-ENOTSUP on a live session; jump: -EINVAL with one sentence in err). */
+int session__seek(struct session *s, size_t k);
+int session__seek_all(struct session *s);
+int session__step(struct session *s, int dir);
+int session__jump(struct session *s, const char *when, char *err, size_t errlen);
+
+/* --discover (discover.c): watch the vhost chain for -D seconds or until *stop, then write the
+ * profile. Returns an exit status. */
+int session__discover(struct session *s, volatile sig_atomic_t *stop);
+
 /* Move queued events into the model (call often). */
 void session__drain(struct session *s);
 /* If the interval has elapsed, sample stats, close it and return true. */
@@ -113,9 +178,21 @@ bool session__no_screen(const struct session *s);
 /* True when the series passes the -p filter (always true without one). */
 bool session__wanted(const struct session *s, const struct series *se);
 
-/* Fill rows (at most max) for the current mode, filtered, sorted by column sortcol
- * (descending unless reverse). Returns the number of rows. */
-size_t session__rows(const struct session *s, bool cumulative, int sortcol, bool reverse,
+/* Recording (record.c). Start recording s to path, a file that must not exist (raw: every
+ * event too); the header is written at once. Returns 0, or -errno with one sentence in err. */
+int session__record_start(struct session *s, const char *path, bool raw, char *err,
+			  size_t errlen);
+/* Encode and queue the interval s->m just closed (a failed writer stops the recording). */
+void session__record_interval(struct session *s);
+/* Flush and stop recording (no-op when not recording); a failed write is a session error. */
+void session__record_stop(struct session *s);
+/* Toggle recording for the `w` and `W` keys: stop, or start to path (NULL: the default name
+ * with the first free suffix); msg says what happened, one sentence. */
+void session__record_toggle(struct session *s, const char *path, char *msg, size_t len);
+
+/* Fill rows (at most max) for the current mode, filtered, sorted by ord (model/rows.h; the
+ * views pass a column's order, columns__order). Returns the number of rows. */
+size_t session__rows(const struct session *s, bool cumulative, const struct row_order *ord,
 		     struct row *rows, size_t max);
 
 #endif /* LAT_SESSION_H */

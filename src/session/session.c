@@ -12,6 +12,7 @@
 #include <time.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <bpf/libbpf.h>
@@ -22,24 +23,14 @@
 #include "collect/progstats.h"
 #include "collect/helpertrace.h"
 #include "collect/progtrace.h"
-#include "collect/recorder.h"
-#include "collect/replay.h"
+#include "rec/recorder.h"
+#include "rec/replay.h"
 #include "collect/spans.h"
-#include "segsession.h"
-#include "session.h"
-#include "ui/columns.h"
+#include "session/segsession.h"
+#include "session/session.h"
 
 /* Per-CPU queue depth: 64k records (3 MiB) per CPU absorbs ~60 ms of 1 M/s per CPU. */
 #define QUEUE_RECORDS 65536
-
-/* CLOCK_MONOTONIC in ns. */
-uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
 
 /* True when this process may list programs and enable bpf_stats: both need CAP_SYS_ADMIN
  * (BPF_PROG_GET_NEXT_ID, BPF_PROG_GET_FD_BY_ID, BPF_ENABLE_STATS), which also covers what
@@ -163,10 +154,11 @@ static bool span_wanted(const struct session *s, const struct series *se)
 
 /* Check every -p entry against the loaded programs: unknown IDs and names are errors; a name
  * matching several programs is worth a warning. */
-static int check_filter(struct session *s, char *err, size_t errlen)
+static int check_filter(struct session *s, const struct filter_ent *fl, int n, char *err,
+			size_t errlen)
 {
-	for (int i = 0; i < s->o->nfilter; i++) {
-		const struct filter_ent *f = &s->o->filter[i];
+	for (int i = 0; i < n; i++) {
+		const struct filter_ent *f = &fl[i];
 		int matches = 0;
 
 		for (size_t k = 0; k < s->nst; k++)
@@ -202,161 +194,6 @@ static int check_filter(struct session *s, char *err, size_t errlen)
 		if (!f->id && matches > 1)
 			session__warn(s, "name '%s' matches %d programs", f->name, matches);
 	}
-	return 0;
-}
-
-/* The live-session lock: /run belongs to root (0755) and is emptied at boot. */
-#define LOCK_DEFAULT "/run/lattop.lock"
-
-/* Where the live-session lock lives (LATTOP_LOCK overrides, for tests; it gets the same
- * checks, so it cannot make lattop write anything but its own lock file). */
-static const char *lock_path(void)
-{
-	const char *p = getenv("LATTOP_LOCK");
-
-	return p && *p ? p : LOCK_DEFAULT;
-}
-
-/* True when fd holds what lattop writes into its lock: nothing, or one pid line. A file
- * holding anything else is somebody else's, and is never truncated. */
-static bool lock_content_ok(int fd)
-{
-	char buf[32];
-	ssize_t n = pread(fd, buf, sizeof(buf), 0);
-
-	if (n < 0 || n == (ssize_t)sizeof(buf))
-		return false;
-	for (ssize_t i = 0; i < n; i++)
-		if (!(buf[i] >= '0' && buf[i] <= '9') && !(buf[i] == '\n' && i == n - 1))
-			return false;
-	return true;
-}
-
-/* One sentence for a lock path whose directory is missing (/run on a minimal system or in an
- * initramfs), or the plain error. */
-static void lock_open_error(const char *path, int e, char *err, size_t errlen)
-{
-	char dir[256];
-	struct stat st;
-	char *slash;
-
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (slash)
-		*(slash == dir ? slash + 1 : slash) = '\0';
-	if (e == ENOENT && slash && stat(dir, &st) && errno == ENOENT) {
-		snprintf(err, errlen,
-			 "cannot create the session lock %s: %s does not exist%s: create it "
-			 "(mkdir -m 0755 %s) and start again",
-			 path, dir,
-			 strcmp(dir, "/run") ? "" : " (a minimal system or an initramfs?)", dir);
-		return;
-	}
-	snprintf(err, errlen, "cannot open the session lock %s: %s", path, strerror(e));
-}
-
-/* Open the lock file: never through a symbolic link; only a regular file this user owns, with
- * one link, holding nothing but a pid; made 0600 if it was not (any user who can open it can
- * flock it and block every session). Returns the fd or a negative errno with err. */
-static int open_lock(const char *path, char *err, size_t errlen)
-{
-	struct stat st;
-	int fd, e;
-
-	/* Refuse a device, FIFO or directory before opening it (an open can act on a device). */
-	if (!lstat(path, &st) && !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen,
-			 "the session lock %s is %s: it must be a regular file; point LATTOP_LOCK at "
-			 "a new file",
-			 path, S_ISLNK(st.st_mode) ? "a symbolic link" : "not a regular file");
-		return S_ISLNK(st.st_mode) ? -ELOOP : -EINVAL;
-	}
-	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		e = errno; /* snprintf may change errno */
-		if (e == ELOOP)
-			snprintf(err, errlen,
-				 "the session lock %s is a symbolic link: it must be a regular file; "
-				 "point LATTOP_LOCK at a new file",
-				 path);
-		else
-			lock_open_error(path, e, err, errlen);
-		return -e;
-	}
-	e = fstat(fd, &st) ? -errno : 0;
-	if (!e && (!S_ISREG(st.st_mode) || st.st_nlink != 1 || st.st_uid != geteuid())) {
-		snprintf(err, errlen,
-			 "the session lock %s is not a regular file of this user's with one link "
-			 "(owner uid %u): remove it, or point LATTOP_LOCK at a new file",
-			 path, (unsigned)st.st_uid);
-		e = -EPERM;
-	} else if (!e && !lock_content_ok(fd)) {
-		snprintf(err, errlen,
-			 "the session lock %s holds something other than a pid, so it is not a "
-			 "lattop lock and will not be overwritten: point LATTOP_LOCK at a new file",
-			 path);
-		e = -EINVAL;
-	} else if (!e && (st.st_mode & 077) && fchmod(fd, 0600)) {
-		/* An older lattop made it 0644: ours, so it is closed to others from now on. A
-		 * user who opened it before can still hold it: take_lock tells that apart. */
-		e = -errno;
-		snprintf(err, errlen, "cannot make the session lock %s private (mode 0600): %s",
-			 path, strerror(-e));
-	} else if (e) {
-		snprintf(err, errlen, "cannot check the session lock %s: %s", path, strerror(-e));
-	}
-	if (e) {
-		close(fd);
-		return e;
-	}
-	return fd;
-}
-
-/* Take the one-live-session lock: an flock on a file holding the holder's pid. The kernel drops
- * the flock when its holder dies, so a stale file from a killed session never blocks. */
-static int take_lock(struct session *s, char *err, size_t errlen)
-{
-	char buf[32];
-	int fd = open_lock(lock_path(), err, errlen);
-	ssize_t n;
-
-	if (fd < 0)
-		return fd;
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		int e = errno;
-		long pid = 0;
-
-		n = pread(fd, buf, sizeof(buf) - 1, 0);
-		if (n > 0) {
-			buf[n] = '\0';
-			pid = strtol(buf, NULL, 10);
-		}
-		close(fd);
-		if (e == EWOULDBLOCK && pid > 0 && kill((pid_t)pid, 0) && errno == ESRCH) {
-			/* Held, but not by the session that wrote its pid: by whoever opened it
-			 * while an older lattop left it open to every user. */
-			snprintf(err, errlen,
-				 "the session lock %s is held by a process that is not a lattop "
-				 "session (pid %ld, its last holder, is gone): remove it (rm %s) and "
-				 "start again",
-				 lock_path(), pid, lock_path());
-			return -EBUSY;
-		}
-		if (e == EWOULDBLOCK) {
-			snprintf(err, errlen,
-				 "another lattop session (pid %ld) is already tracing: only one live "
-				 "session runs at a time; stop it first (replay needs no lock)",
-				 pid);
-			return -EBUSY;
-		}
-		snprintf(err, errlen, "cannot lock %s: %s", lock_path(), strerror(e));
-		return -e;
-	}
-	n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
-	if (ftruncate(fd, 0) || pwrite(fd, buf, n, 0) != n) {
-		/* The lock holds without the pid; a refused second session says pid 0. */
-	}
-	s->lock_fd = fd;
 	return 0;
 }
 
@@ -400,27 +237,26 @@ static void span_losses(struct session *s)
 	}
 }
 
-/* Start a session. */
-int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
+/* Open phase 1, access: root, the live-session lock, libbpf's messages kept off the screen. */
+static int open_access(struct session *s, char *err, size_t errlen)
 {
-	char why[160];
-	int e;
-
-	memset(s, 0, sizeof(*s));
-	s->o = o;
-	s->stats_fd = -1;
-	s->lock_fd = -1;
 	if (!session__privileged()) {
 		snprintf(err, errlen,
 			 "a live session needs root (CAP_SYS_ADMIN) to list BPF programs and "
 			 "enable their run-time stats: run it with sudo");
 		return EXIT_RUNTIME;
 	}
-	if (take_lock(s, err, errlen))
+	s->lock_fd = session__lock(err, errlen);
+	if (s->lock_fd < 0)
 		return EXIT_RUNTIME;
 	libbpf_set_print(libbpf_quiet);
+	return EXIT_OK;
+}
 
-	/* Shared maps and queues first: every BPF object loaded later reuses them. */
+/* Open phase 2, shared maps and queues first (every BPF object loaded later reuses them),
+ * and the model. */
+static int open_shared(struct session *s, char *err, size_t errlen)
+{
 	s->col = collector__new(QUEUE_RECORDS);
 	if (!s->col) {
 		snprintf(err, errlen, "cannot create the event ring buffer: %s", strerror(errno));
@@ -432,21 +268,37 @@ int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 		return EXIT_RUNTIME;
 	}
 	s->m->mode = MODE_PROGRAMS; /* other modes are entered once probes exist */
+	return EXIT_OK;
+}
 
-	/* Spans (-u, --spans): a missing symbol is the user's to fix (status 2). */
-	if (o->nspans && open_spans(s, err, errlen))
+/* Open phase 3, segments: spans (-u, --spans) and the vhost chain (--profile, --discover). */
+static int open_segments(struct session *s, char *err, size_t errlen)
+{
+	int e;
+
+	/* Spans: a missing symbol is the user's to fix (status 2). */
+	if (s->o->nspans && open_spans(s, err, errlen))
 		return errno == ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
-
-	/* The vhost chain (--profile, --discover): its own checks and sentences. */
-	if (o->profile_path || o->discover) {
-		e = segsession__open(s, err, errlen);
+	/* The vhost chain: its own checks and sentences. */
+	if (s->o->profile_path || s->o->discover) {
+		e = segsession__open(&s->seg, s->o, s->col, s->m, err, errlen);
+		for (int i = 0; segsession__warning(s->seg, i); i++)
+			session__warn(s, "%s", segsession__warning(s->seg, i));
 		if (e != EXIT_OK)
 			return e;
 	}
 	/* What the chain found about the device and profile stays through filter edits. */
 	s->warn_keep = strlen(s->warn);
+	return EXIT_OK;
+}
 
-	/* Stats stay on exactly as long as this fd is open. */
+/* Open phase 4, sources of figures: bpf_stats (on exactly as long as its fd is open), the
+ * program probes where this kernel can trace BPF programs (tried on a program of our own),
+ * and the demo, which self-times only where fentry cannot measure it. */
+static int open_sources(struct session *s, char *err, size_t errlen)
+{
+	char why[160];
+
 	s->stats_fd = progstats__enable();
 	if (s->stats_fd < 0) {
 		snprintf(err, errlen,
@@ -455,38 +307,47 @@ int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 			 strerror(-s->stats_fd));
 		return EXIT_RUNTIME;
 	}
-
-	/* Can this kernel trace BPF programs? Try it on a program of our own. */
 	s->pt = progtrace__new(s->col);
 	if (s->pt && progtrace__probe(s->pt, why, sizeof(why))) {
 		progtrace__free(s->pt);
 		s->pt = NULL;
 		snprintf(s->notice, sizeof(s->notice),
 			 "no per-invocation latency: %s; showing bpf_stats counts and averages%s",
-			 why, o->demo ? " (demo programs time themselves)" : "");
+			 why, s->o->demo ? " (demo programs time themselves)" : "");
 	} else if (!s->pt) {
 		snprintf(s->notice, sizeof(s->notice),
 			 "no per-invocation latency: cannot create the nesting map (%s); "
 			 "showing bpf_stats counts and averages",
 			 strerror(errno));
 	}
-
-	/* The demo self-times only where fentry cannot measure it. */
-	if (o->demo) {
+	if (s->o->demo) {
 		s->demo = demo__start(s->col, s->pt == NULL, err, errlen);
 		if (!s->demo)
 			return EXIT_RUNTIME;
 	}
+	return EXIT_OK;
+}
 
-	/* The first scan is the stats baseline, and validates -p. */
-	e = progstats__scan(&s->st, &s->nst, &s->stcap);
+/* Open phase 5, the first scan: the stats baseline, and -p checked against it. */
+static int open_scan(struct session *s, char *err, size_t errlen)
+{
+	int e = progstats__scan(&s->st, &s->nst, &s->stcap);
+
 	if (e) {
 		snprintf(err, errlen, "cannot list BPF programs: %s", strerror(-e));
 		return EXIT_RUNTIME;
 	}
-	if (check_filter(s, err, errlen))
+	if (check_filter(s, s->o->filter, s->o->nfilter, err, errlen))
 		return EXIT_USAGE;
 	model__apply_stats(s->m, s->st, s->nst, now_ns());
+	return EXIT_OK;
+}
+
+/* Open phase 6, the view: where figures come from, probes for the watched programs, the mode
+ * asked for (one this kernel cannot give degrades to the overview, saying why). */
+static void open_view(struct session *s)
+{
+	char why[160];
 
 	if (s->pt) {
 		snprintf(s->m->source, sizeof(s->m->source), "fentry");
@@ -497,33 +358,57 @@ int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 			 (unsigned long long)progtrace__floor_ns(s->pt));
 	} else {
 		snprintf(s->m->source, sizeof(s->m->source), "%s",
-			 o->demo ? "stats+self" : "stats");
+			 s->o->demo ? "stats+self" : "stats");
 	}
 	session__sync_watch(s);
-	/* A mode this kernel cannot give degrades to the overview, saying why. */
-	if (o->mode != MODE_PROGRAMS && session__set_mode(s, o->mode, why, sizeof(why)))
+	if (s->o->mode != MODE_PROGRAMS &&
+	    session__set_mode(s, s->o->mode, why, sizeof(why)))
 		snprintf(s->notice, sizeof(s->notice), "%s", why);
 	snprintf(s->m->notice, sizeof(s->m->notice), "%s", s->notice);
+}
 
-	e = collector__start(s->col);
+/* Open phase 7, the collector thread, and the interval and -D clocks. */
+static int open_start(struct session *s, char *err, size_t errlen)
+{
+	int e = collector__start(s->col);
+
 	if (e) {
 		snprintf(err, errlen, "cannot start the collector thread: %s", strerror(-e));
 		return EXIT_RUNTIME;
 	}
-	s->next_close_ns = s->m->open_start_ns + o->interval_ns;
-	if (o->duration_ns)
-		s->end_ns = s->m->open_start_ns + o->duration_ns;
+	s->next_close_ns = s->m->open_start_ns + s->o->interval_ns;
+	if (s->o->duration_ns)
+		s->end_ns = s->m->open_start_ns + s->o->duration_ns;
 	return EXIT_OK;
 }
 
-/* Stop threads, destroy links, free everything. */
-void session__close(struct session *s)
+/* Start a session: each phase returns an exit status (EXIT_OK = 0), err naming the failure. */
+int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 {
-	recorder__stop(s);
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	s->src = &session__live;
+	s->o = o;
+	s->stats_fd = -1;
+	s->lock_fd = -1;
+	if ((ret = open_access(s, err, errlen)) || (ret = open_shared(s, err, errlen)) ||
+	    (ret = open_segments(s, err, errlen)) || (ret = open_sources(s, err, errlen)) ||
+	    (ret = open_scan(s, err, errlen)))
+		return ret;
+	open_view(s);
+	return open_start(s, err, errlen);
+}
+
+/* Stop threads, destroy links, free everything. */
+static void live_close(struct session *s)
+{
+	session__record_stop(s);
 	collector__stop(s->col);
 	spans__free(s->sp);
 	s->sp = NULL;
-	segsession__free(s);
+	segsession__free(s->seg);
+	s->seg = NULL;
 	helpertrace__free(s->ht);
 	s->ht = NULL;
 	progtrace__free(s->pt);
@@ -549,7 +434,7 @@ static void on_event(const struct lat_event *e, void *arg)
 {
 	struct session *s = arg;
 
-	if (s->seg && segsession__event(s, e)) {
+	if (s->seg && segsession__event(s->seg, e)) {
 		if (s->rec)
 			recorder__event(s->rec, e);
 		return;
@@ -663,9 +548,9 @@ void session__close_interval(struct session *s, uint64_t now)
 					   (s->ht ? helpertrace__foreign(s->ht) : 0));
 	collector_errors(s);
 	stale_counters(s);
-	segsession__interval(s);
+	segsession__interval(s->seg);
 	model__close_interval(s->m, now);
-	recorder__interval(s);
+	session__record_interval(s);
 	if (s->on_interval)
 		s->on_interval(s->on_interval_arg, s->m);
 	/* Attach and detach after the close: the stats delta just closed counts runs from before
@@ -675,10 +560,8 @@ void session__close_interval(struct session *s, uint64_t now)
 }
 
 /* If the interval has elapsed, close it. */
-bool session__tick(struct session *s, uint64_t now)
+static bool live_tick(struct session *s, uint64_t now)
 {
-	if (s->rp)
-		return replay__tick(s, now);
 	session__drain(s);
 	if (now < s->next_close_ns)
 		return false;
@@ -757,16 +640,14 @@ static void note_ctx(struct session *s)
 	snprintf(s->m->notice, sizeof(s->m->notice), "%s", s->notice);
 }
 
-/* Switch the view to mode. */
-int session__set_mode(struct session *s, enum lat_mode mode, char *err, size_t errlen)
+/* Switch the view to mode: attach or detach what it needs. */
+static int live_set_mode(struct session *s, enum lat_mode mode, char *err, size_t errlen)
 {
-	if (s->rp)
-		return replay__set_mode(s, mode, err, errlen); /* a view of what was recorded */
 	if (mode == s->m->mode)
 		return 0;
-	if (mode == MODE_SEGMENTS && !s->sp && !segsession__ready(s)) {
+	if (mode == MODE_SEGMENTS && !s->sp && !segsession__ready(s->seg)) {
 		if (s->seg)
-			snprintf(err, errlen, "%s", segsession__why(s));
+			snprintf(err, errlen, "%s", segsession__why(s->seg));
 		else
 			snprintf(err, errlen,
 				 "segments mode needs spans or a profile: give -u, --spans or "
@@ -893,102 +774,46 @@ int session__filter_str(const struct session *s, char *buf, size_t len)
 /* Replace the filter with a new list (validated against loaded programs first). */
 int session__set_filter(struct session *s, const char *list, char *err, size_t errlen)
 {
-	static struct opts trial;
-	struct opts *saved = s->o;
-	int e;
+	/* The new list is parsed into a copy of the options (too big for the stack) and
+	 * checked before it replaces the old one. */
+	struct opts *trial = malloc(sizeof(*trial));
+	int e = 0;
 
-	trial = *s->o;
-	trial.nfilter = 0;
+	if (!trial) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	*trial = *s->o;
+	trial->nfilter = 0;
 	/* The new filter's warnings replace the old filter's; the session's stay. */
 	s->warn[s->warn_keep] = '\0';
-	if (*list) {
-		e = opts__parse_filter(&trial, list, err, errlen);
-		if (e)
-			return e;
+	if (*list)
+		e = opts__parse_filter(trial, list, err, errlen);
+	if (!e)
+		e = check_filter(s, trial->filter, trial->nfilter, err, errlen);
+	if (!e) {
+		memcpy(s->o->filter, trial->filter, sizeof(trial->filter));
+		s->o->nfilter = trial->nfilter;
+		source_of(s)->filter_changed(s);
 	}
-	s->o = &trial;
-	e = check_filter(s, err, errlen);
-	s->o = saved;
-	if (e)
-		return e;
-	memcpy(s->o->filter, trial.filter, sizeof(trial.filter));
-	s->o->nfilter = trial.nfilter;
-	if (s->rp)
-		replay__keep_filter(s->rp); /* a view: it outlives seeks and recorded filters */
-	session__sync_watch(s);
-	return 0;
-}
-
-/* Sort state for qsort (the UI thread is the only caller). */
-static const struct column *sort_col;
-static bool sort_reverse;
-
-/* qsort comparison: by the sort column, ties by program ID. */
-static int row_cmp(const void *pa, const void *pb)
-{
-	const struct row *a = pa, *b = pb;
-	int c = columns__cmp(sort_col, a, b);
-
-	if (sort_reverse)
-		c = -c;
-	if (!c)
-		c = (a->s->id > b->s->id) - (a->s->id < b->s->id);
-	return c;
+	free(trial);
+	return e;
 }
 
 /* True when helpers mode shows program se: live, when its helper probes are attached; in a
  * replay, when helper rows of it were recorded (nothing is attached there). */
-static bool helpers_shown(const struct session *s, const struct series *se)
+static bool live_helpers_shown(const struct session *s, const struct series *se)
 {
-	if (!s->rp)
-		return s->ht && progtrace__attached(s->pt, se->id);
-	for (size_t i = 0; i < s->m->n; i++)
-		if (s->m->s[i].kind == LAT_EV_HELPER && s->m->s[i].id == se->id)
-			return true;
-	return false;
-}
-
-/* qsort: helper series by program ID, then by position in the model. */
-static int helper_cmp(const void *pa, const void *pb)
-{
-	const struct series *a = *(const struct series *const *)pa;
-	const struct series *b = *(const struct series *const *)pb;
-
-	if (a->id != b->id)
-		return a->id < b->id ? -1 : 1;
-	return (a > b) - (a < b);
-}
-
-/* The first of the helpers h[0..n) (sorted by helper_cmp) of program id, or n. */
-static size_t helpers_of(const struct series *const *h, size_t n, uint32_t id)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (h[mid]->id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return s->ht && progtrace__attached(s->pt, se->id);
 }
 
 /* Fill rows for the current mode, filtered and sorted. In helpers mode each watched program's
  * row comes first, as context, followed by its helper rows (both sorted by the column). */
-size_t session__rows(const struct session *s, bool cumulative, int sortcol, bool reverse,
+size_t session__rows(const struct session *s, bool cumulative, const struct row_order *ord,
 		     struct row *rows, size_t max)
 {
-	const struct column *cols;
-	size_t n = 0, nprog;
-	int ncols;
+	size_t n = 0;
 
-	cols = columns__for_mode(s->m->mode, &ncols);
-	if (sortcol < 0 || sortcol >= ncols)
-		sortcol = columns__default_sort(s->m->mode);
-	sort_col = &cols[sortcol];
-	sort_reverse = reverse;
 	for (size_t i = 0; i < s->m->n && n < max; i++) {
 		const struct series *se = &s->m->s[i];
 
@@ -999,43 +824,111 @@ size_t session__rows(const struct session *s, bool cumulative, int sortcol, bool
 		}
 		if (se->kind != LAT_EV_PROG || !session__wanted(s, se))
 			continue;
-		if (s->m->mode == MODE_HELPERS && !helpers_shown(s, se))
+		if (s->m->mode == MODE_HELPERS && !source_of(s)->helpers_shown(s, se))
 			continue;
 		model__row(s->m, se, cumulative, &rows[n++]);
 	}
-	qsort(rows, n, sizeof(*rows), row_cmp);
+	rows__sort(rows, n, ord);
 	if (s->m->mode != MODE_HELPERS)
 		return n;
-	/* Interleave: program row, then its helpers. Work backwards through a copy; the helpers
-	 * are grouped by program once (n log n, not programs x series per frame). */
-	nprog = n;
-	{
-		static struct row progs[4096];
-		size_t out = 0, nh = 0;
-		const struct series **h = malloc((s->m->n ? s->m->n : 1) * sizeof(*h));
+	return rows__with_helpers(s->m, cumulative, ord, rows, n, max);
+}
 
-		if (!h)
-			return n; /* the program rows alone */
-		for (size_t i = 0; i < s->m->n; i++)
-			if (s->m->s[i].kind == LAT_EV_HELPER)
-				h[nh++] = &s->m->s[i];
-		qsort(h, nh, sizeof(*h), helper_cmp);
-		if (nprog > sizeof(progs) / sizeof(progs[0]))
-			nprog = sizeof(progs) / sizeof(progs[0]);
-		memcpy(progs, rows, nprog * sizeof(*rows));
-		for (size_t p = 0; p < nprog && out < max; p++) {
-			size_t first, i = helpers_of(h, nh, progs[p].s->id);
+/* Wall-clock ns of an instant on the session's clock: now, less how long ago it was. */
+static uint64_t live_wall_ns(const struct session *s, uint64_t mono_ns)
+{
+	struct timespec ts;
 
-			rows[out++] = progs[p];
-			first = out;
-			for (; i < nh && h[i]->id == progs[p].s->id && out < max; i++) {
-				model__row(s->m, h[i], cumulative, &rows[out]);
-				rows[out++].prog_name = progs[p].s->name;
-			}
-			qsort(rows + first, out - first, sizeof(*rows), row_cmp);
-		}
-		free(h);
-		n = out;
+	(void)s;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec - (now_ns() - mono_ns);
+}
+
+/* The session's clock now. */
+static uint64_t live_now(const struct session *s)
+{
+	(void)s;
+	return now_ns();
+}
+
+/* Where the session runs: this host. */
+static void live_origin(const struct session *s, const char **host, const char **kernel)
+{
+	static struct utsname u;
+
+	(void)s;
+	if (uname(&u)) {
+		*host = *kernel = "";
+		return;
 	}
-	return n;
+	*host = u.nodename;
+	*kernel = u.release;
+}
+
+/* A live session: BPF sources on this host. */
+const struct source_ops session__live = {
+	.name = "live",
+	.tick = live_tick,
+	.set_mode = live_set_mode,
+	.filter_changed = session__sync_watch,
+	.helpers_shown = live_helpers_shown,
+	.wall_ns = live_wall_ns,
+	.now_ns = live_now,
+	.origin = live_origin,
+	.close = live_close,
+	.can_record = true,
+};
+
+/* The source of s (a session never opened is a live one). */
+const struct source_ops *source_of(const struct session *s)
+{
+	return s->src ? s->src : &session__live;
+}
+
+/* Close the interval when it is due (live), or advance the replay clock. */
+bool session__tick(struct session *s, uint64_t now)
+{
+	return source_of(s)->tick(s, now);
+}
+
+/* Switch the view to mode. */
+int session__set_mode(struct session *s, enum lat_mode mode, char *err, size_t errlen)
+{
+	return source_of(s)->set_mode(s, mode, err, errlen);
+}
+
+/* Close the source and free everything (safe on a half-opened session). */
+void session__close(struct session *s)
+{
+	source_of(s)->close(s);
+}
+
+/* Wall-clock ns of an instant on the session's clock. */
+uint64_t session__wall_ns(const struct session *s, uint64_t mono_ns)
+{
+	return source_of(s)->wall_ns(s, mono_ns);
+}
+
+/* The session's clock now (a replay's: the end of the interval shown). */
+uint64_t session__now_ns(const struct session *s)
+{
+	return source_of(s)->now_ns(s);
+}
+
+/* The host and kernel the figures come from. */
+void session__origin(const struct session *s, const char **host, const char **kernel)
+{
+	source_of(s)->origin(s, host, kernel);
+}
+
+/* True when this session can be recorded (a live one). */
+bool session__can_record(const struct session *s)
+{
+	return source_of(s)->can_record;
+}
+
+/* The recording a replay plays, or NULL. */
+struct replay *session__replay(const struct session *s)
+{
+	return s->rp;
 }

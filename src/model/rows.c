@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * rows.c - sort rows and group helper rows under their programs (see rows.h).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/rows.h"
+
+/* qsort_r comparison: by the order's comparison, ties by program ID. */
+static int row_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct row_order *ord = arg;
+	const struct row *a = pa, *b = pb;
+	int c = ord->cmp(ord->arg, a, b);
+
+	if (ord->reverse)
+		c = -c;
+	if (!c)
+		c = (a->s->id > b->s->id) - (a->s->id < b->s->id);
+	return c;
+}
+
+/* Sort rows by ord. */
+void rows__sort(struct row *rows, size_t n, const struct row_order *ord)
+{
+	qsort_r(rows, n, sizeof(*rows), row_cmp, (void *)ord);
+}
+
+/* qsort: helper series by program ID, then by position in the model. */
+static int helper_cmp(const void *pa, const void *pb)
+{
+	const struct series *a = *(const struct series *const *)pa;
+	const struct series *b = *(const struct series *const *)pb;
+
+	if (a->id != b->id)
+		return a->id < b->id ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
+/* The first of the helpers h[0..n) (sorted by helper_cmp) of program id, or n. */
+static size_t helpers_of(const struct series *const *h, size_t n, uint32_t id)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (h[mid]->id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Interleave: program row, then its helpers. Works from a copy of the program rows; the
+ * helpers are grouped by program once (n log n, not programs x series per frame). */
+size_t rows__with_helpers(const struct model *m, bool cumulative, const struct row_order *ord,
+			  struct row *rows, size_t n, size_t max)
+{
+	const struct series **h = malloc((m->n ? m->n : 1) * sizeof(*h));
+	struct row *progs = malloc((n ? n : 1) * sizeof(*progs));
+	size_t out = 0, nh = 0;
+
+	if (!h || !progs) {
+		free(h);
+		free(progs);
+		return n; /* the program rows alone */
+	}
+	for (size_t i = 0; i < m->n; i++)
+		if (m->s[i].kind == LAT_EV_HELPER)
+			h[nh++] = &m->s[i];
+	qsort(h, nh, sizeof(*h), helper_cmp);
+	memcpy(progs, rows, n * sizeof(*rows));
+	for (size_t p = 0; p < n && out < max; p++) {
+		size_t first, i = helpers_of(h, nh, progs[p].s->id);
+
+		rows[out++] = progs[p];
+		first = out;
+		for (; i < nh && h[i]->id == progs[p].s->id && out < max; i++) {
+			model__row(m, h[i], cumulative, &rows[out]);
+			rows[out++].prog_name = progs[p].s->name;
+		}
+		rows__sort(rows + first, out - first, ord);
+	}
+	free(h);
+	free(progs);
+	return out;
+}

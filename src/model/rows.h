@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * rows.h - ordering the rows every view shows: sort by a comparison the caller gives (a
+ * column's, ui/columns.c), ties by program ID; in helpers mode, each program's row followed by
+ * its helper rows.
+ *
+ * Thread use: the UI/main thread (no shared state: the order travels as an argument).
+ */
+#ifndef LAT_ROWS_H
+#define LAT_ROWS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/model.h"
+
+/* How rows are ordered: cmp(arg, a, b) < 0 puts a first; reverse turns it around. */
+struct row_order {
+	int (*cmp)(const void *arg, const struct row *a, const struct row *b);
+	const void *arg;
+	bool reverse;
+};
+
+/* Sort rows[0..n) by ord, ties by program ID. */
+void rows__sort(struct row *rows, size_t n, const struct row_order *ord);
+/* Helpers mode: rows[0..n) are program rows, sorted; rewrite rows so each is followed by the
+ * rows of its helper series in m (sorted by ord), at most max rows in all. Returns the number
+ * of rows (n, the program rows alone, when memory is short). */
+size_t rows__with_helpers(const struct model *m, bool cumulative, const struct row_order *ord,
+			  struct row *rows, size_t n, size_t max);
+
+#endif /* LAT_ROWS_H */
