@@ -113,20 +113,6 @@ int replay_ui__act(struct session *s, enum replay_act a, char *msg, size_t len)
 	return 0;
 }
 
-/* The replay clock keys as one line (under the header), from the key table, so the line and
- * the keys cannot disagree; `?` says what each does. */
-void replay_ui__keys_line(char *buf, size_t len)
-{
-	size_t n, l = (size_t)snprintf(buf, len, "replay keys:");
-	const struct tui_key *k = tui__keys(&n);
-
-	for (size_t i = 0; i < n && l < len; i++)
-		if (k[i].scope == KEY_REPLAY && k[i].act)
-			l += (size_t)snprintf(buf + l, len - l, "  %s", k[i].label);
-	if (l < len)
-		snprintf(buf + l, len - l, "  (? says what each does)");
-}
-
 /* Per-interval batch reports, as live batch prints them. */
 static int run_intervals(struct session *s, volatile sig_atomic_t *stop)
 {

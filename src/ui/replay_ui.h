@@ -21,7 +21,5 @@ int replay_ui__report(struct session *s, volatile sig_atomic_t *stop);
 /* Do replay action a (a replay key of the TUI's key table): 0, or a negative errno with one
  * sentence for the footer in msg (msg may hold one on success too, "" otherwise). */
 int replay_ui__act(struct session *s, enum replay_act a, char *msg, size_t len);
-/* One line naming the replay clock keys (under the header of a replay). */
-void replay_ui__keys_line(char *buf, size_t len);
 
 #endif /* LAT_REPLAY_UI_H */

@@ -535,6 +535,20 @@ const struct tui_key *tui__keys(size_t *n)
 	return keys;
 }
 
+/* The replay clock keys as one line (under the header), from the key table, so the line and
+ * the keys cannot disagree; `?` says what each does. */
+static void replay_keys_line(char *buf, size_t len)
+{
+	size_t n, l = (size_t)snprintf(buf, len, "replay keys:");
+	const struct tui_key *k = tui__keys(&n);
+
+	for (size_t i = 0; i < n && l < len; i++)
+		if (k[i].scope == KEY_REPLAY && k[i].act)
+			l += (size_t)snprintf(buf + l, len - l, "  %s", k[i].label);
+	if (l < len)
+		snprintf(buf + l, len - l, "  (? says what each does)");
+}
+
 /* The scope of t's session: KEY_REPLAY or KEY_LIVE. */
 static enum key_scope scope_of(const struct tui *t)
 {
@@ -920,7 +934,7 @@ int tui__run(struct session *s, volatile sig_atomic_t *stop)
 	 * edit must not drop it). */
 	if (session__replay(s)) {
 		if (!s->warn[0])
-			replay_ui__keys_line(s->warn, sizeof(s->warn));
+			replay_keys_line(s->warn, sizeof(s->warn));
 		s->warn_keep = strlen(s->warn);
 	}
 
