@@ -80,8 +80,9 @@ void rec_enc__free(struct rec_enc *e);
 void rec_enc__forget(struct rec_enc *e);
 /* Append the file header (magic, version, metadata JSON text) to b. */
 void rec__header(struct rec_buf *b, const char *meta_json);
-/* Metadata "records" object: each record type's fields, as a cJSON object (caller owns). */
-void *rec__records_json(void);
+struct jsonw;
+/* Write the metadata's "records" object (each record type's fields) as the next value of w. */
+void rec__records_json(struct jsonw *w);
 /* Append the records of the interval m just closed (series changes, filter change, the
  * interval) to b; filter is the -p list now, lost the frames the writer dropped so far. */
 void rec_enc__interval(struct rec_enc *e, const struct model *m, const char *filter,

@@ -14,8 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <cjson/cJSON.h>
 
+#include "base/jsonw.h"
 #include "base/outfile.h"
 #include "rec/recorder.h"
 #include "rec/rec.h"
@@ -168,40 +168,51 @@ void recorder__event(struct recorder *r, const struct lat_event *e)
 		flush_raw(r);
 }
 
-/* The metadata JSON of a new recording. */
+/* The metadata JSON of a new recording (malloc'd), or NULL when out of memory. Integers are
+ * written whole (jsonw): a wall-clock ns count is above 2^53, where a double rounds. */
 static char *meta_json(const struct rec_meta *meta)
 {
-	cJSON *o = cJSON_CreateObject();
 	const struct model *m = meta->m;
 	struct utsname u;
 	struct timespec rt;
-	char *txt;
+	struct jsonw w;
+	char *txt = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&txt, &len);
 
+	if (!f)
+		return NULL;
 	clock_gettime(CLOCK_REALTIME, &rt);
 	if (uname(&u)) {
 		snprintf(u.nodename, sizeof(u.nodename), "?");
 		snprintf(u.release, sizeof(u.release), "?");
 	}
-	cJSON_AddStringToObject(o, "format", "lattop recording");
-	cJSON_AddStringToObject(o, "lattop_version", LATTOP_VERSION);
-	cJSON_AddStringToObject(o, "host", u.nodename);
-	cJSON_AddStringToObject(o, "kernel", u.release);
-	cJSON_AddStringToObject(o, "clock", "CLOCK_MONOTONIC");
+	jsonw__init(&w, f);
+	jsonw__begin_object(&w);
+	jsonw__string_field(&w, "format", "lattop recording");
+	jsonw__string_field(&w, "lattop_version", LATTOP_VERSION);
+	jsonw__string_field(&w, "host", u.nodename);
+	jsonw__string_field(&w, "kernel", u.release);
+	jsonw__string_field(&w, "clock", "CLOCK_MONOTONIC");
 	/* The same instant on both clocks: replay maps interval times to wall time with it. */
-	cJSON_AddNumberToObject(o, "start_realtime_ns",
-				(double)((uint64_t)rt.tv_sec * 1000000000ull + rt.tv_nsec));
-	cJSON_AddNumberToObject(o, "start_monotonic_ns", (double)now_ns());
-	cJSON_AddNumberToObject(o, "interval_ns", (double)meta->interval_ns);
-	cJSON_AddStringToObject(o, "mode", meta->mode_name);
-	cJSON_AddStringToObject(o, "filter", meta->filter);
-	cJSON_AddStringToObject(o, "source", m->source);
-	cJSON_AddStringToObject(o, "notice", m->notice);
-	cJSON_AddStringToObject(o, "seg_notice", m->seg_notice);
-	cJSON_AddNumberToObject(o, "floor_ns", (double)m->floor_ns);
-	cJSON_AddBoolToObject(o, "raw", meta->raw);
-	cJSON_AddItemToObject(o, "records", rec__records_json());
-	txt = cJSON_PrintUnformatted(o);
-	cJSON_Delete(o);
+	jsonw__u64_field(&w, "start_realtime_ns",
+			 (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec);
+	jsonw__u64_field(&w, "start_monotonic_ns", now_ns());
+	jsonw__u64_field(&w, "interval_ns", meta->interval_ns);
+	jsonw__string_field(&w, "mode", meta->mode_name);
+	jsonw__string_field(&w, "filter", meta->filter);
+	jsonw__string_field(&w, "source", m->source);
+	jsonw__string_field(&w, "notice", m->notice);
+	jsonw__string_field(&w, "seg_notice", m->seg_notice);
+	jsonw__u64_field(&w, "floor_ns", m->floor_ns);
+	jsonw__bool_field(&w, "raw", meta->raw);
+	jsonw__key(&w, "records");
+	rec__records_json(&w);
+	jsonw__end_object(&w);
+	if (fclose(f) || w.misuse) {
+		free(txt);
+		return NULL;
+	}
 	return txt;
 }
 

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
 
+#include "base/jsonw.h"
 #include "rec/codec.h"
 
 /* One field of a record payload, as the metadata describes it. */
@@ -95,49 +95,45 @@ void rec__header(struct rec_buf *b, const char *meta_json)
 }
 
 /* One record type's description for the metadata. */
-static cJSON *fields_json(uint32_t type, unsigned fixed, const struct rec_field *f, size_t n)
+static void fields_json(struct jsonw *w, const char *key, uint32_t type, unsigned fixed,
+			const struct rec_field *f, size_t n)
 {
-	cJSON *o = cJSON_CreateObject(), *arr;
-
-	cJSON_AddNumberToObject(o, "type", type);
-	cJSON_AddNumberToObject(o, "fixed_len", fixed);
-	arr = cJSON_AddArrayToObject(o, "fields");
+	jsonw__key(w, key);
+	jsonw__begin_object(w);
+	jsonw__u64_field(w, "type", type);
+	jsonw__u64_field(w, "fixed_len", fixed);
+	jsonw__key(w, "fields");
+	jsonw__begin_array(w);
 	for (size_t i = 0; i < n; i++) {
-		cJSON *x = cJSON_CreateObject();
-
-		cJSON_AddStringToObject(x, "name", f[i].name);
-		cJSON_AddStringToObject(x, "type", f[i].type);
-		cJSON_AddNumberToObject(x, "offset", f[i].off);
-		cJSON_AddItemToArray(arr, x);
+		jsonw__begin_object(w);
+		jsonw__string_field(w, "name", f[i].name);
+		jsonw__string_field(w, "type", f[i].type);
+		jsonw__u64_field(w, "offset", f[i].off);
+		jsonw__end_object(w);
 	}
-	return o;
+	jsonw__end_array(w);
+	jsonw__end_object(w);
 }
 
 #define NF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Metadata "records" object: each record type's fields. */
-void *rec__records_json(void)
+void rec__records_json(struct jsonw *w)
 {
-	cJSON *r = cJSON_CreateObject();
-
-	cJSON_AddStringToObject(r, "framing",
-				"u32 type, u32 len, payload[len], u32 crc32(type,len,payload); "
-				"little-endian; skip unknown types by len");
-	cJSON_AddItemToObject(r, "series", fields_json(REC_SERIES, REC_SERIES_FIXED,
-							 series_fields, NF(series_fields)));
-	cJSON_AddItemToObject(r, "interval", fields_json(REC_INTERVAL, REC_INTERVAL_FIXED,
-							   interval_fields, NF(interval_fields)));
-	cJSON_AddItemToObject(r, "interval_entry",
-			      fields_json(0, REC_ENTRY_FIXED, entry_fields, NF(entry_fields)));
-	cJSON_AddItemToObject(r, "filter", fields_json(REC_FILTER, REC_FILTER_FIXED,
-							 filter_fields, NF(filter_fields)));
-	cJSON_AddItemToObject(r, "events", fields_json(REC_EVENTS, REC_EVENTS_FIXED,
-							 events_fields, NF(events_fields)));
-	cJSON_AddItemToObject(r, "counters", fields_json(REC_COUNTERS, REC_COUNTERS_FIXED,
-							   counters_fields, NF(counters_fields)));
-	cJSON_AddItemToObject(r, "counter",
-			      fields_json(0, REC_CTR_FIXED, counter_fields, NF(counter_fields)));
-	return r;
+	jsonw__begin_object(w);
+	jsonw__string_field(w, "framing",
+			    "u32 type, u32 len, payload[len], u32 crc32(type,len,payload); "
+			    "little-endian; skip unknown types by len");
+	fields_json(w, "series", REC_SERIES, REC_SERIES_FIXED, series_fields, NF(series_fields));
+	fields_json(w, "interval", REC_INTERVAL, REC_INTERVAL_FIXED, interval_fields,
+		    NF(interval_fields));
+	fields_json(w, "interval_entry", 0, REC_ENTRY_FIXED, entry_fields, NF(entry_fields));
+	fields_json(w, "filter", REC_FILTER, REC_FILTER_FIXED, filter_fields, NF(filter_fields));
+	fields_json(w, "events", REC_EVENTS, REC_EVENTS_FIXED, events_fields, NF(events_fields));
+	fields_json(w, "counters", REC_COUNTERS, REC_COUNTERS_FIXED, counters_fields,
+		    NF(counters_fields));
+	fields_json(w, "counter", 0, REC_CTR_FIXED, counter_fields, NF(counter_fields));
+	jsonw__end_object(w);
 }
 
 /* What the encoder last wrote about one series (indexed by model position). */

@@ -25,6 +25,21 @@ EOF
 )
 expect_eq round-trip-json-equal "$same" True
 expect_eq replay-has-demo "$(json 'sum(1 for l in L for r in l["rows"] if r["prog_name"].startswith("demo_"))' "$TMP/rep.json")" 16
+# The metadata's integers are whole: start_realtime_ns (about 1.8e18, above 2^53) used to go
+# through a double and came out as 1.76...e+18. The header is magic (12), version (4), length
+# (4), then the JSON.
+meta=$(python3 - "$TMP/a.lrec" <<'EOF'
+import json, re, struct, sys, time
+b = open(sys.argv[1], "rb").read()
+n = struct.unpack_from("<I", b, 16)[0]
+txt = b[20:20 + n].decode()
+m = json.loads(txt)
+whole = re.search(r'"start_realtime_ns":([0-9]+)[,}]', txt) is not None
+near = abs(m["start_realtime_ns"] - time.time_ns()) < 600 * 10**9
+print(whole, near, isinstance(m["interval_ns"], int), m["interval_ns"])
+EOF
+)
+expect_eq meta-integers-whole "$meta" "True True True 300000000"
 # CSV and text replay carry the same rows as JSON (same formats as live batch).
 $LATTOP -r "$TMP/a.lrec" -b -n 2 -o csv >"$TMP/rep.csv"
 expect_eq replay-csv-rows "$(grep -c ',demo_' "$TMP/rep.csv")" 8

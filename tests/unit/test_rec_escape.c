@@ -18,6 +18,7 @@
 
 #include "rec/rec.h"
 #include "fixtures.h"
+#include "base/jsonw.h"
 #include "test.h"
 
 /* The hostile tail every crafted string carries: a title-setting OSC, CR LF, a quoted word, a
@@ -40,7 +41,27 @@ static const char *const evil_sctr = "SC" EVIL;
 /* The "big" counter's rise per interval: 2^53 + 1, not a double. */
 #define BIG ((1ull << 53) + 1)
 
-/* The metadata JSON of the crafted file (caller frees). */
+/* The writer's "records" description as a cJSON item (NULL when out of memory). */
+static cJSON *records_item(void)
+{
+	char *txt = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&txt, &len);
+	struct jsonw w;
+	cJSON *r;
+
+	if (!f)
+		return NULL;
+	jsonw__init(&w, f);
+	rec__records_json(&w);
+	fclose(f);
+	r = cJSON_Parse(txt);
+	free(txt);
+	return r;
+}
+
+/* The metadata JSON of the crafted file (caller frees). cJSON, not the recorder's writer:
+ * it writes the hostile bytes raw, as a crafted file would hold them. */
 static char *meta_json(uint64_t base)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -58,7 +79,7 @@ static char *meta_json(uint64_t base)
 	cJSON_AddStringToObject(o, "notice", "notice" EVIL);
 	cJSON_AddStringToObject(o, "seg_notice", "segnotice" EVIL);
 	cJSON_AddBoolToObject(o, "raw", true);
-	cJSON_AddItemToObject(o, "records", rec__records_json());
+	cJSON_AddItemToObject(o, "records", records_item());
 	txt = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
 	return txt;
