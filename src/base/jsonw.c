@@ -2,10 +2,12 @@
 /*
  * jsonw.c - a typed JSON writer (see jsonw.h).
  */
+#include <errno.h>
 #include <float.h>
 #include <inttypes.h>
 #include <locale.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/jsonw.h"
@@ -16,6 +18,31 @@ void jsonw__init(struct jsonw *w, FILE *f)
 {
 	memset(w, 0, sizeof(*w));
 	w->f = f;
+}
+
+/* Start a writer into memory. */
+int jsonw__mem_open(struct jsonw_mem *m)
+{
+	FILE *f;
+
+	m->txt = NULL;
+	m->len = 0;
+	f = open_memstream(&m->txt, &m->len);
+	if (!f)
+		return -ENOMEM;
+	jsonw__init(&m->w, f);
+	return 0;
+}
+
+/* End a writer into memory: its text, or NULL. */
+char *jsonw__mem_close(struct jsonw_mem *m)
+{
+	if (fclose(m->w.f) || m->w.misuse) {
+		free(m->txt);
+		m->txt = NULL;
+	}
+	m->w.f = NULL;
+	return m->txt;
 }
 
 /* Lay out as cJSON_Print does. */

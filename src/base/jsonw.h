@@ -84,6 +84,17 @@ void jsonw__string_field(struct jsonw *w, const char *key, const char *s);
 void jsonw__bool_field(struct jsonw *w, const char *key, bool v);
 void jsonw__null_field(struct jsonw *w, const char *key);
 
+/* A writer into memory: jsonw__mem_open starts one (0 or -ENOMEM), jsonw__mem_close ends it
+ * and returns the text (malloc'd; the caller frees it), or NULL when out of memory or when the
+ * writer was misused. */
+struct jsonw_mem {
+	struct jsonw w;
+	char *txt;
+	size_t len;
+};
+int jsonw__mem_open(struct jsonw_mem *m);
+char *jsonw__mem_close(struct jsonw_mem *m);
+
 /* The double form of jsonw__double into buf (at least 32 bytes). */
 void jsonw__fmt_double(char *buf, size_t len, double v);
 

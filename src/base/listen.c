@@ -12,8 +12,8 @@
 
 #include "base/listen.h"
 
-/* Parse a port number 1..65535; 0 on success. */
-static int parse_port(const char *s, uint16_t *port)
+/* Parse a port number 1..65535 (decimal digits only); 0 or -EINVAL. */
+int listen__parse_port(const char *s, uint16_t *port)
 {
 	char *end;
 	long v;
@@ -44,7 +44,7 @@ int prom__parse_listen(const char *spec, struct prom_addr *a, char *err, size_t 
 		memcpy(host, spec, n);
 		host[n] = '\0';
 	}
-	if (parse_port(port_s, &port))
+	if (listen__parse_port(port_s, &port))
 		goto bad;
 	if (!strcmp(host, "localhost"))
 		snprintf(host, sizeof(host), "127.0.0.1");

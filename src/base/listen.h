@@ -9,6 +9,7 @@
 #define LAT_LISTEN_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/socket.h>
 
 /* A parsed --listen argument. */
@@ -18,6 +19,8 @@ struct prom_addr {
 	char text[80]; /* as the user should read it back: "127.0.0.1:9100", "[::1]:9100" */
 };
 
+/* Parse a port number 1..65535 (decimal digits only, host order); 0 or -EINVAL. */
+int listen__parse_port(const char *s, uint16_t *port);
 /* Parse --listen's [ADDR:]PORT (ADDR a numeric IPv4 address, [IPv6] in brackets, or
  * localhost; 127.0.0.1 when absent; PORT 1..65535). Returns 0 or -EINVAL with one sentence
  * in err. */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/listen.h"
 #include "collect/flow.h"
 
 /* Parse an address into out (network order); *family becomes 4 or 6. Returns 0 or -EINVAL. */
@@ -30,16 +31,11 @@ static int parse_addr(const char *s, __u8 out[16], __u8 *family)
 /* Parse a port 1..65535 into network order. */
 static int parse_port(const char *s, __u16 *out)
 {
-	char *end;
-	long v;
+	uint16_t v;
 
-	if (!isdigit((unsigned char)*s))
+	if (listen__parse_port(s, &v))
 		return -EINVAL;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v < 1 || v > 65535)
-		return -EINVAL;
-	*out = htons((uint16_t)v);
+	*out = htons(v);
 	return 0;
 }
 

@@ -48,54 +48,47 @@ static void hex_field(struct jsonw *w, const char *key, uint64_t v)
  * out of memory. Counts are written exactly (the reader takes up to 2^53). */
 static char *profile_json(const struct profile *p)
 {
-	struct jsonw w;
-	char *txt = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&txt, &len);
+	struct jsonw_mem jm;
+	struct jsonw *w = &jm.w;
 
-	if (!f)
+	if (jsonw__mem_open(&jm))
 		return NULL;
-	jsonw__init(&w, f);
-	jsonw__pretty(&w);
-	jsonw__begin_object(&w);
-	jsonw__string_field(&w, "lattop_version", p->version);
-	jsonw__string_field(&w, "kernel", p->kernel);
-	jsonw__string_field(&w, "timestamp", p->timestamp);
-	jsonw__string_field(&w, "device", p->device);
-	jsonw__string_field(&w, "flow", p->flow);
-	jsonw__key(&w, "eventfds");
-	jsonw__begin_array(&w);
+	jsonw__pretty(w);
+	jsonw__begin_object(w);
+	jsonw__string_field(w, "lattop_version", p->version);
+	jsonw__string_field(w, "kernel", p->kernel);
+	jsonw__string_field(w, "timestamp", p->timestamp);
+	jsonw__string_field(w, "device", p->device);
+	jsonw__string_field(w, "flow", p->flow);
+	jsonw__key(w, "eventfds");
+	jsonw__begin_array(w);
 	for (int i = 0; i < p->nctx; i++) {
-		jsonw__begin_object(&w);
-		hex_field(&w, "ctx", p->ctx[i].ctx);
-		jsonw__s64_field(&w, "queue", i);
-		jsonw__u64_field(&w, "runs", p->ctx[i].runs);
-		jsonw__u64_field(&w, "packets", p->ctx[i].packets);
-		jsonw__end_object(&w);
+		jsonw__begin_object(w);
+		hex_field(w, "ctx", p->ctx[i].ctx);
+		jsonw__s64_field(w, "queue", i);
+		jsonw__u64_field(w, "runs", p->ctx[i].runs);
+		jsonw__u64_field(w, "packets", p->ctx[i].packets);
+		jsonw__end_object(w);
 	}
-	jsonw__end_array(&w);
-	jsonw__key(&w, "workers");
-	jsonw__begin_array(&w);
+	jsonw__end_array(w);
+	jsonw__key(w, "workers");
+	jsonw__begin_array(w);
 	for (int i = 0; i < p->ntid; i++) {
 		const struct profile_tid *t = &p->tid[i];
 
-		jsonw__begin_object(&w);
-		jsonw__u64_field(&w, "tid", t->tid);
-		jsonw__u64_field(&w, "pid", t->pid);
-		jsonw__string_field(&w, "comm", t->comm);
-		hex_field(&w, "ctx", t->ctx);
-		jsonw__u64_field(&w, "queue", t->queue);
-		jsonw__u64_field(&w, "runs", t->runs);
-		jsonw__u64_field(&w, "packets", t->packets);
-		jsonw__end_object(&w);
+		jsonw__begin_object(w);
+		jsonw__u64_field(w, "tid", t->tid);
+		jsonw__u64_field(w, "pid", t->pid);
+		jsonw__string_field(w, "comm", t->comm);
+		hex_field(w, "ctx", t->ctx);
+		jsonw__u64_field(w, "queue", t->queue);
+		jsonw__u64_field(w, "runs", t->runs);
+		jsonw__u64_field(w, "packets", t->packets);
+		jsonw__end_object(w);
 	}
-	jsonw__end_array(&w);
-	jsonw__end_object(&w);
-	if (fclose(f)) {
-		free(txt);
-		return NULL;
-	}
-	return txt;
+	jsonw__end_array(w);
+	jsonw__end_object(w);
+	return jsonw__mem_close(&jm);
 }
 
 /* Write a profile. */

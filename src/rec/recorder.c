@@ -175,45 +175,38 @@ static char *meta_json(const struct rec_meta *meta)
 	const struct model *m = meta->m;
 	struct utsname u;
 	struct timespec rt;
-	struct jsonw w;
-	char *txt = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&txt, &len);
+	struct jsonw_mem jm;
+	struct jsonw *w = &jm.w;
 
-	if (!f)
+	if (jsonw__mem_open(&jm))
 		return NULL;
 	clock_gettime(CLOCK_REALTIME, &rt);
 	if (uname(&u)) {
 		snprintf(u.nodename, sizeof(u.nodename), "?");
 		snprintf(u.release, sizeof(u.release), "?");
 	}
-	jsonw__init(&w, f);
-	jsonw__begin_object(&w);
-	jsonw__string_field(&w, "format", "lattop recording");
-	jsonw__string_field(&w, "lattop_version", LATTOP_VERSION);
-	jsonw__string_field(&w, "host", u.nodename);
-	jsonw__string_field(&w, "kernel", u.release);
-	jsonw__string_field(&w, "clock", "CLOCK_MONOTONIC");
+	jsonw__begin_object(w);
+	jsonw__string_field(w, "format", "lattop recording");
+	jsonw__string_field(w, "lattop_version", LATTOP_VERSION);
+	jsonw__string_field(w, "host", u.nodename);
+	jsonw__string_field(w, "kernel", u.release);
+	jsonw__string_field(w, "clock", "CLOCK_MONOTONIC");
 	/* The same instant on both clocks: replay maps interval times to wall time with it. */
-	jsonw__u64_field(&w, "start_realtime_ns",
+	jsonw__u64_field(w, "start_realtime_ns",
 			 (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec);
-	jsonw__u64_field(&w, "start_monotonic_ns", now_ns());
-	jsonw__u64_field(&w, "interval_ns", meta->interval_ns);
-	jsonw__string_field(&w, "mode", meta->mode_name);
-	jsonw__string_field(&w, "filter", meta->filter);
-	jsonw__string_field(&w, "source", m->source);
-	jsonw__string_field(&w, "notice", m->notice);
-	jsonw__string_field(&w, "seg_notice", m->seg_notice);
-	jsonw__u64_field(&w, "floor_ns", m->floor_ns);
-	jsonw__bool_field(&w, "raw", meta->raw);
-	jsonw__key(&w, "records");
-	rec__records_json(&w);
-	jsonw__end_object(&w);
-	if (fclose(f) || w.misuse) {
-		free(txt);
-		return NULL;
-	}
-	return txt;
+	jsonw__u64_field(w, "start_monotonic_ns", now_ns());
+	jsonw__u64_field(w, "interval_ns", meta->interval_ns);
+	jsonw__string_field(w, "mode", meta->mode_name);
+	jsonw__string_field(w, "filter", meta->filter);
+	jsonw__string_field(w, "source", m->source);
+	jsonw__string_field(w, "notice", m->notice);
+	jsonw__string_field(w, "seg_notice", m->seg_notice);
+	jsonw__u64_field(w, "floor_ns", m->floor_ns);
+	jsonw__bool_field(w, "raw", meta->raw);
+	jsonw__key(w, "records");
+	rec__records_json(w);
+	jsonw__end_object(w);
+	return jsonw__mem_close(&jm);
 }
 
 /* Free a recorder (joined or never started). */

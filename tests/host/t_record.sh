@@ -165,6 +165,7 @@ check sample-small test "$(stat -c %s tests/data/sample.lrec)" -lt 102400
 # SIGKILL mid-session: the file replays up to its last complete record.
 for _ in $(seq 60); do
 	wait_lock
+	: >"$TMP/k.live" # there before the background shell opens it, for the wc below
 	$LATTOP --demo -b -d 0.2 -o json -w "$TMP/k.lrec" >"$TMP/k.live" 2>"$TMP/k.start" &
 	kpid=$!
 	# Kill once five intervals were reported (each is flushed to the file first), however

@@ -267,6 +267,27 @@ static void test_pretty_as_cjson(void)
 	cJSON_Delete(o);
 }
 
+/* A writer into memory returns its text, or NULL after misuse (no half document). */
+static void test_mem(void)
+{
+	struct jsonw_mem jm;
+	char *txt;
+
+	ASSERT_EQ(jsonw__mem_open(&jm), 0, "mem open");
+	jsonw__begin_object(&jm.w);
+	jsonw__u64_field(&jm.w, "n", UINT64_MAX);
+	jsonw__end_object(&jm.w);
+	txt = jsonw__mem_close(&jm);
+	ASSERT_NONNULL(txt, "text");
+	ASSERT_STREQ(txt, "{\"n\":18446744073709551615}", "the document");
+	free(txt);
+	ASSERT_EQ(jsonw__mem_open(&jm), 0, "mem open");
+	jsonw__begin_object(&jm.w);
+	jsonw__u64(&jm.w, 1); /* a value where a key is due */
+	jsonw__end_object(&jm.w);
+	ASSERT_TRUE(jsonw__mem_close(&jm) == NULL, "misuse gives NULL");
+}
+
 int main(void)
 {
 	test__suite = "jsonw";
@@ -275,5 +296,6 @@ int main(void)
 	RUN_TEST(test_doubles_as_cjson);
 	RUN_TEST(test_grammar);
 	RUN_TEST(test_pretty_as_cjson);
+	RUN_TEST(test_mem);
 	return TEST_EXIT();
 }

@@ -44,18 +44,15 @@ static const char *const evil_sctr = "SC" EVIL;
 /* The writer's "records" description as a cJSON item (NULL when out of memory). */
 static cJSON *records_item(void)
 {
-	char *txt = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&txt, &len);
-	struct jsonw w;
+	struct jsonw_mem jm;
+	char *txt;
 	cJSON *r;
 
-	if (!f)
+	if (jsonw__mem_open(&jm))
 		return NULL;
-	jsonw__init(&w, f);
-	rec__records_json(&w);
-	fclose(f);
-	r = cJSON_Parse(txt);
+	rec__records_json(&jm.w);
+	txt = jsonw__mem_close(&jm);
+	r = txt ? cJSON_Parse(txt) : NULL;
 	free(txt);
 	return r;
 }
