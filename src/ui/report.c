@@ -429,22 +429,23 @@ static int emit_tables(struct sink *k, const struct session *s)
 /* The text header of the totals: the recording, its span, its losses. */
 static void totals_text_head(struct session *s, FILE *f)
 {
+	struct replay *rp = session__replay(s);
 	const struct model *m = s->m;
 	const struct model_counters *c = &m->c_cum;
 	char ts[32] = "?";
-	time_t t = (time_t)(replay__wall_ns(session__replay(s), m->cum_start_ns) / 1000000000ull);
+	time_t t = (time_t)(replay__wall_ns(rp, m->cum_start_ns) / 1000000000ull);
 	struct tm tm;
 
 	if (localtime_r(&t, &tm))
 		strftime(ts, sizeof(ts), "%Y-%m-%d %H:%M:%S", &tm);
 	fputs("lattop replay ", f);
-	text__fputs(f, replay__path(session__replay(s)));
+	text__fputs(f, replay__path(rp));
 	fputs("  host ", f);
-	text__fputs(f, replay__host(session__replay(s)));
+	text__fputs(f, replay__host(rp));
 	fputs("  kernel ", f);
-	text__fputs(f, replay__kernel(session__replay(s)));
+	text__fputs(f, replay__kernel(rp));
 	fprintf(f, "  recorded %s  duration %.2fs  intervals %zu  source ", ts,
-		(m->last_end_ns - m->cum_start_ns) / 1e9, replay__file(session__replay(s))->nivals);
+		(m->last_end_ns - m->cum_start_ns) / 1e9, replay__file(rp)->nivals);
 	text__line(f, "", m->source);
 	fprintf(f,
 		"drops: ringbuf %" PRIu64 "  queue %" PRIu64 "  recursion %" PRIu64
@@ -457,14 +458,15 @@ static void totals_text_head(struct session *s, FILE *f)
 /* The JSON members of the totals before the tables (the object is open). */
 static void totals_json_head(struct session *s, struct jsonw *w)
 {
+	struct replay *rp = session__replay(s);
 	const struct model *m = s->m;
 
-	jsonw__string_field(w, "file", replay__path(session__replay(s)));
-	jsonw__string_field(w, "host", replay__host(session__replay(s)));
-	jsonw__string_field(w, "kernel", replay__kernel(session__replay(s)));
-	jsonw__u64_field(w, "start_ns", replay__wall_ns(session__replay(s), m->cum_start_ns));
+	jsonw__string_field(w, "file", replay__path(rp));
+	jsonw__string_field(w, "host", replay__host(rp));
+	jsonw__string_field(w, "kernel", replay__kernel(rp));
+	jsonw__u64_field(w, "start_ns", replay__wall_ns(rp, m->cum_start_ns));
 	jsonw__u64_field(w, "duration_ns", m->last_end_ns - m->cum_start_ns);
-	jsonw__u64_field(w, "intervals", replay__file(session__replay(s))->nivals);
+	jsonw__u64_field(w, "intervals", replay__file(rp)->nivals);
 	jsonw__string_field(w, "source", m->source);
 	batch__json_counters(w, &m->c_cum);
 	batch__json_named(w, m, true);
@@ -564,13 +566,14 @@ static void trace_event(FILE *f, const struct lat_event *e, const char *name, ui
 /* Export a --raw recording event by event (CSV or trace JSON). */
 int report__events(struct session *s, FILE *f)
 {
-	const struct rec_file *rf = replay__file(session__replay(s));
+	struct replay *rp = session__replay(s);
+	const struct rec_file *rf = replay__file(rp);
 	uint64_t base = rf->nivals ? rec__ival_start(rf, 0) : 0;
 	bool trace = s->o->out == OUT_TRACE, first = true;
 
 	if (!rf->nevents) {
 		fputs("lattop: ", stderr);
-		text__fputs(stderr, replay__path(session__replay(s)));
+		text__fputs(stderr, replay__path(rp));
 		fputs(" holds no events: record with -w FILE --raw to export events\n", stderr);
 		return EXIT_RUNTIME;
 	}
