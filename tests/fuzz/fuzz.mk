@@ -12,7 +12,8 @@ FUZZ_CC ?= clang
 FUZZ_TIME ?= 60
 FUZZ_LIMITS ?= -timeout=10 -rss_limit_mb=512 -malloc_limit_mb=64 -max_len=65536
 FUZZ_OUT := $(OUTPUT)/fuzz
-FUZZ_SRCS := src/rec/codec.c src/rec/writer.c src/rec/reader.c src/model/model.c src/model/hist.c
+FUZZ_SRCS := src/rec/codec.c src/rec/writer.c src/rec/reader.c src/model/model.c src/model/hist.c \
+	src/base/jsonw.c src/base/text.c
 FUZZ_BIN := $(FUZZ_OUT)/fuzz_rec
 FUZZ_COV := $(FUZZ_OUT)/fuzz_rec_cov
 FUZZ_DEPS := tests/fuzz/fuzz_rec.c tests/fuzz/fuzz_crc.h $(FUZZ_SRCS) src/rec/rec.h src/rec/codec.h \
