@@ -91,8 +91,8 @@ static int heat_window(const struct heat_slot *slots, size_t n, int lo, int hi, 
 }
 
 /* One heatmap row: its label, then a cell per interval. */
-static void heat_row(int y, int r, const struct heat_slot *slots, size_t n,
-		     uint32_t max, bool colour)
+static void heat_row(int y, int r, const struct heat_slot *slots, size_t n, uint32_t max,
+		     bool colour)
 {
 	char label[16];
 

@@ -34,6 +34,8 @@ check mono-left-1us grep -qE '^   512ns @{20}$' <<<"$scr"
 check mono-right-100us grep -qE '^  65\.5us {21}@{20}$' <<<"$scr"
 check mono-rows-between grep -qE '^  2\.05us$' <<<"$scr"
 expect_eq mono-dense-rows "$(grep -cE '@@' <<<"$scr")" 2
+# p50 and p99 share the busy row here: underline and reverse on all 20 of its cells.
+check mono-marks grep -qP '^ +512ns \x1b\[4;7m@{20}' <(tmux capture-pane -e -p -t "$S")
 check mono-legend grep -qF 'shade " .:-=+*#%@": runs up to 1,000; p50 underlined, p99 reversed' <<<"$scr"
 # m again: the histogram bars are back.
 tmux send-keys -t "$S" m

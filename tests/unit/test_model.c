@@ -250,7 +250,8 @@ static void test_heat_history(void)
 	model__close_interval(m, 201 * S);
 	n = model__heat_history(m, s, out, MODEL_P99_RING);
 	ASSERT_TRUE(out[n - 1].n == 0 && out[n - 2].n == 0, "two idle intervals");
-	ASSERT_EQ(heat_at(&out[n - 3], r100us), MODEL_P99_RING + 40 + 100, "then the last busy one");
+	ASSERT_EQ(heat_at(&out[n - 3], r100us), MODEL_P99_RING + 40 + 100,
+		  "then the last busy one");
 	/* Memory: the slots and the rows their runs spanned (8 rows when the step was in view). */
 	model__cost(m, &c1);
 	heat = c1.bytes - c1.hist_bytes - c0.bytes - m->cap * (sizeof(*m->s) + sizeof(*m->act)) -
