@@ -8,6 +8,7 @@
  * screen (header, counters, 100 rows, footer) through the real tui__draw into a 160x110
  * terminal written to /dev/null.
  * Baseline: the same loop without the redraw (model update and interval close only).
+ * Heatmap: the redraw with the detail pane open on the heatmap (m) of a row with events.
  * Figures: UI-thread CPU time per frame (CLOCK_THREAD_CPUTIME_ID), medians over rounds that
  * alternate sides; at 1 Hz one frame per second is the UI thread's share of a core, plus the
  * 20 empty getch wake-ups per second measured separately.
@@ -20,6 +21,7 @@
 
 #include "model/model.h"
 #include "session/session.h"
+#include "ui/tui_int.h" /* to open the pane on the heatmap as the m key does */
 #include "ui/ui.h"
 
 #define NPROGS 100
@@ -93,7 +95,7 @@ int main(void)
 	static struct opts o;
 	static struct session s;
 	static struct prog_stat st[NPROGS];
-	double base[ROUNDS], draw[ROUNDS], idle;
+	double base[ROUNDS], draw[ROUNDS], heat[ROUNDS], idle;
 	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
 	SCREEN *scr;
 	struct tui *t;
@@ -128,6 +130,10 @@ int main(void)
 	for (int r = 0; r < ROUNDS; r++) {
 		base[r] = round_cpu(s.m, st, NULL, &frame) / FRAMES;
 		draw[r] = round_cpu(s.m, st, t, &frame) / FRAMES;
+		t->pane = t->heat = true;
+		t->sel_id = 1000; /* events: a histogram and its heat history */
+		heat[r] = round_cpu(s.m, st, t, &frame) / FRAMES;
+		t->pane = t->heat = false;
 	}
 	idle = idle_cpu(20 * FRAMES) / FRAMES; /* 20 wake-ups per second at 1 Hz */
 	tui__free(t);
@@ -139,6 +145,7 @@ end:
 		goto cleanup;
 	qsort(base, ROUNDS, sizeof(double), dbl_cmp);
 	qsort(draw, ROUNDS, sizeof(double), dbl_cmp);
+	qsort(heat, ROUNDS, sizeof(double), dbl_cmp);
 	printf("ui benchmark: %d programs (%d with histograms), %d frames x %d rounds, medians\n",
 	       NPROGS, NPROGS / 2, FRAMES, ROUNDS);
 	printf("  %-44s %10.1f us\n", "baseline: model update + close, no drawing", base[2] * 1e6);
@@ -148,6 +155,9 @@ end:
 	printf("  ratio lattop/baseline: %.2fx\n", draw[2] / base[2]);
 	printf("  UI thread at 1 Hz: %.3f%% of a core (drawing %.3f%%; goal <= 2%%)\n",
 	       (draw[2] + idle) * 100.0, (draw[2] - base[2]) * 100.0);
+	printf("  %-44s %10.1f us\n", "the same with the heatmap pane open (m)", heat[2] * 1e6);
+	printf("  ratio heatmap open/pane closed: %.2fx; UI thread at 1 Hz: %.3f%% of a core\n",
+	       heat[2] / draw[2], (heat[2] + idle) * 100.0);
 cleanup:
 	model__free(s.m);
 	if (out)

@@ -29,6 +29,23 @@ static void series__fini(struct series *s)
 	hist__fini(&s->h_open);
 	hist__fini(&s->h_last);
 	hist__fini(&s->h_cum);
+	if (s->heat)
+		for (int i = 0; i < MODEL_P99_RING; i++)
+			free(s->heat[i].cnt);
+	free(s->heat);
+	s->heat = NULL;
+}
+
+/* Bytes a series' heat history holds. */
+static size_t heat_bytes(const struct series *s)
+{
+	size_t b = 0;
+
+	if (!s->heat)
+		return 0;
+	for (int i = 0; i < MODEL_P99_RING; i++)
+		b += s->heat[i].cap * sizeof(uint32_t);
+	return b + MODEL_P99_RING * sizeof(*s->heat);
 }
 
 /* Free a model (NULL is a no-op). */
@@ -50,11 +67,15 @@ void model__free(struct model *m)
 /* What the model holds and has done. */
 void model__cost(const struct model *m, struct model_cost *c)
 {
+	size_t heat = 0;
+
 	memset(c, 0, sizeof(*c));
-	for (size_t i = 0; i < m->n; i++)
+	for (size_t i = 0; i < m->n; i++) {
 		c->hist_bytes += hist__bytes(&m->s[i].h_open) + hist__bytes(&m->s[i].h_last) +
 				 hist__bytes(&m->s[i].h_cum);
-	c->bytes = sizeof(*m) + c->hist_bytes + m->cap * (sizeof(*m->s) + sizeof(*m->act)) +
+		heat += heat_bytes(&m->s[i]);
+	}
+	c->bytes = sizeof(*m) + c->hist_bytes + heat + m->cap * (sizeof(*m->s) + sizeof(*m->act)) +
 		   m->index_cap * sizeof(*m->index) +
 		   m->ctrcap * (sizeof(*m->ctr) + sizeof(*m->ctr_act)) +
 		   m->ctr_index_cap * sizeof(*m->ctr_index);
@@ -532,13 +553,67 @@ bool model__counters_lost(const struct model *m, const struct series *se)
 	return false;
 }
 
-/* Push one p99 onto a series' ring. */
-static void p99_push(struct series *s, uint64_t v)
+/* Log2 row of the heat history a value falls in (the top row takes what is above it). */
+int model__heat_row(uint64_t v)
 {
+	int r = v ? 64 - __builtin_clzll(v) : 0;
+
+	return r < MODEL_HEAT_ROWS ? r : MODEL_HEAT_ROWS - 1;
+}
+
+/* Fill heat slot sl with histogram h's log2 counts (h NULL or empty: no runs). Returns 0 or
+ * -ENOMEM (the slot then says no runs). */
+static int heat_fill(struct heat_slot *sl, const struct hist *h)
+{
+	uint32_t per[MODEL_HEAT_ROWS] = { 0 };
+	int lo = MODEL_HEAT_ROWS, hi = -1;
+	uint64_t c;
+
+	sl->n = 0;
+	if (!h || !h->count)
+		return 0;
+	for (uint32_t it = 0, b; hist__next(h, &it, &b, &c);) {
+		int r = model__heat_row(hist__bucket_lo(b));
+
+		per[r] = c > UINT32_MAX - per[r] ? UINT32_MAX : per[r] + (uint32_t)c;
+		lo = r < lo ? r : lo;
+		hi = r > hi ? r : hi;
+	}
+	if (hi < lo)
+		return 0;
+	if (hi - lo + 1 > sl->cap) {
+		uint32_t *p = realloc(sl->cnt, (size_t)(hi - lo + 1) * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		sl->cnt = p;
+		sl->cap = (uint8_t)(hi - lo + 1);
+	}
+	memcpy(sl->cnt, per + lo, (size_t)(hi - lo + 1) * sizeof(*per));
+	sl->lo = (uint8_t)lo;
+	sl->n = (uint8_t)(hi - lo + 1);
+	sl->p50 = (uint8_t)model__heat_row(hist__percentile(h, 0.50));
+	sl->p99 = (uint8_t)model__heat_row(hist__percentile(h, 0.99));
+	return 0;
+}
+
+/* Push one p99 onto a series' ring, and h's log2 counts onto its heat ring (h NULL: an idle
+ * interval). The heat ring is allocated at the first interval with runs. */
+static int p99_push(struct series *s, uint64_t v, const struct hist *h)
+{
+	int err = 0;
+
+	if (!s->heat && h && h->count)
+		s->heat = calloc(MODEL_P99_RING, sizeof(*s->heat));
+	if (s->heat)
+		err = heat_fill(&s->heat[s->p99_head], h);
+	else if (h && h->count)
+		err = -ENOMEM;
 	s->p99_ring[s->p99_head] = v;
 	s->p99_head = (s->p99_head + 1) % MODEL_P99_RING;
 	if (s->p99_n < MODEL_P99_RING)
 		s->p99_n++;
+	return err;
 }
 
 /* Close one active series: stats and histograms move open -> last -> cumulative, and its p99
@@ -564,8 +639,9 @@ static int series__close(struct model *m, struct series *s)
 	hist__reset(&s->h_open);
 	err = hist__merge(&s->h_cum, &s->h_last);
 	for (uint64_t k = s->p99_ival; k < m->intervals && k < s->p99_ival + MODEL_P99_RING; k++)
-		p99_push(s, 0);
-	p99_push(s, hist__percentile(&s->h_last, 0.99));
+		p99_push(s, 0, NULL);
+	if (p99_push(s, hist__percentile(&s->h_last, 0.99), &s->h_last))
+		err = -ENOMEM;
 	s->p99_ival = m->intervals + 1;
 	return err;
 }
@@ -639,6 +715,27 @@ size_t model__p99_history(const struct model *m, const struct series *s, uint64_
 	first = n - first > max ? n - max : first;
 	memcpy(out, all + first, (n - first) * sizeof(*out));
 	return n - first;
+}
+
+/* Point out[] at a series' heat history, oldest first: the ring, then the idle closes since. */
+size_t model__heat_history(const struct model *m, const struct series *s, struct heat_slot *out,
+			   size_t max)
+{
+	uint64_t idle = s->has_hist ? m->intervals - s->p99_ival : 0;
+	uint32_t first = (s->p99_head + MODEL_P99_RING - s->p99_n) % MODEL_P99_RING;
+	size_t n, skip, k = 0;
+
+	if (idle > MODEL_P99_RING)
+		idle = MODEL_P99_RING;
+	n = s->p99_n + (size_t)idle;
+	skip = n > MODEL_P99_RING ? n - MODEL_P99_RING : 0; /* the ring's length at most */
+	skip = n - skip > max ? n - max : skip;
+	for (size_t i = skip; i < n; i++, k++) {
+		memset(&out[k], 0, sizeof(out[k]));
+		if (i < s->p99_n && s->heat)
+			out[k] = s->heat[(first + i) % MODEL_P99_RING];
+	}
+	return k;
 }
 
 /* Forget cumulative figures. */

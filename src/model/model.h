@@ -29,8 +29,18 @@ enum lat_mode {
 /* The name -m takes for a mode ("programs", "helpers", "segments"), "?" when out of range. */
 const char *model__mode_name(enum lat_mode m);
 
-/* Closed intervals whose p99 each series remembers (the detail pane's sparkline). */
+/* Closed intervals whose p99 each series remembers (the detail pane's sparkline), and its
+ * heat history (the heatmap: log2 counts per interval) with them. */
 #define MODEL_P99_RING 60
+/* Log2 rows of the heat history: row 0 holds the value 0, row r [2^(r-1), 2^r - 1] (hist.h). */
+#define MODEL_HEAT_ROWS (HIST_MAX_POW2 + 1)
+
+/* One closed interval of a series' heat history: counts of log2 rows lo .. lo + n - 1 (n = 0:
+ * no runs), and the rows holding its p50 and p99. */
+struct heat_slot {
+	uint32_t *cnt; /* n counts (saturating), room for cap */
+	uint8_t lo, n, cap, p50, p99;
+};
 
 /* Where a series' figures come from (bit set). */
 enum series_src {
@@ -83,6 +93,11 @@ struct series {
 	uint64_t p99_ring[MODEL_P99_RING];
 	uint32_t p99_head, p99_n;
 	uint64_t p99_ival;
+	/* The heat history, a ring parallel to p99_ring: NULL until a closed interval has runs,
+	 * then MODEL_P99_RING slots (960 bytes) and each slot's counts of the rows its runs span
+	 * (4 bytes a row): at most 960 + 60 x 41 x 4 = 10,800 bytes a series, ~1.2 KB for a
+	 * series whose runs stay within two powers of two. */
+	struct heat_slot *heat;
 
 	/* Closing (model.c): a series is on the model's active list while it has figures in the
 	 * open or the last interval, so a close costs what changed, not the number of series. */
@@ -240,6 +255,13 @@ int model__close_interval(struct model *m, uint64_t now_ns);
 /* Copy series s's p99 history, oldest first, into out (at most max); returns the count. */
 size_t model__p99_history(const struct model *m, const struct series *s, uint64_t *out,
 			  size_t max);
+/* Point out[] at series s's heat history, oldest first (at most max, the same intervals as
+ * model__p99_history; idle ones have n = 0); returns the count. The counts stay valid until
+ * the next close. */
+size_t model__heat_history(const struct model *m, const struct series *s, struct heat_slot *out,
+			   size_t max);
+/* Log2 row of the heat history a value falls in. */
+int model__heat_row(uint64_t v);
 /* Forget cumulative figures (the `z` key); the series stay. */
 void model__reset(struct model *m, uint64_t now_ns);
 

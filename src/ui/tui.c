@@ -156,6 +156,18 @@ static int k_pane(struct tui *t)
 	return KH_REDRAW;
 }
 
+/* Toggle the detail pane between the histogram and the heatmap (opening it on the heatmap). */
+static int k_heat(struct tui *t)
+{
+	if (!t->nrows) {
+		tui__say(t, "no row selected: the heatmap shows the selected program", 2000);
+		return KH_REDRAW;
+	}
+	t->heat = t->pane ? !t->heat : true;
+	t->pane = true;
+	return KH_REDRAW;
+}
+
 /* The view is now in mode m: its own default sort, the selection back at the top. */
 static void mode_entered(struct tui *t, enum lat_mode m)
 {
@@ -493,6 +505,8 @@ static const struct tui_key keys[] = {
 	{ '>', KEY_F(6), KEY_BOTH, k_sort_next, 0, "> F6", "sort by the next column", true },
 	{ 'r', 0, KEY_BOTH, k_reverse, 0, "r", "reverse the sort order", false },
 	{ '\n', 'H', KEY_BOTH, k_pane, 0, "Enter H", "histogram pane of the selected row", true },
+	{ 'm', 0, KEY_BOTH, k_heat, 0, "m", "the pane: histogram / heatmap over time",
+	  true },
 	{ 'f', 0, KEY_BOTH, k_filter, 0, "f", "edit the filter (IDs or names, comma-separated)",
 	  true },
 	{ '+', 0, KEY_LIVE, k_filter_add, 0, "+", "add the selected program to the filter", false },

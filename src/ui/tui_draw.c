@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * tui_draw.c - the TUI's table (columns fitted to the width) and the detail pane (log2
- * histogram with bars, p99 sparkline) of the selected row.
+ * histogram with bars, p99 sparkline; or the heatmap, tui_heat.c) of the selected row.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -151,7 +151,10 @@ int tui__pane_height(const struct tui *t, int avail)
 		return 0;
 	h = model__row_hist(&t->rows[t->sel]);
 	/* Title, the log2 rows (at least one line for "no samples"), the sparkline. */
-	want = h ? 2 + (h->count ? hist__log2(h, rows, PANE_MAX_LOG2) : 1) : 2;
+	if (h && t->heat)
+		want = 1 + tui__heat_height(t, t->rows[t->sel].s);
+	else
+		want = h ? 2 + (h->count ? hist__log2(h, rows, PANE_MAX_LOG2) : 1) : 2;
 	if (want > avail - PANE_MIN_TABLE)
 		want = avail - PANE_MIN_TABLE;
 	return want < 2 ? 0 : want;
@@ -267,7 +270,11 @@ void tui__draw_pane(struct tui *t, int y0, int height)
 	text__esc(name, sizeof(name), r->s->name);
 	text__esc(note, sizeof(note), r->s->note);
 	fmt_count(h ? h->count : r->count, cnt, sizeof(cnt));
-	if (h)
+	if (h && t->heat)
+		snprintf(title, sizeof(title),
+			 " %u %s: latency heatmap of the last intervals (m histogram, Enter closes)",
+			 r->s->id, name);
+	else if (h)
 		snprintf(title, sizeof(title),
 			 " %u %s: %s latency histogram, %s runs (Enter closes)", r->s->id, name, t->cumulative ? "cumulative" : "interval", cnt);
 	else
@@ -292,6 +299,13 @@ void tui__draw_pane(struct tui *t, int y0, int height)
 		attroff(tui_attr(t, TH_NOTE));
 		clrtoeol();
 		for (int i = 2; i < height; i++) {
+			move(y0 + i, 0);
+			clrtoeol();
+		}
+		return;
+	}
+	if (t->heat) {
+		for (int i = 1 + tui__draw_heat(t, r->s, y0 + 1, height - 1); i < height; i++) {
 			move(y0 + i, 0);
 			clrtoeol();
 		}

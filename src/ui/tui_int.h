@@ -39,6 +39,8 @@ struct tui {
 	uint32_t sel_id;  /* program ID of the selection: it follows the program across sorts */
 	int sortcol;
 	bool reverse, cumulative, paused, help, pane;
+	bool heat;        /* the pane shows the heatmap (m), not the histogram */
+	bool heat_pairs;  /* the heatmap's colour pairs are set up (tui_heat.c) */
 	bool color;       /* the terminal shows colours and neither NO_COLOR nor --no-color */
 	char flash[320];  /* a message in the footer for a moment */
 	uint64_t flash_until_ns;
@@ -73,5 +75,10 @@ void tui__draw_table(struct tui *t, int y0, int height);
 int tui__pane_height(const struct tui *t, int avail);
 /* The detail pane of the selected row in lines y0 .. y0 + height - 1. */
 void tui__draw_pane(struct tui *t, int y0, int height);
+/* Lines the heatmap of series s wants under the pane's title (tui_heat.c). */
+int tui__heat_height(const struct tui *t, const struct series *s);
+/* The heatmap of series s in lines y .. y + lines - 1, fitted to COLS; returns the lines
+ * drawn (tui_heat.c). */
+int tui__draw_heat(struct tui *t, const struct series *s, int y, int lines);
 
 #endif /* LAT_TUI_INT_H */

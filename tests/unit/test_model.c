@@ -197,6 +197,72 @@ out:
 	model__free(m);
 }
 
+/* Count of log2 row r in heat slot sl (0 outside its span). */
+static uint32_t heat_at(const struct heat_slot *sl, int r)
+{
+	return r >= sl->lo && r < sl->lo + sl->n ? sl->cnt[r - sl->lo] : 0;
+}
+
+static void test_heat_history(void)
+{
+	struct model *m = model__new(0);
+	struct lat_event e = { .kind = LAT_EV_PROG, .id = 4 };
+	struct heat_slot out[MODEL_P99_RING];
+	int r1us = model__heat_row(1000), r100us = model__heat_row(100000);
+	struct model_cost c0, c1;
+	struct series *s;
+	size_t n, heat;
+
+	ASSERT_EQ(r1us, 10, "1000 ns is in [512, 1023]");
+	ASSERT_EQ(r100us, 17, "100 us is in [65536, 131071]");
+	ASSERT_EQ(model__heat_row(0), 0, "0 has its own row");
+	ASSERT_EQ(model__heat_row(UINT64_MAX), MODEL_HEAT_ROWS - 1, "the top row takes the rest");
+	model__cost(m, &c0);
+	/* Interval i: 90 runs at 1 us and 10 at 100 us in the first 50, then 100 at 100 us;
+	 * interval i + 1 has i + 1 runs so each slot is told apart after the ring wraps. */
+	for (int i = 0; i < MODEL_P99_RING + 40; i++) {
+		for (int k = 0; k <= i + 100; k++) {
+			e.dur_ns = i < 50 && k < 90 ? 1000 : 100000;
+			model__add_event(m, &e, SRC_SELF);
+		}
+		model__close_interval(m, (uint64_t)(i + 1) * S);
+	}
+	s = model__find(m, LAT_EV_PROG, 4, 0, 0);
+	if (!ASSERT_NONNULL(s, "series 4"))
+		goto out;
+	n = model__heat_history(m, s, out, MODEL_P99_RING);
+	ASSERT_EQ(n, MODEL_P99_RING, "the ring keeps MODEL_P99_RING intervals");
+	/* out[0] is interval 40 (the 41st), out[9] interval 49, out[10] interval 50. */
+	ASSERT_EQ(heat_at(&out[0], r1us), 90, "oldest after the wrap: 90 at 1 us");
+	ASSERT_EQ(heat_at(&out[0], r100us), 41 + 100 - 90, "and the rest at 100 us");
+	ASSERT_EQ(out[0].p50, r1us, "p50 row before the step");
+	ASSERT_EQ(out[0].p99, r100us, "p99 row before the step");
+	ASSERT_EQ(heat_at(&out[10], r1us), 0, "none at 1 us after the step");
+	ASSERT_EQ(heat_at(&out[10], r100us), 151, "all 151 at 100 us after the step");
+	ASSERT_EQ(out[10].p50, r100us, "p50 row after the step");
+	ASSERT_EQ(heat_at(&out[n - 1], r100us), MODEL_P99_RING + 40 + 100, "newest last");
+	ASSERT_EQ(out[n - 1].n, 1, "one row spanned: one count held");
+	n = model__heat_history(m, s, out, 5);
+	ASSERT_EQ(n, 5, "a narrower pane gets the newest 5");
+	ASSERT_EQ(heat_at(&out[4], r100us), MODEL_P99_RING + 40 + 100, "ending with the newest");
+	/* Idle closes show as empty intervals at the right, in order. */
+	model__close_interval(m, 200 * S);
+	model__close_interval(m, 201 * S);
+	n = model__heat_history(m, s, out, MODEL_P99_RING);
+	ASSERT_TRUE(out[n - 1].n == 0 && out[n - 2].n == 0, "two idle intervals");
+	ASSERT_EQ(heat_at(&out[n - 3], r100us), MODEL_P99_RING + 40 + 100,
+		  "then the last busy one");
+	/* Memory: the slots and the rows their runs spanned (8 rows when the step was in view). */
+	model__cost(m, &c1);
+	heat = c1.bytes - c1.hist_bytes - c0.bytes - m->cap * (sizeof(*m->s) + sizeof(*m->act)) -
+	       m->index_cap * sizeof(*m->index);
+	ASSERT_GE(heat, MODEL_P99_RING * sizeof(struct heat_slot), "the slots are counted");
+	ASSERT_LE(heat, MODEL_P99_RING * (sizeof(struct heat_slot) + 8 * sizeof(uint32_t)),
+		  "heat history within 60 slots of 8 rows");
+out:
+	model__free(m);
+}
+
 /* Add n events of dur_ns to program id. */
 static void events(struct model *m, uint32_t id, int n, uint64_t dur_ns)
 {
@@ -288,6 +354,7 @@ int main(void)
 	RUN_TEST(test_many_series);
 	RUN_TEST(test_losses);
 	RUN_TEST(test_p99_history);
+	RUN_TEST(test_heat_history);
 	RUN_TEST(test_probed_count_from_events_only);
 	printf("model: %d passed, %d failed\n", test__passed, test__failed);
 	return TEST_EXIT();

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "rec/rec.h"
 #include "fixtures.h"
@@ -314,6 +315,90 @@ static void test_model_replay_functions(void)
 /* A probed program's boundary interval (runs seen by bpf_stats, no event yet) replays as it
  * showed live: count 0 from events, the next interval the events, and a program probed from
  * the second interval on stats then events. A format 1.2 file keeps the old rule. */
+/* Heat histories of program id in two models are equal. */
+static bool same_heat(struct model *a, struct model *b, uint32_t id)
+{
+	struct heat_slot x[MODEL_P99_RING], y[MODEL_P99_RING];
+	struct series *sa = model__find(a, LAT_EV_PROG, id, 0, 0);
+	struct series *sb = model__find(b, LAT_EV_PROG, id, 0, 0);
+	size_t n = sa ? model__heat_history(a, sa, x, MODEL_P99_RING) : 0;
+
+	if (!sa || !sb || model__heat_history(b, sb, y, MODEL_P99_RING) != n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (x[i].n != y[i].n || (x[i].n && (x[i].lo != y[i].lo || x[i].p50 != y[i].p50 ||
+						    x[i].p99 != y[i].p99 ||
+						    memcmp(x[i].cnt, y[i].cnt, x[i].n * 4))))
+			return false;
+	return true;
+}
+
+/* Apply f's records to a fresh model until k intervals are in it (as a replay seek does). */
+static struct model *replay_to(const struct rec_file *f, size_t k)
+{
+	struct model *m = model__new(0);
+
+	for (size_t i = 0, done = 0; i < f->nrecs && done < k; i++)
+		if (rec__apply(f, i, m, NULL, 0) == REC_INTERVAL)
+			done++;
+	return m;
+}
+
+/* The heatmap's history comes back from a recording: a seek to interval 30 rebuilds the heat
+ * ring the live model had then, and a seek to the end the one it has now (wrapped, with the
+ * step from 1 us to 100 us at interval 40 in view). */
+static void test_heat_seek(void)
+{
+	struct model *live = model__new(0), *at30 = NULL, *rep = NULL;
+	struct rec_enc *e = rec_enc__new();
+	struct heat_slot h[MODEL_P99_RING];
+	struct rec_buf b = { 0 };
+	struct rec_file f;
+	char err[256];
+
+	rec__header(&b, "{}");
+	for (int k = 0; k < 80; k++) {
+		for (int i = 0; k != 20 && i < 50 + k; i++) { /* interval 20 idle */
+			struct lat_event ev = { .kind = LAT_EV_PROG, .id = 9,
+						.dur_ns = k < 40 ? 1000 : 100000 };
+
+			model__add_event(live, &ev, SRC_SELF);
+		}
+		model__close_interval(live, (k + 1) * S);
+		rec_enc__interval(e, live, "", 0, &b);
+		if (k == 29) {
+			if (!ASSERT_EQ(rec__scan(&f, b.p, b.len, err, sizeof(err)), 0, "scan at 30"))
+				goto out;
+			at30 = replay_to(&f, 30);
+			ASSERT_TRUE(same_heat(live, at30, 9), "replayed to 30 as live at 30");
+			rec__fini(&f);
+		}
+	}
+	if (!ASSERT_EQ(rec__scan(&f, b.p, b.len, err, sizeof(err)), 0, "scan"))
+		goto out;
+	rep = replay_to(&f, f.nivals);
+	ASSERT_TRUE(same_heat(live, rep, 9), "replayed to the end as live");
+	model__free(rep);
+	rep = replay_to(&f, 30); /* a seek back rebuilds from the start */
+	ASSERT_TRUE(same_heat(at30, rep, 9), "seek back to 30");
+	ASSERT_EQ(model__heat_history(rep, model__find(rep, LAT_EV_PROG, 9, 0, 0), h, 60), 30,
+		  "30 intervals at 30");
+	ASSERT_EQ(h[29].lo, model__heat_row(1000), "1 us before the step");
+	model__free(rep);
+	rep = replay_to(&f, f.nivals);
+	ASSERT_EQ(model__heat_history(rep, model__find(rep, LAT_EV_PROG, 9, 0, 0), h, 60), 60,
+		  "a full ring at the end");
+	ASSERT_TRUE(h[19].lo == model__heat_row(1000) && h[20].lo == model__heat_row(100000),
+		    "the step at interval 40, 20 slots in");
+	rec__fini(&f);
+out:
+	model__free(at30);
+	model__free(rep);
+	model__free(live);
+	rec_enc__free(e);
+	rec_buf__fini(&b);
+}
+
 static void test_probed_boundary_replays(void)
 {
 	struct model *live = model__new(0), *rep = NULL;
@@ -389,6 +474,7 @@ int main(void)
 	test__suite = "rec";
 	RUN_TEST(test_round_trip);
 	RUN_TEST(test_probed_boundary_replays);
+	RUN_TEST(test_heat_seek);
 	RUN_TEST(test_truncation_every_byte);
 	RUN_TEST(test_bad_magic_and_version);
 	RUN_TEST(test_unknown_type_and_crc);
