@@ -261,7 +261,7 @@ qemu-system-x86_64 -accel tcg -cpu max -m 1G -smp 2 -display none -no-reboot -ni
 	-serial "file:$CONSOLE" -serial "file:$RESULTS" \
 	-chardev "pipe,id=mon0,path=$MONITOR" -mon chardev=mon0,mode=readline \
 	-kernel "$KERNEL" -initrd "$CACHE/initrd.gz" \
-	-append "console=ttyS0 loglevel=7 panic=-1 softlockup_panic=1 hung_task_panic=1 panic_on_warn=0 sysrq_always_enabled=1" \
+	-append "console=ttyS0 loglevel=7 panic=-1 softlockup_panic=1 softlockup_all_cpu_backtrace=1 hung_task_panic=1 panic_on_warn=0 sysrq_always_enabled=1" \
 	</dev/null >"$CACHE/qemu.log" 2>&1 &
 qpid=$!
 cat "$MONITOR.out" >"$CACHE/monitor.log" 2>/dev/null &
