@@ -351,13 +351,18 @@ if ! grep -qx 'VMTEST-DONE' "$RESULTS"; then
 	echo "FAIL vm/boot: VMTEST-DONE never appeared ($why); all of it in $dump"
 	echo "    -- last 15 result lines:"
 	tail -n 15 "$RESULTS" | sed 's/^/    /'
+	# The watchdogs' verdicts and where each CPU was (a lockup's stack may be far above the
+	# last 40 lines, after the other CPUs' backtraces).
+	verdicts='soft lockup|hard LOCKUP|detected stall|blocked for more than|Kernel panic'
+	stuck=$(grep -E "$verdicts|NMI backtrace for cpu|RIP: |Code: " "$CONSOLE" | head -n 30)
+	[ -z "$stuck" ] ||
+		printf '    -- watchdog reports and CPU backtraces:\n%s\n' "$(sed 's/^/    /' <<<"$stuck")"
 	echo "    -- last 40 kernel console lines:"
 	tail -n 40 "$CONSOLE" | sed 's/^/    /'
-	if [ -s "$CACHE/monitor.log" ]; then
-		echo "    -- vCPU state (QEMU monitor):"
-		grep -E '^(CPU#|\* CPU|  CPU|[RE]AX|[RE]IP|[RE]SP|CS )|VM status' \
-			"$CACHE/monitor.log" | head -n 40 | sed 's/^/    /'
-	fi
+	regs=$(grep -E '^(CPU#|\* CPU|  CPU|[RE]AX|[RE]IP|[RE]SP|CS )|VM status' "$CACHE/monitor.log" \
+		2>/dev/null | head -n 40)
+	# Empty when the guest panicked on its own (QEMU had exited before run.sh asked).
+	[ -z "$regs" ] || printf '    -- vCPU state (QEMU monitor):\n%s\n' "$(sed 's/^/    /' <<<"$regs")"
 	[ -s "$CACHE/qemu.log" ] && sed 's/^/    qemu: /' "$CACHE/qemu.log" | head -n 10
 	failed=$((failed + 1))
 fi
