@@ -52,10 +52,12 @@ static __always_inline bool same_ctx(__u32 top, __u32 now, bool kprobe)
 /* In task context, is the caller the thread that entered entry d? Where programs are
  * preemptible (PREEMPT_RT) another task can run on the CPU while d's program is preempted, e.g.
  * the timer thread running soft hrtimers: its calls are not d's. An interrupt runs on top of
- * the interrupted thread, so outside task context the thread says nothing. */
+ * the interrupted thread, so outside task context the thread says nothing; where contexts
+ * cannot be read (every one reads 0) the old attribution by the stack alone stays, as the
+ * notice says (the program probes compare threads only there too: progtrace.bpf.c). */
 static __always_inline bool same_task(const struct lat_nest *n, __u32 d)
 {
-	return n->ctx[d] || n->tid[d] == (__u32)bpf_get_current_pid_tgid();
+	return !cpu_ctx_readable() || n->ctx[d] || n->tid[d] == (__u32)bpf_get_current_pid_tgid();
 }
 
 /* A traced call starts: take the slot of the program on top of the stack, unless no watched

@@ -11,7 +11,8 @@
 # VM_TEST_TIMEOUT (each guest test, 120 s), VM_TESTS (globs of guest test names to run, e.g.
 # 't_01*'), VM_REPEAT (run the selected tests N times in one boot, 1), VM_KERNEL_META (the
 # meta package naming the kernel: linux-image-amd64, or linux-image-rt-amd64 for PREEMPT_RT),
-# VM_KERNEL_PKG (a kernel package instead), VM_VERBOSE=1 (print the whole console).
+# VM_KERNEL_PKG (a kernel package instead), VM_VERBOSE=1 (print the whole console),
+# VM_TCG_THREAD=single (one host thread for both vCPUs instead of QEMU's one per vCPU).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUTPUT=${OUTPUT:-.output}
@@ -257,7 +258,8 @@ rm -f "$CONSOLE" "$RESULTS" "$MONITOR".in "$MONITOR".out "$CACHE/monitor.log" "$
 mkfifo "$MONITOR.in" "$MONITOR.out"
 start=$(date +%s%N)
 rc=0
-qemu-system-x86_64 -accel tcg -cpu max -m 1G -smp 2 -display none -no-reboot -nic none \
+accel=tcg${VM_TCG_THREAD:+,thread=$VM_TCG_THREAD}
+qemu-system-x86_64 -accel "$accel" -cpu max -m 1G -smp 2 -display none -no-reboot -nic none \
 	-serial "file:$CONSOLE" -serial "file:$RESULTS" \
 	-chardev "pipe,id=mon0,path=$MONITOR" -mon chardev=mon0,mode=readline \
 	-kernel "$KERNEL" -initrd "$CACHE/initrd.gz" \
@@ -299,6 +301,15 @@ if [ -n "$hung" ] && kill -0 $qpid 2>/dev/null; then
 	mon "info cpus"
 	mon "info registers -a"
 	sleep 3
+	# Each vCPU's stack top: a CPU caught in exception entry or at its iret has the interrupted
+	# RIP there (how the silent int3 loop with interrupts off showed itself on PREEMPT_RT).
+	i=0
+	for sp in $(tr -d '\r' <"$CACHE/monitor.log" | grep -o 'RSP=[0-9a-f]*' | cut -d= -f2); do
+		mon "cpu $i"
+		mon "x /6gx 0x$sp"
+		i=$((i + 1))
+	done
+	sleep 2
 	mon "quit"
 	sleep 2
 	kill $qpid 2>/dev/null || true
@@ -359,8 +370,8 @@ if ! grep -qx 'VMTEST-DONE' "$RESULTS"; then
 		printf '    -- watchdog reports and CPU backtraces:\n%s\n' "$(sed 's/^/    /' <<<"$stuck")"
 	echo "    -- last 40 kernel console lines:"
 	tail -n 40 "$CONSOLE" | sed 's/^/    /'
-	regs=$(grep -E '^(CPU#|\* CPU|  CPU|[RE]AX|[RE]IP|[RE]SP|CS )|VM status' "$CACHE/monitor.log" \
-		2>/dev/null | head -n 40)
+	regs=$(grep -E '^(CPU#|\* CPU|  CPU|[RE]AX|[RE]IP|[RE]SP|CS |[0-9a-f]{16}: )|VM status' \
+		"$CACHE/monitor.log" 2>/dev/null | head -n 40)
 	# Empty when the guest panicked on its own (QEMU had exited before run.sh asked).
 	[ -z "$regs" ] || printf '    -- vCPU state (QEMU monitor):\n%s\n' "$(sed 's/^/    /' <<<"$regs")"
 	[ -s "$CACHE/qemu.log" ] && sed 's/^/    qemu: /' "$CACHE/qemu.log" | head -n 10
