@@ -9,8 +9,9 @@
  * (lat_nest, pushed by progtrace's fentry) and the call runs in the interrupt context P entered
  * in: calls while no watched program runs are not attributed (counted in `outside`), nor calls
  * from a hardirq, softirq or NMI that interrupted P, e.g. an unwatched program on a timer
- * tracepoint (counted in `foreign`). A program nested in the same context (a kprobe program
- * inside P's map call) is not told apart this way.
+ * tracepoint, nor, in task context, calls from another thread than P's (a task that preempted
+ * P, PREEMPT_RT) (both counted in `foreign`). A program nested in the same context (a kprobe
+ * program inside P's map call) is not told apart this way.
  *
  * Two probe sets share the logic: fentry/fexit, and kprobe/kretprobe where fentry on the
  * function fails (user space loads one set). Every map operation takes the map first: its id
@@ -48,6 +49,17 @@ static __always_inline bool same_ctx(__u32 top, __u32 now, bool kprobe)
 	return now == top || (kprobe && now == top + LAT_CTX_INT3);
 }
 
+/* In task context, is the caller the thread that entered entry d? Where programs are
+ * preemptible (PREEMPT_RT) another task can run on the CPU while d's program is preempted, e.g.
+ * the timer thread running soft hrtimers: its calls are not d's. An interrupt runs on top of
+ * the interrupted thread, so outside task context the thread says nothing; where contexts
+ * cannot be read (every one reads 0) the old attribution by the stack alone stays, as the
+ * notice says (the program probes compare threads only there too: progtrace.bpf.c). */
+static __always_inline bool same_task(const struct lat_nest *n, __u32 d)
+{
+	return !cpu_ctx_readable() || n->ctx[d] || n->tid[d] == (__u32)bpf_get_current_pid_tgid();
+}
+
 /* A traced call starts: take the slot of the program on top of the stack, unless no watched
  * program runs (counted in outside), the call comes from another interrupt context than that
  * program's (foreign), or a traced call already holds the slot (busy). */
@@ -65,7 +77,7 @@ static __always_inline int helper_enter(struct bpf_map *map, bool kprobe)
 		return 0;
 	}
 	d = (d - 1) & (LAT_NEST_MAX - 1);
-	if (!same_ctx(n->ctx[d], cpu_irq_ctx(), kprobe)) {
+	if (!same_ctx(n->ctx[d], cpu_irq_ctx(), kprobe) || !same_task(n, d)) {
 		h->foreign++;
 		return 0;
 	}
@@ -97,7 +109,7 @@ static __always_inline int helper_leave(bool kprobe)
 	if (d == 0 || d > LAT_NEST_MAX)
 		return 0;
 	d = (d - 1) & (LAT_NEST_MAX - 1);
-	if (!same_ctx(n->ctx[d], cpu_irq_ctx(), kprobe))
+	if (!same_ctx(n->ctx[d], cpu_irq_ctx(), kprobe) || !same_task(n, d))
 		return 0; /* counted as foreign at entry */
 	start = h->start_ns[d];
 	if (!start || h->func[d] != func_idx)

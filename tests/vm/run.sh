@@ -14,7 +14,8 @@
 # VM_KERNEL_PKG (a kernel package instead), VM_VERBOSE=1 (print the whole console), VM_SMP
 # (vCPUs, 2), VM_GUEST_EXTRA (a directory whose guest tests go to /tests too), VM_BINS_EXTRA (a
 # second bins list), VM_RESULTS_OUT (a file to copy the results log to, for callers that read
-# more than the PASS/FAIL lines, e.g. bench/vm/run.sh).
+# more than the PASS/FAIL lines, e.g. bench/vm/run.sh), VM_TCG_THREAD=single (one host thread
+# for all vCPUs instead of QEMU's one per vCPU).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUTPUT=${OUTPUT:-.output}
@@ -267,11 +268,12 @@ rm -f "$CONSOLE" "$RESULTS" "$MONITOR".in "$MONITOR".out "$CACHE/monitor.log" "$
 mkfifo "$MONITOR.in" "$MONITOR.out"
 start=$(date +%s%N)
 rc=0
-qemu-system-x86_64 -accel tcg -cpu max -m 1G -smp "$VM_SMP" -display none -no-reboot -nic none \
+accel=tcg${VM_TCG_THREAD:+,thread=$VM_TCG_THREAD}
+qemu-system-x86_64 -accel "$accel" -cpu max -m 1G -smp "$VM_SMP" -display none -no-reboot -nic none \
 	-serial "file:$CONSOLE" -serial "file:$RESULTS" \
 	-chardev "pipe,id=mon0,path=$MONITOR" -mon chardev=mon0,mode=readline \
 	-kernel "$KERNEL" -initrd "$CACHE/initrd.gz" \
-	-append "console=ttyS0 loglevel=7 panic=-1 softlockup_panic=1 hung_task_panic=1 panic_on_warn=0 sysrq_always_enabled=1" \
+	-append "console=ttyS0 loglevel=7 panic=-1 softlockup_panic=1 softlockup_all_cpu_backtrace=1 hung_task_panic=1 panic_on_warn=0 sysrq_always_enabled=1" \
 	</dev/null >"$CACHE/qemu.log" 2>&1 &
 qpid=$!
 cat "$MONITOR.out" >"$CACHE/monitor.log" 2>/dev/null &
@@ -309,6 +311,15 @@ if [ -n "$hung" ] && kill -0 $qpid 2>/dev/null; then
 	mon "info cpus"
 	mon "info registers -a"
 	sleep 3
+	# Each vCPU's stack top: a CPU caught in exception entry or at its iret has the interrupted
+	# RIP there (how the silent int3 loop with interrupts off showed itself on PREEMPT_RT).
+	i=0
+	for sp in $(tr -d '\r' <"$CACHE/monitor.log" | grep -o 'RSP=[0-9a-f]*' | cut -d= -f2); do
+		mon "cpu $i"
+		mon "x /6gx 0x$sp"
+		i=$((i + 1))
+	done
+	sleep 2
 	mon "quit"
 	sleep 2
 	kill $qpid 2>/dev/null || true
@@ -363,13 +374,18 @@ if ! grep -qx 'VMTEST-DONE' "$RESULTS"; then
 	echo "FAIL vm/boot: VMTEST-DONE never appeared ($why); all of it in $dump"
 	echo "    -- last 15 result lines:"
 	tail -n 15 "$RESULTS" | sed 's/^/    /'
+	# The watchdogs' verdicts and where each CPU was (a lockup's stack may be far above the
+	# last 40 lines, after the other CPUs' backtraces).
+	verdicts='soft lockup|hard LOCKUP|detected stall|blocked for more than|Kernel panic'
+	stuck=$(grep -E "$verdicts|NMI backtrace for cpu|RIP: |Code: " "$CONSOLE" | head -n 30)
+	[ -z "$stuck" ] ||
+		printf '    -- watchdog reports and CPU backtraces:\n%s\n' "$(sed 's/^/    /' <<<"$stuck")"
 	echo "    -- last 40 kernel console lines:"
 	tail -n 40 "$CONSOLE" | sed 's/^/    /'
-	if [ -s "$CACHE/monitor.log" ]; then
-		echo "    -- vCPU state (QEMU monitor):"
-		grep -E '^(CPU#|\* CPU|  CPU|[RE]AX|[RE]IP|[RE]SP|CS )|VM status' \
-			"$CACHE/monitor.log" | head -n 40 | sed 's/^/    /'
-	fi
+	regs=$(grep -E '^(CPU#|\* CPU|  CPU|[RE]AX|[RE]IP|[RE]SP|CS |[0-9a-f]{16}: )|VM status' \
+		"$CACHE/monitor.log" 2>/dev/null | head -n 40)
+	# Empty when the guest panicked on its own (QEMU had exited before run.sh asked).
+	[ -z "$regs" ] || printf '    -- vCPU state (QEMU monitor):\n%s\n' "$(sed 's/^/    /' <<<"$regs")"
 	[ -s "$CACHE/qemu.log" ] && sed 's/^/    qemu: /' "$CACHE/qemu.log" | head -n 10
 	failed=$((failed + 1))
 fi
