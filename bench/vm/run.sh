@@ -17,7 +17,8 @@ printf 'VMB_ROUNDS=%s\nVMB_CALLS=%s\nVMB_REPEAT=%s\n' "${VMB_ROUNDS:-3}" "${VMB_
 	"${VMB_REPEAT:-20000}" >"$OUT/guest/vmbench.conf"
 rm -f "$OUT/results.log"
 rc=0
-OUTPUT=$OUTPUT VM_SMP=${VMB_SMP:-4} VM_TESTS=x_vmbench VM_GUEST_EXTRA=$OUT/guest \
+# multi-threaded TCG: the vCPUs must really run at once for the "all vCPUs driving" side.
+OUTPUT=$OUTPUT VM_SMP=${VMB_SMP:-4} VM_TCG_THREAD=${VMB_TCG_THREAD:-multi} VM_TESTS=x_vmbench VM_GUEST_EXTRA=$OUT/guest \
 	VM_BINS_EXTRA=bench/vm/bins.txt VM_TEST_TIMEOUT=${VM_TEST_TIMEOUT:-2400} \
 	VM_RESULTS_OUT=$OUT/results.log bash tests/vm/run.sh || rc=$?
 if [ -s "$OUT/results.log" ]; then

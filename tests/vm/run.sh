@@ -14,8 +14,9 @@
 # VM_KERNEL_PKG (a kernel package instead), VM_VERBOSE=1 (print the whole console), VM_SMP
 # (vCPUs, 2), VM_GUEST_EXTRA (a directory whose guest tests go to /tests too), VM_BINS_EXTRA (a
 # second bins list), VM_RESULTS_OUT (a file to copy the results log to, for callers that read
-# more than the PASS/FAIL lines, e.g. bench/vm/run.sh), VM_TCG_THREAD=single (one host thread
-# for all vCPUs instead of QEMU's one per vCPU).
+# more than the PASS/FAIL lines, e.g. bench/vm/run.sh), VM_TCG_THREAD (single, the default: one
+# host thread runs all vCPUs in turn; multi: QEMU's one thread per vCPU, which can leave a vCPU
+# looping on a stale int3 after a trampoline is patched in, tests/vm/README.md).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUTPUT=${OUTPUT:-.output}
@@ -32,11 +33,13 @@ VM_SMP=${VM_SMP:-2}
 [[ $VM_SMP =~ ^[1-9][0-9]*$ ]] || {
 	echo "FAIL vm/setup: VM_SMP must be a positive number of vCPUs, not '$VM_SMP'"
 	echo "vm: 0 passed, 1 failed"
+	echo "END vm 1"
 	exit 1
 }
 [[ $VM_REPEAT =~ ^[1-9][0-9]*$ ]] || {
 	echo "FAIL vm/setup: VM_REPEAT must be a positive number of repetitions, not '$VM_REPEAT'"
 	echo "vm: 0 passed, 1 failed"
+	echo "END vm 1"
 	exit 1
 }
 VM_TIMEOUT=${VM_TIMEOUT:-$((900 * VM_REPEAT))}
@@ -268,7 +271,13 @@ rm -f "$CONSOLE" "$RESULTS" "$MONITOR".in "$MONITOR".out "$CACHE/monitor.log" "$
 mkfifo "$MONITOR.in" "$MONITOR.out"
 start=$(date +%s%N)
 rc=0
-accel=tcg${VM_TCG_THREAD:+,thread=$VM_TCG_THREAD}
+VM_TCG_THREAD=${VM_TCG_THREAD:-single}
+[[ $VM_TCG_THREAD =~ ^(single|multi)$ ]] || {
+	echo "FAIL vm/setup: VM_TCG_THREAD must be single or multi, not '$VM_TCG_THREAD'"
+	echo "vm: 0 passed, 1 failed"
+	exit 1
+}
+accel=tcg,thread=$VM_TCG_THREAD
 qemu-system-x86_64 -accel "$accel" -cpu max -m 1G -smp "$VM_SMP" -display none -no-reboot -nic none \
 	-serial "file:$CONSOLE" -serial "file:$RESULTS" \
 	-chardev "pipe,id=mon0,path=$MONITOR" -mon chardev=mon0,mode=readline \
