@@ -272,11 +272,8 @@ mkfifo "$MONITOR.in" "$MONITOR.out"
 start=$(date +%s%N)
 rc=0
 VM_TCG_THREAD=${VM_TCG_THREAD:-single}
-[[ $VM_TCG_THREAD =~ ^(single|multi)$ ]] || {
-	echo "FAIL vm/setup: VM_TCG_THREAD must be single or multi, not '$VM_TCG_THREAD'"
-	echo "vm: 0 passed, 1 failed"
-	exit 1
-}
+[[ $VM_TCG_THREAD =~ ^(single|multi)$ ]] ||
+	die "VM_TCG_THREAD must be single or multi, not '$VM_TCG_THREAD'"
 accel=tcg,thread=$VM_TCG_THREAD
 qemu-system-x86_64 -accel "$accel" -cpu max -m 1G -smp "$VM_SMP" -display none -no-reboot -nic none \
 	-serial "file:$CONSOLE" -serial "file:$RESULTS" \
