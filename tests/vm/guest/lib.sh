@@ -12,20 +12,6 @@ no_kvm() {
 	skip "$1" "no /dev/kvm: $(cat /run/vmtest/nokvm)"
 }
 
-# tcg_race_rt NAME: true (after a SKIP line for NAME) on PREEMPT_RT, where the foreign fixture's
-# timer program keeps calling htab_map_update_elem from hardirq on both vCPUs while lattop
-# patches it: the guest hung silently there in the TCG stale-int3 loop (tests/vm/README.md,
-# "The guest hang during t_22"), interrupts off, so no watchdog fires. Runs anyway when
-# VM_TESTS names the test's number (VM_TESTS='t_22*' make vmtest-rt).
-tcg_race_rt() {
-	case "$(uname -v)" in
-	*PREEMPT_RT*) ;;
-	*) return 1 ;;
-	esac
-	grep -q "^ONLY=.*$(echo "$1" | cut -c1-4)" /etc/vmtest/config 2>/dev/null && return 1
-	skip "$1" "on PREEMPT_RT under TCG the guest can hang in it (tests/vm/README.md)"
-}
-
 # --- lattop guest tests: checks, waiting, and the target fixture (tests/host/target.c) ---
 # T is the test's scratch directory; set it before calling start_target.
 

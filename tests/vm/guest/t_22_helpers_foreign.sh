@@ -6,7 +6,6 @@
 # helper_foreign (> 0: interrupts did land and were excluded). Once on fentry/fexit, once on
 # kprobe/kretprobe (LATTOP_HELPER_PROBES=kprobe).
 . /tests/lib.sh
-tcg_race_rt t_22_helpers_foreign && exit 0
 T=/tmp/hforeign
 mkdir -p $T
 N=150

@@ -3,7 +3,6 @@
 # once that calls from interrupting programs may be counted, and they are (the old behaviour,
 # as documented): t_22's workload gives more than N x 4 updates and helper_foreign 0.
 . /tests/lib.sh
-tcg_race_rt t_23_helpers_noctx && exit 0
 T=/tmp/hnoctx
 mkdir -p $T
 N=150
