@@ -210,4 +210,14 @@ static inline void test__report(const char *file, int line, const char *name, st
 		test__failed ? 1 : 0;                                                              \
 	})
 
+/* What call printed to the FILE *f it is given, as a NUL-terminated string in buf (a memory
+ * stream; the caller frees buf). */
+#define CAPTURE(buf, call)                                                                         \
+	do {                                                                                       \
+		size_t ___n;                                                                       \
+		FILE *f = open_memstream(&(buf), &___n);                                           \
+		call;                                                                              \
+		fclose(f);                                                                         \
+	} while (0)
+
 #endif /* LAT_TEST_H */

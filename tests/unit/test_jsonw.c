@@ -15,15 +15,6 @@
 #include "base/text.h"
 #include "test.h"
 
-/* What a writer printed to a memory stream, NUL-terminated (caller frees). */
-#define CAPTURE(buf, call)                                                                         \
-	do {                                                                                       \
-		size_t ___n;                                                                       \
-		FILE *f = open_memstream(&(buf), &___n);                                           \
-		call;                                                                              \
-		fclose(f);                                                                         \
-	} while (0)
-
 /* A string that needs every kind of escape: ESC, quote, backslash, LF, TAB, DEL, a C1 CSI, a
  * bidirectional override, an invalid byte, then valid UTF-8 that stays as it is. */
 #define NASTY "\x1b\"\\\n\t\x7f\xc2\x9b\xe2\x80\xae\xff ok\xc3\xa9"

@@ -13,15 +13,6 @@
 #include "base/text.h"
 #include "test.h"
 
-/* What a writer printed to a memory stream, NUL-terminated (caller frees). */
-#define CAPTURE(buf, call)                                                                       \
-	do {                                                                                     \
-		size_t ___n;                                                                     \
-		FILE *f = open_memstream(&(buf), &___n);                                         \
-		call;                                                                            \
-		fclose(f);                                                                       \
-	} while (0)
-
 static void test_visible_form(void)
 {
 	static const struct {
