@@ -553,12 +553,11 @@ const struct tui_key *tui__keys(size_t *n)
  * the keys cannot disagree; `?` says what each does. */
 static void replay_keys_line(char *buf, size_t len)
 {
-	size_t n, l = (size_t)snprintf(buf, len, "replay keys:");
-	const struct tui_key *k = tui__keys(&n);
+	size_t l = (size_t)snprintf(buf, len, "replay keys:");
 
-	for (size_t i = 0; i < n && l < len; i++)
-		if (k[i].scope == KEY_REPLAY && k[i].act)
-			l += (size_t)snprintf(buf + l, len - l, "  %s", k[i].label);
+	for (int i = 0; i < NKEYS && l < len; i++)
+		if (keys[i].scope == KEY_REPLAY && keys[i].act)
+			l += (size_t)snprintf(buf + l, len - l, "  %s", keys[i].label);
 	if (l < len)
 		snprintf(buf + l, len - l, "  (? says what each does)");
 }
