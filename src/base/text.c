@@ -120,6 +120,31 @@ void text__fputs(FILE *f, const char *s)
 	}
 }
 
+/* Write the visible form of s to f as HTML text: the visible form's characters, with the five
+ * that HTML gives a meaning to written as character references. */
+void text__html(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	char u[8];
+	int n;
+
+	while ((n = unit(p, u)) > 0) {
+		p += n;
+		if (u[1]) {
+			fputs(u, f); /* an escape or a multi-byte character: no markup in it */
+			continue;
+		}
+		switch (u[0]) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default: fputc(u[0], f);
+		}
+	}
+}
+
 /* Write a message line: prefix, the visible form of s, a newline. */
 void text__line(FILE *f, const char *prefix, const char *s)
 {

@@ -28,6 +28,9 @@ void text__fputs(FILE *f, const char *s);
 /* Write prefix (lattop's own text), the visible form of s and a newline to f: one line of a
  * message to the user whose s may name things from the kernel, a file or the command line. */
 void text__line(FILE *f, const char *prefix, const char *s);
+/* Write the visible form of s to f as HTML text, safe in an element and in a quoted attribute
+ * value: & < > " ' as character references (so the output is valid UTF-8 holding no markup). */
+void text__html(FILE *f, const char *s);
 /* Columns a visible-form string takes (one per character; an escape counts its characters). */
 int text__cols(const char *vis);
 /* Copy the visible-form string vis into buf cut to at most width columns (never inside a

@@ -54,6 +54,30 @@ static void test_visible_form(void)
 	ASSERT_EQ(text__esc(buf, 1, "abc"), 0, "room for the NUL only");
 }
 
+/* HTML text: markup characters become references, after the visible form (so an escape's
+ * backslash stays one and an invalid byte never reaches the page). */
+static void test_html(void)
+{
+	static const struct {
+		const char *in, *want;
+	} cases[] = {
+		{ "<img src=x onerror=alert(1)>", "&lt;img src=x onerror=alert(1)&gt;" },
+		{ "a&b\"c'd", "a&amp;b&quot;c&#39;d" },
+		{ "</script><script>", "&lt;/script&gt;&lt;script&gt;" },
+		{ "x\xff<\x1b", "x\\xff&lt;\\x1b" },
+		{ "caf\xc3\xa9 \xe2\x80\xae", "caf\xc3\xa9 \\u202e" },
+		{ "", "" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *out = NULL;
+
+		CAPTURE(out, text__html(f, cases[i].in));
+		ASSERT_STREQ(out, cases[i].want, cases[i].want);
+		free(out);
+	}
+}
+
 static void test_fit(void)
 {
 	char buf[64], vis[64];
@@ -188,6 +212,7 @@ int main(void)
 	test__suite = "text";
 	RUN_TEST(test_visible_form);
 	RUN_TEST(test_fit);
+	RUN_TEST(test_html);
 	RUN_TEST(test_csv);
 	RUN_TEST(test_json);
 	RUN_TEST(test_jnum_int);
