@@ -13,6 +13,7 @@
 #include "session/session.h"
 #include "base/outfile.h"
 #include "rec/recorder.h"
+#include "ui/html.h"
 #include "ui/prom.h"
 #include "ui/replay_ui.h"
 #include "ui/ui.h"
@@ -126,6 +127,11 @@ static int open_session(struct session *s, struct opts *o, struct prom **prom)
 
 	if (!o->replay)
 		return open_live(s, o, prom, err, sizeof(err));
+	/* The report (--html): an existing name is refused before the recording is read. */
+	if (o->html && outfile__check(o->html, "report", err, sizeof(err))) {
+		text__line(stderr, "lattop: ", err);
+		return EXIT_USAGE;
+	}
 	ret = session__open_replay(s, o, err, sizeof(err));
 	if (ret != EXIT_OK) {
 		text__line(stderr, "lattop: ", err);
@@ -137,6 +143,8 @@ static int open_session(struct session *s, struct opts *o, struct prom **prom)
 /* Run the front end the options ask for until q, -n, -D or a signal. */
 static int run_front_end(struct session *s, const struct opts *o, struct prom *prom)
 {
+	if (o->html)
+		return html__run(s, &stop);
 	if (o->replay && (o->batch || o->events))
 		return replay_ui__report(s, &stop);
 	if (o->discover)

@@ -390,6 +390,12 @@ static const struct opt_def opt_table[] = {
 	  "with -r: export a --raw recording event by event\n"
 	  "(-o csv, or -o trace for Chrome/Perfetto trace JSON)",
 	  o_events, 0 },
+	{ "html", 0, "FILE",
+	  "with -r: write a report of the recording to FILE, a\n"
+	  "new file (one self-contained HTML page: metadata,\n"
+	  "losses, per series percentiles over time, heatmap\n"
+	  "and histogram)",
+	  NULL, FIELD(html) },
 	{ "theme", 0, "NAME|PATH",
 	  "colours: default, light, mono, or a theme file\n"
 	  "(t cycles)",

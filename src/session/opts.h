@@ -52,6 +52,7 @@ struct opts {
 	const char *replay;   /* -r FILE */
 	bool raw;             /* --raw: record every event too */
 	bool events;          /* --events: export a --raw recording event by event */
+	const char *html;     /* --html FILE: write a recording's HTML report to a new file */
 	bool mode_set;        /* -m given (spans imply segments mode otherwise) */
 	struct span_spec spans[LAT_SPAN_MAX]; /* -u and --spans, in the order given */
 	int nspans;

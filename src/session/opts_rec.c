@@ -27,6 +27,10 @@ int opts__check_record(struct opts *o, char *err, size_t errlen)
 		bad = "--events exports a --raw recording: add -r FILE";
 	else if (o->events && (o->out == OUT_JSON || o->cumulative || o->iterations))
 		bad = "--events takes -o csv or -o trace only";
+	else if (o->html && !o->replay)
+		bad = "--html writes a report of a recording: add -r FILE";
+	else if (o->html && (o->batch || o->iterations))
+		bad = "--html writes the whole recording to a file: drop -b, -n and --events";
 	else if (o->out == OUT_TRACE && !o->events)
 		bad = "-o trace exports events: use it with -r FILE --events";
 	if (bad) {

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * html.c - `lattop -r FILE --html OUT.html`: collect the replay (html_data.c), render the page
+ * in memory (html_page.c), then write it to a new file created as every file lattop writes
+ * (outfile.h: never over a file, never through a link, mode 0600). A failed write is one
+ * sentence and exit status 1; nothing is created when the report cannot be made.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/outfile.h"
+#include "base/text.h"
+#include "ui/html.h"
+
+/* Write len bytes of buf to the new file path; 0 or a negative errno with one sentence in
+ * err (a partial file is left as it is: lattop never removes what it cannot prove it made
+ * whole, and the sentence says the write failed). */
+static int write_file(const char *path, const char *buf, size_t len, char *err, size_t errlen)
+{
+	int fd = outfile__create(path, "report", err, errlen), e = 0;
+
+	if (fd < 0)
+		return fd;
+	while (len && !e) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			e = n < 0 ? errno : ENOSPC;
+		else {
+			buf += n;
+			len -= (size_t)n;
+		}
+	}
+	if (!e && fsync(fd) && errno != EINVAL)
+		e = errno;
+	if (close(fd) && !e)
+		e = errno;
+	if (e)
+		snprintf(err, errlen, "cannot write the report %s: %s", path, strerror(e));
+	return -e;
+}
+
+/* Write the report of the replayed session s to s->o->html. */
+int html__run(struct session *s, volatile sig_atomic_t *stop)
+{
+	static struct html_data d;
+	char err[512], *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int e;
+
+	e = html_data__collect(&d, s, stop);
+	if (e) {
+		html_data__free(&d);
+		if (e == -EINTR)
+			return EXIT_RUNTIME;
+		snprintf(err, sizeof(err), "cannot make the report %s: out of memory", s->o->html);
+		text__line(stderr, "lattop: ", err);
+		return EXIT_RUNTIME;
+	}
+	mem = open_memstream(&buf, &len);
+	if (mem) {
+		html__page(mem, &d);
+		e = fclose(mem) ? -ENOMEM : 0;
+	}
+	html_data__free(&d);
+	if (!mem || e) {
+		free(buf);
+		snprintf(err, sizeof(err), "cannot make the report %s: out of memory", s->o->html);
+		text__line(stderr, "lattop: ", err);
+		return EXIT_RUNTIME;
+	}
+	e = write_file(s->o->html, buf, len, err, sizeof(err));
+	free(buf);
+	if (e)
+		text__line(stderr, "lattop: ", err);
+	if (e == -EEXIST || e == -ELOOP)
+		return EXIT_USAGE; /* taken since the check before the replay: as an existing file */
+	if (e)
+		return EXIT_RUNTIME;
+	return EXIT_OK;
+}
