@@ -9,15 +9,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/outfile.h"
 #include "base/text.h"
 #include "ui/html.h"
 
+/* Remove path when it still is the file fd holds: a report cut short is no report (and a
+ * name someone put there meanwhile is not ours to remove). */
+static void drop_partial(const char *path, int fd)
+{
+	struct stat a, b;
+
+	if (!fstat(fd, &a) && !lstat(path, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		unlink(path);
+}
+
 /* Write len bytes of buf to the new file path; 0 or a negative errno with one sentence in
- * err (a partial file is left as it is: lattop never removes what it cannot prove it made
- * whole, and the sentence says the write failed). */
+ * err (the file cut short is removed). */
 static int write_file(const char *path, const char *buf, size_t len, char *err, size_t errlen)
 {
 	int fd = outfile__create(path, "report", err, errlen), e = 0;
@@ -38,8 +48,10 @@ static int write_file(const char *path, const char *buf, size_t len, char *err, 
 	}
 	if (!e && fsync(fd) && errno != EINVAL)
 		e = errno;
+	if (e)
+		drop_partial(path, fd);
 	if (close(fd) && !e)
-		e = errno;
+		e = errno; /* after fsync succeeded: the bytes are there */
 	if (e)
 		snprintf(err, errlen, "cannot write the report %s: %s", path, strerror(e));
 	return -e;

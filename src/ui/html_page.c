@@ -30,7 +30,8 @@ static const char style[] =
 	"table{border-collapse:collapse;margin:.5em 0}th,td{padding:2px 8px;text-align:right;"
 	"border-bottom:1px solid var(--grid)}th{font-weight:600}\n"
 	"td.name,th.name,table.meta td,table.meta th{text-align:left;overflow-wrap:anywhere}\n"
-	"table.meta th{white-space:nowrap;vertical-align:top}\n"
+	"table.meta th{white-space:nowrap;vertical-align:top}td{white-space:nowrap}"
+	"td.name{white-space:normal}\n"
 	"svg.chart{display:block;width:100%;height:auto;margin:.4em 0}\n"
 	".tick{font:11px system-ui,sans-serif;fill:var(--mut)}\n"
 	".grid{stroke:var(--grid)}.axis{stroke:var(--mut)}\n"
@@ -183,7 +184,8 @@ static void page_series(FILE *f, const struct html_data *d, size_t i)
 	fmt_ns((double)t->max, p[3], sizeof(p[3]));
 	fprintf(f, "<section class=\"series\" id=\"s%zu\">\n<h2>%zu. ", i + 1, i + 1);
 	text__html(f, se->title);
-	fprintf(f, "</h2>\n<p class=\"sum\">%s %u, type ", kind_name(se->kind), se->id);
+	fprintf(f, "</h2>\n<p class=\"sum\"><a href=\"#series\">contents</a> &middot; %s %u, type ",
+		kind_name(se->kind), se->id);
 	text__html(f, se->type[0] ? se->type : "-");
 	fprintf(f, ", source %s: %s runs", se->source ? se->source : "?", cnt);
 	if (t->has_dist)

@@ -320,8 +320,9 @@ void html_svg__losses(FILE *f, const struct html_data *d)
 			   "nothing was lost</text>\n",
 			SVG_W / 2, PT + ph / 2);
 	fmt_count(max, buf, sizeof(buf));
-	fprintf(f, "<text class=\"tick\" x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n",
-		PL - 4, PT + 4, buf);
+	if (max)
+		fprintf(f, "<text class=\"tick\" x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n",
+			PL - 4, PT + 4, buf);
 	fprintf(f, "<text class=\"tick\" x=\"%d\" y=\"%d\" text-anchor=\"end\">0</text>\n", PL - 4,
 		PT + ph + 4);
 	fprintf(f, "<line class=\"grid\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", PL, PT,
