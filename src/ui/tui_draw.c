@@ -270,10 +270,11 @@ void tui__draw_pane(struct tui *t, int y0, int height)
 	text__esc(name, sizeof(name), r->s->name);
 	text__esc(note, sizeof(note), r->s->note);
 	fmt_count(h ? h->count : r->count, cnt, sizeof(cnt));
-	if (h && t->heat)
+	if (h && t->heat) /* each column is one interval: `c` (cumulative) cannot apply */
 		snprintf(title, sizeof(title),
-			 " %u %s: latency heatmap of the last intervals (m histogram, Enter closes)",
-			 r->s->id, name);
+			 " %u %s: latency heatmap of the last intervals%s (m histogram, Enter closes)",
+			 r->s->id, name,
+			 t->cumulative ? ", one per column: c does not apply" : "");
 	else if (h)
 		snprintf(title, sizeof(title),
 			 " %u %s: %s latency histogram, %s runs (Enter closes)", r->s->id, name, t->cumulative ? "cumulative" : "interval", cnt);

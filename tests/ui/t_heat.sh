@@ -37,6 +37,13 @@ expect_eq mono-dense-rows "$(grep -cE '@@' <<<"$scr")" 2
 # p50 and p99 share the busy row here: underline and reverse on all 20 of its cells.
 check mono-marks grep -qP '^ +512ns \x1b\[4;7m@{20}' <(tmux capture-pane -e -p -t "$S")
 check mono-legend grep -qF 'shade " .:-=+*#%@": runs up to 1,000; p50 underlined, p99 reversed' <<<"$scr"
+# c (cumulative) cannot apply to columns of one interval each: the title says so, and the
+# heatmap stays as it was; c again takes the words back.
+tmux send-keys -t "$S" c
+check mono-cumulative-says-why wait_for 'latency heatmap of the last intervals, one per column: c does not apply \(m histogram' 50
+check mono-cumulative-same-heat grep -qE '^  65\.5us {21}@{20}$' <(screen)
+tmux send-keys -t "$S" c
+check mono-interval-again wait_for 'latency heatmap of the last intervals \(m histogram' 50
 # m again: the histogram bars are back.
 tmux send-keys -t "$S" m
 check mono-back-to-histogram wait_for '^  \[ +65\.5us, +131us\) +1,000 #+$' 50
