@@ -212,7 +212,8 @@ static void series_order(struct html_data *d)
 {
 	size_t keep;
 
-	qsort(d->ser, d->nser, sizeof(*d->ser), by_p99);
+	if (d->nser) /* qsort wants a valid pointer even for 0 elements */
+		qsort(d->ser, d->nser, sizeof(*d->ser), by_p99);
 	for (keep = 0; keep < d->nser && d->ser[keep].npt; keep++)
 		;
 	d->idle = d->nser - keep;

@@ -3,7 +3,7 @@
  * fuzz_replay.c - libFuzzer target for `lattop -r FILE` as a whole: the input is a recording,
  * opened through session__open_replay (the metadata: source, notice, mode, filter, floor, interval,
  * host, kernel), applied to the model record by record, and written in every output format:
- * the totals report (text, CSV, JSON), the per-interval batch reports (text, CSV, JSON, each
+ * the totals report (text, CSV, JSON), the HTML report (--html), the per-interval batch reports (text, CSV, JSON, each
  * mode the file has, with --hist and -c), the --events exports (CSV, trace), plus the seeks,
  * steps and jumps the TUI makes. Output goes to /dev/null; the sanitizers, libFuzzer's
  * -rss_limit_mb and -timeout catch what goes wrong, including a replay that costs far more
@@ -20,6 +20,7 @@
 #include "rec/replay.h"
 #include "fuzz_crc.h"
 #include "session/session.h"
+#include "ui/html.h"
 #include "ui/report.h"
 #include "ui/ui.h"
 
@@ -47,6 +48,17 @@ static void interval_reports(struct session *s, struct opts *o, uint8_t knobs)
 	}
 }
 
+/* The HTML report of the whole recording (--html), written to /dev/null. */
+static void html_report(struct session *s)
+{
+	static volatile sig_atomic_t never;
+	static struct html_data d;
+
+	if (!html_data__collect(&d, s, &never))
+		html__page(devnull, &d);
+	html_data__free(&d);
+}
+
 /* Replay the bytes in mfd the ways lattop -r can. */
 static void replay_all(uint8_t knobs)
 {
@@ -66,6 +78,7 @@ static void replay_all(uint8_t knobs)
 		if (session__seek_all(&s) || report__totals(&s, devnull) != EXIT_OK)
 			goto out;
 	}
+	html_report(&s);
 	interval_reports(&s, &o, knobs);
 	for (int mode = 0; mode < MODE__COUNT; mode++)
 		if (!session__set_mode(&s, (enum lat_mode)mode, err, sizeof(err)))
