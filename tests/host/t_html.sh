@@ -82,6 +82,14 @@ expect_eq steady-heatmap "$(fact "$F" heat.2)" "h9 66.00 8.0 644.00 18.0"
 expect_eq step-histogram "$(fact "$F" histtext.1)" "[512ns, 1.02us)|20,000|[1.02us, 2.05us)|0|[2.05us, 4.10us)|0|[4.10us, 8.19us)|0|[8.19us, 16.4us)|0|[16.4us, 32.8us)|0|[32.8us, 65.5us)|20,000"
 expect_eq step-p99-points "$(fact "$F" line.1.l99)" 20
 expect_eq stats-only-average "$(fact "$F" line.8.lavg)" 20
+# -p picks the series as for any replay; a mode the file lacks is the replay's usage error.
+$LATTOP -r "$R" -p stepper,counted --html "$TMP/p.html" 2>&1
+expect_eq filter-status $? 0
+expect_eq filter-series "$(python3 tests/host/html_facts.py "$TMP/p.html" | fact /dev/stdin h2)" "stepper|counted"
+out=$($LATTOP -r "$R" -m helpers --html "$TMP/m.html" 2>&1)
+expect_eq mode-missing-status $? 2
+expect_eq mode-missing-says "$out" "lattop: helpers mode was not recorded in $R (-m)"
+check mode-missing-creates-nothing test ! -e "$TMP/m.html"
 check meta-host-escaped grep -qF "<td>&lt;script&gt;alert(&#39;host&#39;)&lt;/script&gt;</td>" "$H"
 
 # A few hundred series past HTML_COLS intervals: 300 programs over 250 intervals (2 per
