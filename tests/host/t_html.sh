@@ -106,6 +106,15 @@ expect_eq many-columns "$(fact "$TMP/many.facts" line.1.l99)" 125
 check many-first-row grep -qF '<a href="#s1">p0300</a></td><td class="name">program</td><td>1300</td><td>12,500</td><td>30.0us</td><td>30.0us</td>' "$TMP/many.html"
 check many-last-row grep -qF '<a href="#s300">p0001</a></td><td class="name">program</td><td>1001</td><td>12,500</td><td>100ns</td><td>100ns</td>' "$TMP/many.html"
 
+# Past HTML_MAX_SERIES (1000): the 1000 highest p99 are drawn, the page counts the one left.
+python3 tests/host/mkreport.py "$TMP/1001.lrec" 2 many 1001
+$LATTOP -r "$TMP/1001.lrec" --html "$TMP/1001.html" 2>&1
+expect_eq cap-status $? 0
+python3 tests/host/html_facts.py "$TMP/1001.html" >"$TMP/1001.facts"
+expect_eq cap-sections "$(fact "$TMP/1001.facts" sections)" 1000
+check cap-says grep -qF '<tr><th>series</th><td>1000 shown, 0 without runs (or outside -p), 1 more not shown</td></tr>' "$TMP/1001.html"
+check cap-lowest-left-out bash -c "! grep -qF '>p0001<' '$TMP/1001.html'"
+
 # Chromium: the page as a browser builds and paints it.
 chrome() {
 	timeout 120 chromium --headless --no-sandbox --disable-gpu --no-first-run \
