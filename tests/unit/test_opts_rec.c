@@ -62,11 +62,35 @@ static void test_refused(void)
 	}
 }
 
+/* --html: a report of a recording, a file of its own; the sentences name the fix. */
+static void test_html(void)
+{
+	static const char *b0[] = { "--html", "o.html", NULL };
+	static const char *b1[] = { "-r", "a", "--html", "o.html", "-b", NULL };
+	static const char *b2[] = { "-r", "a", "--html", "o.html", "-n", "2", NULL };
+	static const char *b3[] = { "-r", "a", "--html", "o.html", "--events", NULL };
+	static struct opts o;
+	char err[512];
+
+	ASSERT_EQ(parse(&o, err, (const char *[]){ "-r", "a", "--html", "o.html", "-p", "x", NULL }),
+		  0, "-r --html -p");
+	ASSERT_STREQ(o.html, "o.html", "html path");
+	ASSERT_TRUE(!o.batch, "no batch output");
+	ASSERT_EQ(parse(&o, err, b0), -EINVAL, "--html without -r");
+	ASSERT_STREQ(err, "--html writes a report of a recording: add -r FILE", "says -r");
+	ASSERT_EQ(parse(&o, err, b1), -EINVAL, "--html -b");
+	ASSERT_STREQ(err, "--html writes the whole recording to a file: drop -b, -n and --events",
+		     "says what to drop");
+	ASSERT_EQ(parse(&o, err, b2), -EINVAL, "--html -n");
+	ASSERT_EQ(parse(&o, err, b3), -EINVAL, "--html --events");
+}
+
 int main(void)
 {
 	test__suite = "opts-rec";
 	RUN_TEST(test_accepted);
 	RUN_TEST(test_refused);
+	RUN_TEST(test_html);
 	printf("opts-rec: %d passed, %d failed\n", test__passed, test__failed);
 	return TEST_EXIT();
 }
