@@ -29,8 +29,10 @@ int opts__check_record(struct opts *o, char *err, size_t errlen)
 		bad = "--events takes -o csv or -o trace only";
 	else if (o->html && !o->replay)
 		bad = "--html writes a report of a recording: add -r FILE";
-	else if (o->html && (o->batch || o->iterations))
-		bad = "--html writes the whole recording to a file: drop -b, -n and --events";
+	else if (o->html && (o->batch || o->iterations || o->out != OUT_TEXT || o->cumulative ||
+			     o->hist))
+		bad = "--html writes the whole recording to a file: drop -b, -n, -o, -c, --hist "
+		      "and --events";
 	else if (o->out == OUT_TRACE && !o->events)
 		bad = "-o trace exports events: use it with -r FILE --events";
 	if (bad) {

@@ -22,7 +22,7 @@ expect_eq no-r-says "$out" "lattop: --html writes a report of a recording: add -
 check no-r-creates-nothing test ! -e "$TMP/x.html"
 out=$($LATTOP -r "$R" -b --html "$TMP/x.html" 2>&1)
 expect_eq with-b-status $? 2
-expect_eq with-b-says "$out" "lattop: --html writes the whole recording to a file: drop -b, -n and --events"
+expect_eq with-b-says "$out" "lattop: --html writes the whole recording to a file: drop -b, -n, -o, -c, --hist and --events"
 : >"$TMP/exists.html"
 out=$($LATTOP -r "$R" --html "$TMP/exists.html" 2>&1)
 expect_eq exists-status $? 2

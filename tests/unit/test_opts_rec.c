@@ -69,6 +69,8 @@ static void test_html(void)
 	static const char *b1[] = { "-r", "a", "--html", "o.html", "-b", NULL };
 	static const char *b2[] = { "-r", "a", "--html", "o.html", "-n", "2", NULL };
 	static const char *b3[] = { "-r", "a", "--html", "o.html", "--events", NULL };
+	static const char *b4[] = { "-r", "a", "--html", "o.html", "-o", "json", NULL };
+	static const char *b5[] = { "-r", "a", "--html", "o.html", "-c", NULL };
 	static struct opts o;
 	char err[512];
 
@@ -79,10 +81,19 @@ static void test_html(void)
 	ASSERT_EQ(parse(&o, err, b0), -EINVAL, "--html without -r");
 	ASSERT_STREQ(err, "--html writes a report of a recording: add -r FILE", "says -r");
 	ASSERT_EQ(parse(&o, err, b1), -EINVAL, "--html -b");
-	ASSERT_STREQ(err, "--html writes the whole recording to a file: drop -b, -n and --events",
+	ASSERT_STREQ(err,
+		     "--html writes the whole recording to a file: drop -b, -n, -o, -c, --hist and "
+		     "--events",
 		     "says what to drop");
 	ASSERT_EQ(parse(&o, err, b2), -EINVAL, "--html -n");
 	ASSERT_EQ(parse(&o, err, b3), -EINVAL, "--html --events");
+	/* Not "add -b" (which --html then refuses): the same sentence. */
+	ASSERT_EQ(parse(&o, err, b4), -EINVAL, "--html -o json");
+	ASSERT_STREQ(err,
+		     "--html writes the whole recording to a file: drop -b, -n, -o, -c, --hist and "
+		     "--events",
+		     "-o: says drop");
+	ASSERT_EQ(parse(&o, err, b5), -EINVAL, "--html -c");
 }
 
 int main(void)
