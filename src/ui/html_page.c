@@ -31,7 +31,7 @@ static const char style[] =
 	"border-bottom:1px solid var(--grid)}th{font-weight:600}\n"
 	"td.name,th.name,table.meta td,table.meta th{text-align:left;overflow-wrap:anywhere}\n"
 	"table.meta th{white-space:nowrap;vertical-align:top}td{white-space:nowrap}"
-	"td.name{white-space:normal}\n"
+	"td.name,table.meta td{white-space:normal}\n"
 	"svg.chart{display:block;width:100%;height:auto;margin:.4em 0}\n"
 	".tick{font:11px system-ui,sans-serif;fill:var(--mut)}\n"
 	".grid{stroke:var(--grid)}.axis{stroke:var(--mut)}\n"
