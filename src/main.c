@@ -13,6 +13,7 @@
 #include "session/session.h"
 #include "base/outfile.h"
 #include "rec/recorder.h"
+#include "ui/compare.h"
 #include "ui/prom.h"
 #include "ui/replay_ui.h"
 #include "ui/ui.h"
@@ -127,6 +128,9 @@ static int open_session(struct session *s, struct opts *o, struct prom **prom)
 	if (!o->replay)
 		return open_live(s, o, prom, err, sizeof(err));
 	ret = session__open_replay(s, o, err, sizeof(err));
+	/* With --compare, a file that is no recording makes a bad pair: bad usage. */
+	if (ret == EXIT_RUNTIME && o->compare)
+		ret = EXIT_USAGE;
 	if (ret != EXIT_OK) {
 		text__line(stderr, "lattop: ", err);
 		session__close(s);
@@ -137,6 +141,8 @@ static int open_session(struct session *s, struct opts *o, struct prom **prom)
 /* Run the front end the options ask for until q, -n, -D or a signal. */
 static int run_front_end(struct session *s, const struct opts *o, struct prom *prom)
 {
+	if (o->compare)
+		return compare_ui__run(s, &stop);
 	if (o->replay && (o->batch || o->events))
 		return replay_ui__report(s, &stop);
 	if (o->discover)

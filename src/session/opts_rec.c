@@ -27,6 +27,15 @@ int opts__check_record(struct opts *o, char *err, size_t errlen)
 		bad = "--events exports a --raw recording: add -r FILE";
 	else if (o->events && (o->out == OUT_JSON || o->cumulative || o->iterations))
 		bad = "--events takes -o csv or -o trace only";
+	else if (o->compare && !o->replay)
+		bad = "--compare compares two recordings: give the first with -r, e.g. "
+		      "lattop -r before.lrec --compare after.lrec";
+	else if (o->compare && (o->events || o->iterations || o->cumulative || o->hist))
+		bad = "--events, -n, -c and --hist do not apply to --compare: a comparison covers "
+		      "both whole recordings";
+	else if (o->compare && (o->nfilter || o->mode_set))
+		bad = "-p and -m do not apply to --compare: every recorded series is matched by "
+		      "name";
 	else if (o->out == OUT_TRACE && !o->events)
 		bad = "-o trace exports events: use it with -r FILE --events";
 	if (bad) {
