@@ -458,7 +458,8 @@ static const char usage_tail[] =
 	"m histogram/heatmap in the pane, d interval, / n search, w W record on/off\n"
 	"(W asks for the file name), t theme, p h s Tab modes. In a replay: space\n"
 	"pause/resume, +/= - faster/slower, . , step, g/b jump to a time, Home End\n"
-	"first/last interval, Z pause the display.\n"
+	"first/last interval, Z pause the display. In a comparison (-r A --compare B):\n"
+	"Enter/H pane, m histograms/heatmaps, t theme, Up Down PgUp PgDn Home End, q.\n"
 	"Exit status: 0 ok, 1 runtime error (a recording that could not be written\n"
 	"included) or missing privileges, 2 bad usage (an existing output file too).\n"
 	"See lattop(8).\n";

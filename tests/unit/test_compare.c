@@ -224,11 +224,51 @@ out:
 	cmp_side__free(b);
 }
 
+/* A long recording: 600 intervals in 200 blocks of 3 (CMP_MAX_BLOCKS 256), runs and time
+ * summed per block, the whole-recording figures unchanged by the grouping. */
+static void test_blocks(void)
+{
+	struct model *m = model__new(0);
+	struct cmp_side *sd = cmp_side__new(600);
+	struct lat_event e = { .kind = LAT_EV_PROG, .id = 1 };
+	struct series *se = m ? model__series(m, LAT_EV_PROG, 1, 0, 0) : NULL;
+	uint64_t runs = 0;
+
+	if (!ASSERT_NONNULL(sd, "side") || !ASSERT_NONNULL(se, "series"))
+		goto out;
+	ASSERT_EQ(sd->per_block, 3, "3 intervals a block");
+	ASSERT_EQ(sd->nblocks, 200, "200 blocks");
+	snprintf(se->name, sizeof(se->name), "p");
+	for (int k = 0; k < 600; k++) {
+		e.dur_ns = 1000 + (uint64_t)k;
+		for (int j = 0; j < k % 4; j++) /* intervals with 0 .. 3 runs */
+			model__add_event(m, &e, SRC_FENTRY);
+		model__close_interval(m, (uint64_t)(k + 1) * S);
+		if (!ASSERT_OK(cmp_side__add_interval(sd, m), "add"))
+			goto out;
+	}
+	if (!ASSERT_OK(cmp_side__finish(sd), "finish") || !ASSERT_EQ(sd->n, 1, "one series"))
+		goto out;
+	for (size_t i = 0; i < sd->s[0].nb; i++)
+		runs += sd->s[0].b[i].count;
+	ASSERT_EQ(runs, 900, "runs over the blocks: 150 x (0 + 1 + 2 + 3)");
+	ASSERT_EQ(sd->s[0].count, 900, "runs in all");
+	ASSERT_EQ(sd->s[0].nb, 200, "every block has runs");
+	ASSERT_EQ(sd->block_ns[199], 3 * S, "a block lasts its 3 intervals");
+	ASSERT_EQ(sd->dur_ns, 600 * S, "600 s in all");
+	ASSERT_EQ(sd->s[0].h.max, 1599, "the largest value");
+	ASSERT_EQ(sd->s[0].b[0].max, 1002, "the first block's largest");
+out:
+	cmp_side__free(sd);
+	model__free(m);
+}
+
 int main(void)
 {
 	test__suite = "compare";
 	RUN_TEST(test_match_and_verdicts);
 	RUN_TEST(test_noise);
 	RUN_TEST(test_heat);
+	RUN_TEST(test_blocks);
 	return TEST_EXIT();
 }
