@@ -16,9 +16,14 @@
  *   - the sampling noise: a bootstrap over intervals. Each side's intervals (grouped into at
  *     most CMP_MAX_BLOCKS consecutive blocks on long recordings) are drawn with replacement
  *     CMP_RESAMPLES times, the figure recomputed from the drawn intervals' histograms and
- *     counts, and the change of each A draw against its B draw taken; the noise is half the
- *     width of the central 95% of those changes. The draws come from a fixed seed
- *     (CMP_SEED), so the same two files always give the same output.
+ *     counts, and the change of each A draw against its B draw taken; the noise is
+ *     CMP_NOISE_Z standard deviations of those changes (3: a figure of two recordings of
+ *     one behaviour crosses it about 1 time in 100; at 2, 5 in 100, and with five figures a
+ *     series a fifth of the time). The draws come from a fixed seed (CMP_SEED), so the same
+ *     two files always give the same output.
+ * The max is one run: its change and noise are shown but never significant (a bootstrap of
+ * an extreme is unreliable: on two recordings of one behaviour it flagged 5 to 8 maxes in 100
+ * at 3 standard deviations).
  *
  * Thread use: one thread at a time (the UI/main thread).
  */
@@ -35,6 +40,7 @@
 #define CMP_MAX_BLOCKS 256  /* bootstrap units per side: consecutive intervals merge beyond */
 #define CMP_RESAMPLES 200   /* bootstrap draws per side */
 #define CMP_SEED 0x6c6174746f70ull /* "lattop": the draws are the same on every run */
+#define CMP_NOISE_Z 3.0     /* the noise: this many standard deviations of the draws' changes */
 
 /* The figures compared, in the order reports show them. */
 enum cmp_stat { CMP_RATE, CMP_P50, CMP_P95, CMP_P99, CMP_P999, CMP_MAX, CMP__NSTAT };
@@ -118,9 +124,10 @@ struct cmp_fig {
 	double a, b;        /* rate per second, or ns */
 	bool has_change;    /* both sides have it and a > 0 (or both are 0) */
 	double change_pct;  /* (b / a - 1) * 100 */
-	double noise_pct;   /* bootstrap half-width of the change (INFINITY: too few draws) */
+	double noise_pct;   /* CMP_NOISE_Z bootstrap standard deviations of the change (INFINITY:
+			     * too few draws) */
 	double err_pct;     /* the bucket error of the change (0 for rate and max) */
-	bool significant;   /* |change| > err and |change| > noise */
+	bool significant;   /* |change| > err and |change| > noise (never for the max) */
 };
 
 /* One matched key. */

@@ -189,26 +189,20 @@ static bool change_of(double a, double b, double *pct)
 	return true;
 }
 
-/* qsort comparator for doubles. */
-static int cmp_dbl(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return (a > b) - (a < b);
-}
-
-/* Half the width of the central 95% of n changes (INFINITY when fewer than half the draws
- * gave one). */
+/* CMP_NOISE_Z standard deviations of n changes (INFINITY when fewer than half the draws gave
+ * one). */
 static double noise_of(double *ch, size_t n)
 {
-	size_t lo, hi;
+	double mean = 0, var = 0;
 
 	if (n < CMP_RESAMPLES / 2)
 		return INFINITY;
-	qsort(ch, n, sizeof(*ch), cmp_dbl);
-	lo = (size_t)(0.025 * (double)n);
-	hi = n - 1 - lo;
-	return (ch[hi] - ch[lo]) / 2;
+	for (size_t i = 0; i < n; i++)
+		mean += ch[i];
+	mean /= (double)n;
+	for (size_t i = 0; i < n; i++)
+		var += (ch[i] - mean) * (ch[i] - mean);
+	return CMP_NOISE_Z * sqrt(var / (double)(n - 1));
 }
 
 /* The draws' changes of a matched row, in ch[stat * CMP_RESAMPLES ...], counts in nch[].
@@ -298,7 +292,8 @@ static int row_figs(const struct compare *c, struct cmp_row *r, const uint32_t *
 		if (!f->has_change)
 			continue;
 		f->noise_pct = noise_of(ch + st * CMP_RESAMPLES, nch[st]);
-		f->significant = fabs(f->change_pct) > f->err_pct &&
+		/* The max is one run: its change is shown, never significant on its own. */
+		f->significant = st != CMP_MAX && fabs(f->change_pct) > f->err_pct &&
 				 fabs(f->change_pct) > f->noise_pct;
 	}
 	r->status = !r->sb ? CMP_ONLY_A : !r->sa ? CMP_ONLY_B : verdict(r);

@@ -147,6 +147,8 @@ static void text_change(FILE *f, const struct cmp_row *r)
 
 		if (!fg->has_change || isinf(fg->noise_pct))
 			snprintf(buf, sizeof(buf), "-");
+		else if (fg->noise_pct >= 1000)
+			snprintf(buf, sizeof(buf), "+->999%%");
 		else
 			snprintf(buf, sizeof(buf), "+-%.1f%%", fg->noise_pct);
 		fprintf(f, " %9s", buf);
@@ -208,10 +210,10 @@ int cmp_view__text(const struct cmp_view *v, FILE *f)
 	text_file(f, "A (before)", v->a, v->sa);
 	text_file(f, "B (after) ", (struct session *)&v->b, v->sb);
 	fprintf(f,
-		"significant (*): beyond the bucket error (+-%.2f%% for p50 .. p99.9; rate and max "
-		"are exact) and the noise (half the central 95%% of %d bootstrap draws over each "
-		"recording's intervals, fixed seed)\n",
-		v->c.bucket_err_pct, CMP_RESAMPLES);
+		"significant (*): beyond the bucket error (+-%.2f%% for p50 .. p99.9; the rate is "
+		"exact) and the noise (%.0f standard deviations of the change over %d bootstrap "
+		"draws of each recording's intervals, fixed seed); the max, one run, never\n",
+		v->c.bucket_err_pct, CMP_NOISE_Z, CMP_RESAMPLES);
 	fprintf(f,
 		"series: %zu slower, %zu faster, %zu changed, %zu unchanged, %zu only in A, %zu "
 		"only in B\n",
