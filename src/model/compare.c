@@ -169,9 +169,17 @@ static int series_take(struct cmp_series *cs, uint32_t blk, uint64_t count, cons
 	cs->open_count += count;
 	cs->count += count;
 	if (h && h->count) {
+		/* The whole recording's summary now, its buckets from the blocks at the end
+		 * (merging every interval into one growing histogram cost half the run). */
 		cs->has_dist = true;
-		if (hist__merge(&cs->open, h) || hist__merge(&cs->h, h))
+		if (hist__merge(&cs->open, h))
 			return -ENOMEM;
+		cs->h.count += h->count;
+		cs->h.sum = __builtin_add_overflow(cs->h.sum, h->sum, &cs->h.sum) ? UINT64_MAX
+										   : cs->h.sum;
+		cs->h.clamped += h->clamped;
+		cs->h.min = h->min < cs->h.min ? h->min : cs->h.min;
+		cs->h.max = h->max > cs->h.max ? h->max : cs->h.max;
 	}
 	return 0;
 }
@@ -225,11 +233,42 @@ int cmp_side__add_interval(struct cmp_side *sd, const struct model *m)
 	return 0;
 }
 
-/* Finish a side: the open blocks go in. */
+/* Give cs->h (whose count, sum, min and max are set) the buckets of all its blocks: summed in
+ * acc (hist__nbuckets() zeros, left zeroed), then added as sorted pairs in idx/cnt (room for
+ * as many). Returns 0 or -ENOMEM. */
+static int whole_hist(struct cmp_series *cs, uint64_t *acc, uint32_t *idx, uint64_t *cnt)
+{
+	size_t n = 0;
+	int e;
+
+	for (size_t j = 0; j < cs->np; j++)
+		acc[cs->bidx[j]] += cs->bcnt[j];
+	for (uint32_t b = 0; b < hist__nbuckets(); b++) {
+		if (!acc[b])
+			continue;
+		idx[n] = b;
+		cnt[n++] = acc[b];
+		acc[b] = 0;
+	}
+	e = hist__add_sparse(&cs->h, idx, cnt, n);
+	return e;
+}
+
+/* Finish a side: the open blocks go in, each series gets its whole-recording buckets. */
 int cmp_side__finish(struct cmp_side *sd)
 {
-	for (size_t i = 0; i < sd->n; i++)
-		if (flush(&sd->s[i]))
-			return -ENOMEM;
-	return 0;
+	size_t nb = hist__nbuckets();
+	uint64_t *acc = calloc(nb, sizeof(*acc)), *cnt = malloc(nb * sizeof(*cnt));
+	uint32_t *idx = malloc(nb * sizeof(*idx));
+	int e = acc && cnt && idx ? 0 : -ENOMEM;
+
+	for (size_t i = 0; i < sd->n && !e; i++) {
+		e = flush(&sd->s[i]);
+		if (!e && sd->s[i].has_dist)
+			e = whole_hist(&sd->s[i], acc, idx, cnt);
+	}
+	free(acc);
+	free(cnt);
+	free(idx);
+	return e;
 }
