@@ -13,11 +13,12 @@ chmod 755 "$TMP"
 python3 tests/host/mkab.py a "$TMP/a.lrec" && python3 tests/host/mkab.py b "$TMP/b.lrec"
 chmod 644 "$TMP/a.lrec" "$TMP/b.lrec"
 
-# open ENV...: the comparison in a 120x40 tmux with ENV.
+# open ENV...: the comparison in a 120x40 tmux with ENV, once its last line (the footer) is
+# drawn. Each check below waits for the last line a key redraws before reading the others.
 open() {
 	tmux kill-session -t "$S" 2>/dev/null
 	tmux new-session -d -s "$S" -x 120 -y 40 "env $* setpriv --reuid=nobody --regid=nogroup --clear-groups $LAT -r $TMP/a.lrec --compare $TMP/b.lrec; echo EXITED \$?; sleep 30"
-	wait_for 'rpc_span' 100
+	wait_for '^q quit  \? help' 100
 }
 
 check mono-opens open NO_COLOR=1 TERM=screen-256color
@@ -34,8 +35,9 @@ check footer grep -qE '^q quit  \? help  Enter pane: A and B of the series  m pa
 
 # The pane of slow_prog (the fifth row): both sides' figures, the histograms side by side.
 tmux send-keys -t "$S" Down Down Down Down Enter
-check pane-opens wait_for '^ slow_prog \(xdp\): slower, A before, B after \(m heatmaps, Enter closes\)' 50
+check pane-opens wait_for '^  \[ 8\.19us,  16\.4us\) A +0 +B +2,000 #+$' 50
 scr=$(screen)
+check pane-title grep -qE '^ slow_prog \(xdp\): slower, A before, B after \(m heatmaps, Enter closes\)' <<<"$scr"
 check pane-a grep -qE '^  A  20,000 runs  1,000/s  p50 2\.10us  p95 8\.00us  p99 8\.00us  p999 8\.00us  max 8\.00us$' <<<"$scr"
 check pane-b grep -qE '^  B  20,000 runs  1,000/s  p50 4\.19us  p95 16\.0us  p99 16\.0us  p999 16\.0us  max 16\.0us$' <<<"$scr"
 check hist-a-only grep -qE '^  \[ 1\.02us,  2\.05us\) A +9,000 #+ +B +0$' <<<"$scr"
@@ -46,8 +48,9 @@ check hist-b-only grep -qE '^  \[ 8\.19us,  16\.4us\) A +0 +B +2,000 #+$' <<<"$s
 # 2.05us rows every two intervals, B's one row higher; the tail (8 us in A, 16 us in B) is a
 # light row.
 tmux send-keys -t "$S" m
-check heat-opens wait_for '^  A \(before\), whole recording, oldest left:$' 50
+check heat-opens wait_for 'one scale for A and B' 50
 scr=$(screen)
+check heat-a-title grep -qE '^  A \(before\), whole recording, oldest left:$' <<<"$scr"
 expect_eq heat-a "$(sed -n '/^  A (before)/,/^  B (after)/p' <<<"$scr" | grep -E '^ +[0-9.]+us' )" \
 "  8.19us
   4.10us ....................
@@ -64,12 +67,13 @@ check back-to-histograms wait_for '^  \[ 2\.05us,  4\.10us\) A +9,000 #+  B +9,0
 
 # Help: the comparison's keys only; a key of the other screens says it is not for this one.
 tmux send-keys -t "$S" '?'
-check help-opens wait_for 'comparison keys \(any key closes this help\)' 50
+check help-opens wait_for '^  End +last series$' 50
 scr=$(screen)
+check help-title grep -qE 'comparison keys \(any key closes this help\)' <<<"$scr"
 check help-enter grep -qE '^  Enter H  pane: A and B of the series$' <<<"$scr"
 check help-no-replay-keys bash -c '! grep -qE "jump to a time|pause" <<<"$1"' _ "$scr"
 tmux send-keys -t "$S" x
-check help-closes wait_for '^NAME +VERDICT' 50
+check help-closes wait_for '^q quit  \? help' 50
 tmux send-keys -t "$S" c
 check other-key wait_for 'c is for sessions and replays, not comparisons' 50
 tmux send-keys -t "$S" q
@@ -78,10 +82,19 @@ check quits wait_for '^EXITED 0$' 50
 # 256 colours: the heat cells of B's busy rows are background-coloured.
 check colour-opens open TERM=screen-256color
 tmux send-keys -t "$S" Down Down Down Down Enter m
-check colour-heat wait_for '^  B \(after\), whole recording, oldest left:$' 50
+check colour-heat wait_for 'dark red few \.\. yellow 900' 50
 ansi=$(tmux capture-pane -e -p -t "$S" | sed -n '/B (after)/,$p')
 check colour-b-cells grep -qP '4\.10us (\x1b\[[0-9;]*m)*  (\x1b\[[0-9;]*m)*\x1b\[(38;5;\d+;)?48;5;\d+m[xoX ]{2}' <<<"$ansi"
-check colour-legend grep -qF 'dark red few .. yellow 900' <(screen)
+# Narrower: the header keeps the file names without their directory, then drops the
+# durations; below 40x10 the screen says it is too small; back, the table is whole again.
+tmux resize-window -t "$S" -x 100 -y 30
+check narrow-header wait_for "^lattop [^ ]+  compare  A a\.lrec \(20 intervals, 20\.0s\)  B b\.lrec \(20 intervals, 20\.0s\)$" 50
+tmux resize-window -t "$S" -x 50 -y 20
+check narrower-header wait_for "^lattop [^ ]+  compare  A a\.lrec  B b\.lrec$" 50
+tmux resize-window -t "$S" -x 30 -y 8
+check too-small wait_for '^terminal too small$' 50
+tmux resize-window -t "$S" -x 120 -y 40
+check resize-back wait_for '^rpc_span +unchanged' 50
 tmux send-keys -t "$S" q
 check colour-quits wait_for '^EXITED 0$' 50
 tmux kill-session -t "$S"
