@@ -80,7 +80,16 @@ static void draw_line(int y, const struct cmp_row *r, int namew)
 	} else {
 		snprintf(name, sizeof(name), "NAME");
 	}
-	text__fit(cell, sizeof(cell), name, namew, true);
+	if (text__cols(name) > namew) { /* cut names end in '~', as in the session's table */
+		size_t k = text__fit(cell, sizeof(cell) - 1, name, namew - 1, true);
+
+		while (k && cell[k - 1] == ' ')
+			k--;
+		cell[k] = '\0';
+		snprintf(cell + k, sizeof(cell) - k, "~%*s", namew - 1 - text__cols(cell), "");
+	} else {
+		text__fit(cell, sizeof(cell), name, namew, true);
+	}
 	l = (size_t)snprintf(line, sizeof(line), "%s %-*s", cell, CMP_STATW - 1,
 			     r ? verdict(r->status) : "VERDICT");
 	for (int st = 0; st < CMP__NSTAT && l < sizeof(line); st++) {

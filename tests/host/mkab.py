@@ -17,6 +17,7 @@
 #   the helper bpf_map_lookup_elem of slow_prog on map "flows": 500 runs at 300 ns (A and B)
 #   rpc_span (a segment): 100 runs at 50000 ns (A and B)
 #   old_prog (A only), new_prog (B only): 10 runs at 5000 ns
+#   stats_prog: bpf_stats counts only (no histogram): 100 runs an interval, 200 in B
 import json, struct, sys, zlib
 
 N = 20
@@ -42,8 +43,8 @@ def bucket(v):
     return shift * 64 + (v >> shift)
 
 
-def series(kind, sid, aux, aux2, name, typ, sub=b""):
-    p = struct.pack("<HHIIIIHHHH", kind, 0, sid, aux, aux2, 4, len(name), len(typ), 0, len(sub))
+def series(kind, sid, aux, aux2, name, typ, sub=b"", src=4):
+    p = struct.pack("<HHIIIIHHHH", kind, 0, sid, aux, aux2, src, len(name), len(typ), 0, len(sub))
     return rec(1, p + name + typ + sub)
 
 
@@ -61,6 +62,11 @@ def entry(kind, sid, aux, aux2, runs):
     p = struct.pack("<HHIIIQQQQQQQQII", kind, 1, sid, aux, aux2, 0, 0, 0, n, s,
                     min(v for v, _ in runs), max(v for v, _ in runs), 0, len(per), len(bb))
     return p + bb
+
+
+def stats_entry(sid, cnt):
+    # no histogram (flags 0): a bpf_stats delta of cnt runs of 500 ns each
+    return struct.pack("<HHIIIQQQQQQQQII", 1, 0, sid, 0, 0, cnt, cnt * 500, 0, 0, 0, 0, 0, 0, 0, 0)
 
 
 def interval(k, entries):
@@ -88,6 +94,7 @@ def side(b):
     parts.append(series(2, progs["slow_prog"], 1, mapid, b"bpf_map_lookup_elem", b"hash",
                         b"flows"))
     parts.append(series(3, 0, 0, 0, b"rpc_span", b"uprobe"))
+    parts.append(series(1, base + 5, 0, 0, b"stats_prog", b"xdp", src=1))
     for k in range(N):
         lo, hi = (600, 400) if k % 2 == 0 else (400, 600)
         e = [entry(1, progs["same_prog"], 0, 0, [(1000 + 10 * (k % 5), 600), (3000, 400)]),
@@ -95,7 +102,8 @@ def side(b):
              entry(1, progs["noisy"], 0, 0, [(round(1000 * g), lo), (round(10000 * g), hi)]),
              entry(1, base + 4, 0, 0, [(5000, 10)]),
              entry(2, progs["slow_prog"], 1, mapid, [(300, 500)]),
-             entry(3, 0, 0, 0, [(50000, 100)])]
+             entry(3, 0, 0, 0, [(50000, 100)]),
+             stats_entry(base + 5, 200 if b else 100)]
         parts.append(interval(k, e))
     return b"".join(parts)
 

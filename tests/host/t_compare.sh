@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The A/B comparison (lattop -r A --compare B) on two generated recordings with known
 # differences (tests/host/mkab.py): one program 2x slower, one unchanged, one noisy, one only
-# in each, a helper and a span under new IDs. Exact verdicts, changes within the bucket error,
+# in each, one with bpf_stats counts only that runs twice as often, a helper and a span under
+# new IDs. Exact verdicts, changes within the bucket error,
 # the same in text, CSV and JSON, byte-identical on a second run; bad pairs are one sentence and
 # status 2. No root, no BPF.
 cd "$(dirname "$0")/../.." && . tests/lib.sh
@@ -21,7 +22,7 @@ R = {(r["kind"], r["name"]): r for r in csv.DictReader(open(sys.argv[2]))}
 print(eval(sys.argv[1]))' "$1" "$TMP/ab.csv"
 }
 expect_eq csv-verdicts "$(csv 'sorted((k[1], r["status"]) for k, r in R.items())')" \
-	"[('bpf_map_lookup_elem', 'unchanged'), ('new_prog', 'only_b'), ('noisy', 'slower'), ('old_prog', 'only_a'), ('rpc_span', 'unchanged'), ('same_prog', 'unchanged'), ('slow_prog', 'slower')]"
+	"[('bpf_map_lookup_elem', 'unchanged'), ('new_prog', 'only_b'), ('noisy', 'slower'), ('old_prog', 'only_a'), ('rpc_span', 'unchanged'), ('same_prog', 'unchanged'), ('slow_prog', 'slower'), ('stats_prog', 'changed')]"
 # slow_prog: every latency figure +100% within the bucket error (1.575%), significant but the
 # max (one run: never); the rate the same (1000 runs a second on both sides), not significant.
 S='R[("programs", "slow_prog")]'
@@ -43,6 +44,10 @@ S='R[("programs", "noisy")]'
 expect_eq noisy-p50-beyond-buckets "$(csv "1.575 < float($S['p50_change_pct']) < 3.1")" True
 expect_eq noisy-p50-within-noise "$(csv "(float($S['p50_noise_pct']) > float($S['p50_change_pct']), $S['p50_significant'])")" "(True, '0')"
 expect_eq noisy-p99-significant "$(csv "(abs(float($S['p99_change_pct']) - 3) <= 1.575, $S['p99_significant'])")" "(True, '1')"
+# Counts only (bpf_stats): the rate doubled, significant; no percentiles on either side.
+S='R[("programs", "stats_prog")]'
+expect_eq stats-rate "$(csv "[$S[c] for c in ('count_a', 'count_b', 'rate_a', 'rate_b', 'rate_change_pct', 'rate_significant', 'p50_a', 'p50_b', 'p50_change_pct', 'p50_significant')]")" \
+	"['2000', '4000', '100.000', '200.000', '100.00', '1', '', '', '', '0']"
 # One side only: the other side's count and figures are empty.
 expect_eq only-b "$(csv "[R[('programs', 'new_prog')][c] for c in ('count_a', 'count_b', 'p50_a', 'p50_b', 'p50_change_pct')]")" \
 	"['', '200', '', '5000', '']"
@@ -75,7 +80,7 @@ for s in J["series"]:
                 bad.append((s["name"], st, k, got, want))
         if int(f["significant"]) != int(c[st + "_significant"]):
             bad.append((s["name"], st, "significant"))
-print("ok" if len(J["series"]) == 7 and not bad else bad[:3])
+print("ok" if len(J["series"]) == 8 and not bad else bad[:3])
 EOF
 )
 expect_eq json-equals-csv "$same" ok
@@ -87,7 +92,7 @@ expect_eq json-only-b-null "$(python3 -c 'import json,sys; J=json.load(open(sys.
 # Text: the verdict under the name, the changes marked significant with '*'.
 $LATTOP -r "$TMP/a.lrec" --compare "$TMP/b.lrec" -b >"$TMP/ab.txt"
 expect_eq text-exit $? 0
-check text-summary grep -qx 'series: 2 slower, 0 faster, 0 changed, 3 unchanged, 1 only in A, 1 only in B' "$TMP/ab.txt"
+check text-summary grep -qx 'series: 2 slower, 0 faster, 1 changed, 3 unchanged, 1 only in A, 1 only in B' "$TMP/ab.txt"
 expect_eq text-slow "$(grep -A3 '^slow_prog ' "$TMP/ab.txt" | awk '{$1=$1; print}')" \
 "slow_prog xdp A 20,000 1,000 2.10us 8.00us 8.00us 8.00us 8.00us
 slower B 20,000 1,000 4.19us 16.0us 16.0us 16.0us 16.0us
@@ -96,6 +101,10 @@ noise +-0.0% +-10.6% +-0.0% +-0.0% +-0.0% +-0.0%"
 expect_eq text-only-b "$(grep -A1 '^new_prog ' "$TMP/ab.txt" | awk '{$1=$1; print}')" \
 "new_prog xdp B 200 10 5.00us 5.00us 5.00us 5.00us 5.00us
 only in B"
+expect_eq text-stats "$(grep -A2 '^stats_prog ' "$TMP/ab.txt" | awk '{$1=$1; print}')" \
+"stats_prog xdp A 2,000 100 - - - - -
+changed B 4,000 200 - - - - -
+change +100.0%* - - - - -"
 check text-helper grep -q '^slow_prog: bpf_map_lookup_elem *map flows *A ' "$TMP/ab.txt"
 
 # Deterministic: the bootstrap's seed is fixed, so a second run prints the same bytes.
@@ -105,8 +114,8 @@ check deterministic cmp -s "$TMP/ab.csv" "$TMP/ab2.csv"
 $LATTOP -r "$TMP/b.lrec" --compare "$TMP/a.lrec" -b -o csv >"$TMP/ba.csv"
 expect_eq reverse "$(python3 -c 'import csv,sys
 R={r["name"]: r for r in csv.DictReader(open(sys.argv[1]))}
-print(R["slow_prog"]["status"], abs(float(R["slow_prog"]["p99_change_pct"]) + 50) <= 1.575, R["new_prog"]["status"], R["old_prog"]["status"])' "$TMP/ba.csv")" \
-	"faster True only_a only_b"
+print(R["slow_prog"]["status"], abs(float(R["slow_prog"]["p99_change_pct"]) + 50) <= 1.575, R["new_prog"]["status"], R["old_prog"]["status"], R["stats_prog"]["rate_change_pct"])' "$TMP/ba.csv")" \
+	"faster True only_a only_b -50.00"
 # A recording against itself: nothing changed.
 $LATTOP -r "$TMP/a.lrec" --compare "$TMP/a.lrec" -b -o csv >"$TMP/aa.csv"
 expect_eq self-unchanged "$(python3 -c 'import csv,sys; print(sorted({r["status"] for r in csv.DictReader(open(sys.argv[1]))}))' "$TMP/aa.csv")" \
@@ -126,9 +135,9 @@ bad not-a-recording-b "lattop: $TMP/text.txt: not a lattop recording (bad magic)
 	-r "$TMP/a.lrec" --compare "$TMP/text.txt" -b
 bad not-a-recording-a "lattop: $TMP/text.txt: not a lattop recording (bad magic)" \
 	-r "$TMP/text.txt" --compare "$TMP/a.lrec" -b
-bad truncated "lattop: $TMP/cut.lrec: truncated/corrupt record at byte 2375: length 631 runs past the end of the file: a comparison needs whole recordings" \
+bad truncated "lattop: $TMP/cut.lrec: truncated/corrupt record at byte 2692: length 719 runs past the end of the file: a comparison needs whole recordings" \
 	-r "$TMP/a.lrec" --compare "$TMP/cut.lrec" -b
-bad truncated-a-tui "lattop: $TMP/cut.lrec: truncated/corrupt record at byte 2375: length 631 runs past the end of the file: a comparison needs whole recordings" \
+bad truncated-a-tui "lattop: $TMP/cut.lrec: truncated/corrupt record at byte 2692: length 719 runs past the end of the file: a comparison needs whole recordings" \
 	-r "$TMP/cut.lrec" --compare "$TMP/a.lrec"
 bad other-mode "lattop: $TMP/a.lrec was recorded in programs mode and $TMP/h.lrec in helpers mode: compare recordings of one mode" \
 	-r "$TMP/a.lrec" --compare "$TMP/h.lrec" -b -o json

@@ -24,10 +24,11 @@ open() {
 check mono-opens open NO_COLOR=1 TERM=screen-256color
 scr=$(screen)
 check header grep -qE "^lattop [^ ]+  compare  A a\.lrec \(20 intervals, 20\.0s\)  B b\.lrec \(20 intervals, 20\.0s\)$" <<<"$scr"
-check tally grep -qF '2 slower, 0 faster, 0 changed, 3 unchanged, 1 only in A, 1 only in B' <<<"$scr"
+check tally grep -qF '2 slower, 0 faster, 1 changed, 3 unchanged, 1 only in A, 1 only in B' <<<"$scr"
 check heading grep -qE '^NAME +VERDICT +RATE +P50 +P95 +P99 +P99\.9 +MAX$' <<<"$scr"
 check row-slow grep -qE '^slow_prog \(xdp\) +slower +\+0\.0% \+100\.0%\* \+100\.0%\* \+100\.0%\* \+100\.0%\* +\+100\.0%$' <<<"$scr"
 check row-same grep -qE '^same_prog \(xdp\) +unchanged +(\+0\.0% +){5}\+0\.0%$' <<<"$scr"
+check row-stats grep -qE '^stats_prog \(xdp\) +changed +\+100\.0%\* +(- +){4}-$' <<<"$scr"
 check row-new grep -qE '^new_prog \(xdp\) +only B +(- +){5}-$' <<<"$scr"
 check row-noisy grep -qE '^noisy \(xdp\) +slower +\+0\.0% +\+2\.8% +\+3\.0%\*' <<<"$scr"
 check row-helper grep -qE '^slow_prog: bpf_map_lookup_elem \(map flows\) +unchanged' <<<"$scr"
@@ -86,9 +87,11 @@ check colour-heat wait_for 'dark red few \.\. yellow 900' 50
 ansi=$(tmux capture-pane -e -p -t "$S" | sed -n '/B (after)/,$p')
 check colour-b-cells grep -qP '4\.10us (\x1b\[[0-9;]*m)*  (\x1b\[[0-9;]*m)*\x1b\[(38;5;\d+;)?48;5;\d+m[xoX ]{2}' <<<"$ansi"
 # Narrower: the header keeps the file names without their directory, then drops the
-# durations; below 40x10 the screen says it is too small; back, the table is whole again.
+# durations, a name too long for its column ends in '~'; below 40x10 the screen says it is
+# too small; back, the table is whole again.
 tmux resize-window -t "$S" -x 100 -y 30
 check narrow-header wait_for "^lattop [^ ]+  compare  A a\.lrec \(20 intervals, 20\.0s\)  B b\.lrec \(20 intervals, 20\.0s\)$" 50
+check narrow-cut-name wait_for '^slow_prog: bpf_map_lookup_elem \(ma~ unchanged ' 50
 tmux resize-window -t "$S" -x 50 -y 20
 check narrower-header wait_for "^lattop [^ ]+  compare  A a\.lrec  B b\.lrec$" 50
 tmux resize-window -t "$S" -x 30 -y 8
