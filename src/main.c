@@ -14,6 +14,7 @@
 #include "base/outfile.h"
 #include "rec/recorder.h"
 #include "ui/html.h"
+#include "ui/compare.h"
 #include "ui/prom.h"
 #include "ui/replay_ui.h"
 #include "ui/ui.h"
@@ -133,6 +134,9 @@ static int open_session(struct session *s, struct opts *o, struct prom **prom)
 		return EXIT_USAGE;
 	}
 	ret = session__open_replay(s, o, err, sizeof(err));
+	/* With --compare, a file that is no recording makes a bad pair: bad usage. */
+	if (ret == EXIT_RUNTIME && o->compare)
+		ret = EXIT_USAGE;
 	if (ret != EXIT_OK) {
 		text__line(stderr, "lattop: ", err);
 		session__close(s);
@@ -145,6 +149,8 @@ static int run_front_end(struct session *s, const struct opts *o, struct prom *p
 {
 	if (o->html)
 		return html__run(s, &stop);
+	if (o->compare)
+		return compare_ui__run(s, &stop);
 	if (o->replay && (o->batch || o->events))
 		return replay_ui__report(s, &stop);
 	if (o->discover)

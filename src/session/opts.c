@@ -274,6 +274,28 @@ static int o_events(struct opts *o, const char *v, char *err, size_t errlen)
 	return 0;
 }
 
+/* -r and --compare each name one file: a second one is an error, not a silent replacement. */
+static int once(const char **field, const char *v, const char *opt, char *err, size_t errlen)
+{
+	if (*field) {
+		snprintf(err, errlen, "%s given twice ('%.100s' and '%.100s'): give it once", opt,
+			 *field, v);
+		return -EINVAL;
+	}
+	*field = v;
+	return 0;
+}
+
+static int o_read(struct opts *o, const char *v, char *err, size_t errlen)
+{
+	return once(&o->replay, v, "-r", err, errlen);
+}
+
+static int o_compare(struct opts *o, const char *v, char *err, size_t errlen)
+{
+	return once(&o->compare, v, "--compare", err, errlen);
+}
+
 static int o_theme(struct opts *o, const char *v, char *err, size_t errlen)
 {
 	char path[4096];
@@ -385,7 +407,13 @@ static const struct opt_def opt_table[] = {
 	{ "read", 'r', "FILE",
 	  "replay a recording (no root needed); with -b print per-\n"
 	  "interval reports (-n N) or totals over the recording",
-	  NULL, FIELD(replay) },
+	  o_read, 0 },
+	{ "compare", 0, "FILE",
+	  "with -r A: compare recording A (before) with FILE (B,\n"
+	  "after): per series both sides' count, rate, p50 .. max\n"
+	  "and the change, significant or not; the TUI, or -b\n"
+	  "(-o text, csv, json)",
+	  o_compare, 0 },
 	{ "events", 0, NULL,
 	  "with -r: export a --raw recording event by event\n"
 	  "(-o csv, or -o trace for Chrome/Perfetto trace JSON)",
@@ -436,7 +464,8 @@ static const char usage_tail[] =
 	"m histogram/heatmap in the pane, d interval, / n search, w W record on/off\n"
 	"(W asks for the file name), t theme, p h s Tab modes. In a replay: space\n"
 	"pause/resume, +/= - faster/slower, . , step, g/b jump to a time, Home End\n"
-	"first/last interval, Z pause the display.\n"
+	"first/last interval, Z pause the display. In a comparison (-r A --compare B):\n"
+	"Enter/H pane, m histograms/heatmaps, t theme, Up Down PgUp PgDn Home End, q.\n"
 	"Exit status: 0 ok, 1 runtime error (a recording that could not be written\n"
 	"included) or missing privileges, 2 bad usage (an existing output file too).\n"
 	"See lattop(8).\n";

@@ -50,6 +50,7 @@ struct opts {
 	const char *theme;    /* --theme */
 	const char *record;   /* -w FILE */
 	const char *replay;   /* -r FILE */
+	const char *compare;  /* --compare FILE: -r's recording (A) against this one (B) */
 	bool raw;             /* --raw: record every event too */
 	bool events;          /* --events: export a --raw recording event by event */
 	const char *html;     /* --html FILE: write a recording's HTML report to a new file */

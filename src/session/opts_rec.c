@@ -33,6 +33,17 @@ int opts__check_record(struct opts *o, char *err, size_t errlen)
 			     o->hist))
 		bad = "--html writes the whole recording to a file: drop -b, -n, -o, -c, --hist "
 		      "and --events";
+	else if (o->html && o->compare)
+		bad = "--html reports one recording; a comparison is shown in the TUI or with -b";
+	else if (o->compare && !o->replay)
+		bad = "--compare compares two recordings: give the first with -r, e.g. "
+		      "lattop -r before.lrec --compare after.lrec";
+	else if (o->compare && (o->events || o->iterations || o->cumulative || o->hist))
+		bad = "--events, -n, -c and --hist do not apply to --compare: a comparison covers "
+		      "both whole recordings";
+	else if (o->compare && (o->nfilter || o->mode_set))
+		bad = "-p and -m do not apply to --compare: every recorded series is matched by "
+		      "name";
 	else if (o->out == OUT_TRACE && !o->events)
 		bad = "-o trace exports events: use it with -r FILE --events";
 	if (bad) {

@@ -125,7 +125,9 @@ int session__open_replay(struct session *s, struct opts *o, char *err, size_t er
 	/* A damaged tail: everything before it plays; say what was wrong, on screen too. */
 	if (replay__damage(s->rp)[0]) {
 		snprintf(s->warn, sizeof(s->warn), "%.100s: %s", o->replay, replay__damage(s->rp));
-		text__line(stderr, "lattop: ", s->warn);
+		/* A comparison refuses a damaged file in one sentence of its own. */
+		if (!o->compare)
+			text__line(stderr, "lattop: ", s->warn);
 	}
 	/* The first interval is shown; reports move on from there. */
 	session__seek(s, 1);

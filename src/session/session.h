@@ -163,6 +163,16 @@ int session__seek_all(struct session *s);
 int session__step(struct session *s, int dir);
 int session__jump(struct session *s, const char *when, char *err, size_t errlen);
 
+/* A/B comparison (compare_src.c). Open o->compare as a replay into b (with ob, a copy of a's
+ * options naming it) and check the pair: whole recordings, with intervals, of one mode.
+ * Returns an exit status (EXIT_USAGE for a bad pair) with one sentence in err. */
+int session__open_compare(struct session *a, struct session *b, struct opts *ob, char *err,
+			  size_t errlen);
+struct cmp_side;
+/* Walk replay s from its first interval to its last into a new comparison side (*out, the
+ * caller frees it; the model ends with every record applied). Returns 0 or a negative errno. */
+int session__compare_side(struct session *s, struct cmp_side **out);
+
 /* --discover (discover.c): watch the vhost chain for -D seconds or until *stop, then write the
  * profile. Returns an exit status. */
 int session__discover(struct session *s, volatile sig_atomic_t *stop);

@@ -17,6 +17,7 @@ enum key_scope {
 	KEY_LIVE = 1,   /* a live session */
 	KEY_REPLAY = 2, /* a replay (-r) */
 	KEY_BOTH = KEY_LIVE | KEY_REPLAY,
+	KEY_COMPARE = 4, /* a comparison (-r A --compare B): its own entries, none shared */
 };
 
 /* What a replay key does to the replay clock (replay_ui__act). */

@@ -18,6 +18,7 @@
 #include "base/text.h"
 #include "rec/recorder.h"
 #include "rec/replay.h"
+#include "ui/compare.h"
 #include "ui/keys.h"
 #include "ui/replay_ui.h"
 #include "ui/tui_int.h"
@@ -105,7 +106,7 @@ static int select_row(struct tui *t, int idx)
 	if (idx < 0)
 		idx = 0;
 	t->sel = idx;
-	t->sel_id = n ? t->rows[idx].s->id : 0;
+	t->sel_id = n && !t->cmp ? t->rows[idx].s->id : 0;
 	return KH_REDRAW;
 }
 
@@ -539,6 +540,18 @@ static const struct tui_key keys[] = {
 	{ KEY_END, 0, KEY_LIVE, k_end, 0, "End", "last row", false },
 	{ KEY_HOME, 0, KEY_REPLAY, NULL, RA_FIRST, "Home", "first interval", false },
 	{ KEY_END, 0, KEY_REPLAY, NULL, RA_LAST, "End", "last interval", false },
+	/* A comparison (tui_cmp.c): a table of series and a pane of both sides, nothing to play. */
+	{ 'q', KEY_F(10), KEY_COMPARE, k_quit, 0, "q F10", "quit", true },
+	{ '?', KEY_F(1), KEY_COMPARE, k_help, 0, "? F1", "help", true },
+	{ '\n', 'H', KEY_COMPARE, k_pane, 0, "Enter H", "pane: A and B of the series", true },
+	{ 'm', 0, KEY_COMPARE, k_heat, 0, "m", "pane: histograms / heatmaps", true },
+	{ 't', 0, KEY_COMPARE, k_theme, 0, "t", "next colour theme", true },
+	{ KEY_UP, 'k', KEY_COMPARE, k_up, 0, "Up k", "select the previous series", false },
+	{ KEY_DOWN, 'j', KEY_COMPARE, k_down, 0, "Down j", "select the next series", false },
+	{ KEY_PPAGE, 0, KEY_COMPARE, k_pgup, 0, "PgUp", "one page up", false },
+	{ KEY_NPAGE, 0, KEY_COMPARE, k_pgdn, 0, "PgDn", "one page down", false },
+	{ KEY_HOME, 0, KEY_COMPARE, k_home, 0, "Home", "first series", false },
+	{ KEY_END, 0, KEY_COMPARE, k_end, 0, "End", "last series", false },
 };
 #define NKEYS ((int)(sizeof(keys) / sizeof(keys[0])))
 
@@ -562,9 +575,11 @@ static void replay_keys_line(char *buf, size_t len)
 		snprintf(buf + l, len - l, "  (? says what each does)");
 }
 
-/* The scope of t's session: KEY_REPLAY or KEY_LIVE. */
+/* The scope of t's session: KEY_COMPARE, KEY_REPLAY or KEY_LIVE. */
 static enum key_scope scope_of(const struct tui *t)
 {
+	if (t->cmp)
+		return KEY_COMPARE;
 	return session__replay(t->s) ? KEY_REPLAY : KEY_LIVE;
 }
 
@@ -692,7 +707,7 @@ static void draw_help(struct tui *t)
 	erase();
 	attron(tui_attr(t, TH_HEADER));
 	mvprintw(0, 0, "lattop %s %skeys (any key closes this help)", LATTOP_VERSION,
-		 session__replay(t->s) ? "replay " : "");
+		 t->cmp ? "comparison " : session__replay(t->s) ? "replay " : "");
 	attroff(tui_attr(t, TH_HEADER));
 	for (int i = 0; i < n; i++) {
 		int col = i / rows, y = 2 + i % rows, room;
@@ -739,6 +754,12 @@ void tui__draw(struct tui *t)
 	}
 	if (t->help) {
 		draw_help(t);
+		refresh();
+		return;
+	}
+	if (t->cmp) {
+		tui__draw_compare(t);
+		draw_footer(t, LINES - 1);
 		refresh();
 		return;
 	}
@@ -876,7 +897,10 @@ static int handle_key(struct tui *t, int ch)
 	if (k)
 		return run_key(t, k);
 	k = key_find(ch, KEY_BOTH & ~scope_of(t));
-	if (k)
+	if (k && t->cmp)
+		snprintf(said, sizeof(said), "%.*s is for sessions and replays, not comparisons: %s",
+			 (int)strcspn(k->label, " "), k->label, k->help);
+	else if (k)
 		snprintf(said, sizeof(said), "%.*s is for %s: %s", (int)strcspn(k->label, " "),
 			 k->label,
 			 session__replay(t->s) ? "live sessions, not replays" : "replays (lattop -r FILE)",
@@ -937,6 +961,57 @@ static void catch_up_size(void)
 		resizeterm(ws.ws_row, ws.ws_col);
 }
 
+/* Start curses and the TUI state over s, and draw; NULL (curses ended) on failure. */
+static struct tui *tui_start(struct session *s, struct cmp_view *cmp)
+{
+	struct tui *t;
+
+	setlocale(LC_ALL, "");
+	if (!initscr())
+		return NULL;
+	cbreak();
+	noecho();
+	nonl(); /* Enter arrives as '\r', told apart from Ctrl-J */
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	set_escdelay(25);
+	catch_up_size();
+	timeout(50); /* getch waits at most 50 ms: the queues are drained at least 20x/s */
+	t = tui__new(s);
+	if (!t) {
+		endwin();
+		return NULL;
+	}
+	t->cmp = cmp;
+	tui__draw(t);
+	return t;
+}
+
+/* Run the comparison's screen until q or a signal: keys only, nothing ticks. */
+int tui__run_compare(struct cmp_view *v, volatile sig_atomic_t *stop)
+{
+	struct tui *t = tui_start(v->a, v);
+
+	if (!t)
+		return EXIT_RUNTIME;
+	while (!*stop) {
+		int ch = getch(), r;
+
+		if (ch == ERR) {
+			expire_flash(t, now_ns());
+			continue;
+		}
+		r = handle_key(t, ch);
+		if (r & KH_QUIT)
+			break;
+		if (r & KH_REDRAW)
+			tui__draw(t);
+	}
+	tui__free(t);
+	endwin();
+	return EXIT_OK;
+}
+
 /* Run the TUI until q or a signal. */
 int tui__run(struct session *s, volatile sig_atomic_t *stop)
 {
@@ -951,23 +1026,9 @@ int tui__run(struct session *s, volatile sig_atomic_t *stop)
 		s->warn_keep = strlen(s->warn);
 	}
 
-	setlocale(LC_ALL, "");
-	if (!initscr())
+	t = tui_start(s, NULL);
+	if (!t)
 		return EXIT_RUNTIME;
-	cbreak();
-	noecho();
-	nonl(); /* Enter arrives as '\r', told apart from Ctrl-J */
-	keypad(stdscr, TRUE);
-	curs_set(0);
-	set_escdelay(25);
-	catch_up_size();
-	timeout(50); /* getch waits at most 50 ms: the queues are drained at least 20x/s */
-	t = tui__new(s);
-	if (!t) {
-		endwin();
-		return EXIT_RUNTIME;
-	}
-	tui__draw(t);
 	while (!*stop) {
 		uint64_t now = now_ns();
 		int ch = getch();

@@ -160,3 +160,15 @@ int tui__draw_heat(struct tui *t, const struct series *s, int y, int lines)
 	clrtoeol();
 	return rows + 1;
 }
+
+/* Heat rows top .. top - rows + 1 of slots[0..n) in lines y .. y + rows - 1, shaded against max
+ * (the comparison's two sides share one scale); returns whether the shades are colours. */
+bool tui__heat_rows(struct tui *t, const struct heat_slot *slots, size_t n, int top, int rows,
+		    uint32_t max, int y)
+{
+	bool colour = heat_colour(t);
+
+	for (int k = 0; k < rows; k++)
+		heat_row(y + k, top - k, slots, n, max ? max : 1, colour);
+	return colour;
+}

@@ -16,6 +16,8 @@
 #include "ui/columns.h"
 #include "ui/theme.h"
 
+struct cmp_view;
+
 #define TUI_MAX_ROWS 4096
 #define TUI_MAX_THEMES 32
 #define TUI_MAX_COLUMNS 32 /* the widest column table of any mode */
@@ -53,6 +55,7 @@ struct tui {
 	char themes[TUI_MAX_THEMES][64]; /* names `t` cycles through */
 	int nthemes, theme_idx;
 	char host[72], kernel[72]; /* visible forms (base/text.h) */
+	struct cmp_view *cmp; /* a comparison (--compare) instead of a session's rows, or NULL */
 };
 
 /* Curses attributes of a theme slot. */
@@ -80,5 +83,11 @@ int tui__heat_height(const struct tui *t, const struct series *s);
 /* The heatmap of series s in lines y .. y + lines - 1, fitted to COLS; returns the lines
  * drawn (tui_heat.c). */
 int tui__draw_heat(struct tui *t, const struct series *s, int y, int lines);
+/* Heat rows top .. top - rows + 1 of slots[0..n) from line y, shaded against max; returns
+ * whether the shades are colours (tui_heat.c). */
+bool tui__heat_rows(struct tui *t, const struct heat_slot *slots, size_t n, int top, int rows,
+		    uint32_t max, int y);
+/* The comparison's screen but the footer: header, table, pane (tui_cmp.c). */
+void tui__draw_compare(struct tui *t);
 
 #endif /* LAT_TUI_INT_H */

@@ -75,7 +75,8 @@ for w in para.split():
     if len(w) > 1:
         w = w.rstrip(",.")
     help_tokens.update([w] if w in ("/", ",", ".") else [t for t in re.split(r"[/()]", w) if t])
-SCOPES = {"Live sessions and replays": "both", "Live sessions only": "live", "Replays only": "replay"}
+SCOPES = {"Live sessions and replays": "both", "Live sessions only": "live", "Replays only": "replay",
+          "Comparisons only": "compare"}
 man = open("man/lattop.8").read()
 lines = man[man.index("\n.SH KEYS"):man.index("\n.SH THEMES")].splitlines()
 man_keys, sub = set(), None

@@ -2,7 +2,7 @@
 /*
  * test_keys.c - the TUI's key table: each label names exactly the keys its entry dispatches,
  * no key means two things in one kind of session, and every replay clock action has a key.
- * With --list: the table as "SCOPE NAME" lines (live, replay or both; one per key name of a
+ * With --list: the table as "SCOPE NAME" lines (live, replay, both or compare; one per key name of a
  * label) for tests/host/t_docs.sh to compare with the man page's KEYS section.
  */
 #include <curses.h>
@@ -62,7 +62,7 @@ static void test_handlers(void)
 
 	for (size_t i = 0; i < n; i++) {
 		ASSERT_TRUE(k[i].scope == KEY_LIVE || k[i].scope == KEY_REPLAY ||
-				    k[i].scope == KEY_BOTH,
+				    k[i].scope == KEY_BOTH || k[i].scope == KEY_COMPARE,
 			    k[i].label);
 		ASSERT_TRUE(!k[i].fn != !k[i].act, k[i].label);
 		if (k[i].act) {
@@ -101,7 +101,7 @@ static void test_one_meaning(void)
 static int list_keys(void)
 {
 	static const char *const scopes[] = { [KEY_LIVE] = "live", [KEY_REPLAY] = "replay",
-					       [KEY_BOTH] = "both" };
+					       [KEY_BOTH] = "both", [KEY_COMPARE] = "compare" };
 	size_t n;
 	const struct tui_key *k = tui__keys(&n);
 

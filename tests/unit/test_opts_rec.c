@@ -96,12 +96,50 @@ static void test_html(void)
 	ASSERT_EQ(parse(&o, err, b5), -EINVAL, "--html -c");
 }
 
+/* --compare: with -r, -b and -o; each file given once; nothing that slices a recording. */
+static void test_compare(void)
+{
+	static const char *ok0[] = { "-r", "a", "--compare", "b", NULL };
+	static const char *ok1[] = { "-r", "a", "--compare", "b", "-b", "-o", "csv", "--theme",
+				     "mono", NULL };
+	static const char *b0[] = { "--compare", "b", NULL };
+	static const char *b1[] = { "-r", "a", "--compare", "b", "--compare", "c", NULL };
+	static const char *b2[] = { "-r", "a", "-r", "b", NULL };
+	static const char *b3[] = { "-r", "a", "--compare", "b", "-b", "-n", "2", NULL };
+	static const char *b4[] = { "-r", "a", "--compare", "b", "-b", "-c", NULL };
+	static const char *b5[] = { "-r", "a", "--compare", "b", "-b", "--hist", NULL };
+	static const char *b6[] = { "-r", "a", "--compare", "b", "--events", NULL };
+	static const char *b7[] = { "-r", "a", "--compare", "b", "-p", "x", NULL };
+	static const char *b8[] = { "-r", "a", "--compare", "b", "-m", "programs", NULL };
+	static const char *b9[] = { "-r", "a", "--compare", "b", "-o", "json", NULL };
+	static const char *b10[] = { "-r", "a", "--compare", "b", "--html", "o.html", NULL };
+	static const char *const *bad[] = { b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10 };
+	static struct opts o;
+	char err[512];
+
+	ASSERT_EQ(parse(&o, err, ok0), 0, "-r --compare");
+	ASSERT_STREQ(o.compare, "b", "compare path");
+	ASSERT_STREQ(o.replay, "a", "replay path");
+	ASSERT_EQ(parse(&o, err, ok1), 0, "-r --compare -b -o csv --theme");
+	ASSERT_EQ(o.out, OUT_CSV, "csv");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ASSERT_EQ(parse(&o, err, bad[i]), -EINVAL, bad[i][0]);
+		ASSERT_TRUE(err[0] && !strchr(err, '\n'), "one sentence");
+	}
+	parse(&o, err, b1);
+	ASSERT_STREQ(err, "--compare given twice ('b' and 'c'): give it once", "twice");
+	parse(&o, err, b10);
+	ASSERT_STREQ(err, "--html reports one recording; a comparison is shown in the TUI or with -b",
+		     "no html comparison");
+}
+
 int main(void)
 {
 	test__suite = "opts-rec";
 	RUN_TEST(test_accepted);
 	RUN_TEST(test_refused);
 	RUN_TEST(test_html);
+	RUN_TEST(test_compare);
 	printf("opts-rec: %d passed, %d failed\n", test__passed, test__failed);
 	return TEST_EXIT();
 }

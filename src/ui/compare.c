@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * compare.c - `lattop -r A --compare B`: open B next to A, compare them (model/compare.h),
+ * and write the comparison as text (per series an A line, a B line, the changes and the
+ * noise), CSV (a line per series) or JSON (one document), or hand it to the TUI.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/jsonw.h"
+#include "base/text.h"
+#include "rec/replay.h"
+#include "ui/columns.h"
+#include "ui/compare.h"
+
+/* Open B next to A and compare them. */
+struct cmp_view *cmp_view__open(struct session *a, int *status, char *err, size_t errlen)
+{
+	struct cmp_view *v = calloc(1, sizeof(*v));
+
+	*status = EXIT_RUNTIME;
+	if (!v) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	v->a = a;
+	*status = session__open_compare(a, &v->b, &v->ob, err, errlen);
+	if (*status != EXIT_OK)
+		goto fail;
+	*status = EXIT_RUNTIME;
+	if (session__compare_side(a, &v->sa) || session__compare_side(&v->b, &v->sb) ||
+	    compare__run(&v->c, v->sa, v->sb)) {
+		snprintf(err, errlen, "out of memory comparing %.200s with %.200s", a->o->replay,
+			 v->ob.replay);
+		goto fail;
+	}
+	*status = EXIT_OK;
+	return v;
+fail:
+	cmp_view__free(v);
+	return NULL;
+}
+
+/* Close B and free the comparison. */
+void cmp_view__free(struct cmp_view *v)
+{
+	if (!v)
+		return;
+	compare__fini(&v->c);
+	cmp_side__free(v->sa);
+	cmp_side__free(v->sb);
+	if (v->b.src)
+		session__close(&v->b);
+	free(v);
+}
+
+/* A figure's value for humans. */
+void cmp_view__fmt(enum cmp_stat st, bool has, double v, char *buf, size_t len)
+{
+	if (!has)
+		snprintf(buf, len, "-");
+	else if (st == CMP_RATE)
+		fmt_rate(v, buf, len);
+	else
+		fmt_ns(v, buf, len);
+}
+
+/* A change for humans. */
+void cmp_view__fmt_change(const struct cmp_fig *f, char *buf, size_t len)
+{
+	if (!f->has_change)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%+.1f%%%s", f->change_pct, f->significant ? "*" : "");
+}
+
+/* A row's two labels, in visible form. */
+void cmp_view__labels(const struct cmp_row *r, char *name, size_t nlen, char *what,
+		      size_t wlen)
+{
+	char raw[sizeof(r->key.prog) + sizeof(r->key.name) + 4];
+
+	if (r->key.kind == LAT_EV_HELPER) {
+		snprintf(raw, sizeof(raw), "%s: %s", r->key.prog, r->key.name);
+		text__esc(name, nlen, raw);
+		snprintf(raw, sizeof(raw), "map %s", r->key.sub[0] ? r->key.sub : "-");
+		text__esc(what, wlen, raw);
+		return;
+	}
+	text__esc(name, nlen, r->key.name);
+	text__esc(what, wlen, r->key.type);
+}
+
+/* The section a kind of series goes under. */
+static const char *kind_name(uint16_t kind)
+{
+	return kind == LAT_EV_PROG ? "programs" : kind == LAT_EV_HELPER ? "helpers" : "segments";
+}
+
+/* Write s cut and padded to width columns (left-aligned). */
+static void put_col(FILE *f, const char *vis, int width)
+{
+	char cell[256];
+
+	text__fit(cell, sizeof(cell), vis, width, true);
+	fputs(cell, f);
+}
+
+/* One side's line of a row: name and type (or the verdict), the side, its figures. */
+static void text_side(FILE *f, const struct cmp_row *r, bool b, const char *name,
+		      const char *what)
+{
+	char buf[32];
+
+	put_col(f, name, 32);
+	fputc(' ', f);
+	put_col(f, what, 14);
+	fprintf(f, " %-6s", b ? "B" : "A");
+	fmt_count(b ? r->count_b : r->count_a, buf, sizeof(buf));
+	fprintf(f, " %12s", buf);
+	for (int st = 0; st < CMP__NSTAT; st++) {
+		const struct cmp_fig *fg = &r->f[st];
+
+		cmp_view__fmt((enum cmp_stat)st, b ? fg->has_b : fg->has_a, b ? fg->b : fg->a, buf,
+			      sizeof(buf));
+		fprintf(f, " %9s", buf);
+	}
+	fputc('\n', f);
+}
+
+/* The change and noise lines of a matched row. */
+static void text_change(FILE *f, const struct cmp_row *r)
+{
+	char buf[32];
+
+	fprintf(f, "%-47s %-6s %12s", "", "change", "");
+	for (int st = 0; st < CMP__NSTAT; st++) {
+		cmp_view__fmt_change(&r->f[st], buf, sizeof(buf));
+		fprintf(f, " %9s", buf);
+	}
+	fprintf(f, "\n%-47s %-6s %12s", "", "noise", "");
+	for (int st = 0; st < CMP__NSTAT; st++) {
+		const struct cmp_fig *fg = &r->f[st];
+
+		if (!fg->has_change || isinf(fg->noise_pct))
+			snprintf(buf, sizeof(buf), "-");
+		else if (fg->noise_pct >= 1000)
+			snprintf(buf, sizeof(buf), "+->999%%");
+		else
+			snprintf(buf, sizeof(buf), "+-%.1f%%", fg->noise_pct);
+		fprintf(f, " %9s", buf);
+	}
+	fputc('\n', f);
+}
+
+/* One row as text: the A line, the B line (the verdict under the name), change, noise. */
+static void text_row(FILE *f, const struct cmp_row *r)
+{
+	char name[256], what[128], verdict[32];
+
+	cmp_view__labels(r, name, sizeof(name), what, sizeof(what));
+	snprintf(verdict, sizeof(verdict), "  %s",
+		 r->status == CMP_ONLY_A   ? "only in A"
+		 : r->status == CMP_ONLY_B ? "only in B"
+					   : compare__status_name(r->status));
+	if (r->sa)
+		text_side(f, r, false, name, what);
+	if (r->sb)
+		text_side(f, r, true, r->sa ? verdict : name, r->sa ? "" : what);
+	if (r->sa && r->sb)
+		text_change(f, r);
+	else
+		fprintf(f, "%s\n", verdict);
+}
+
+/* One side's line of the text header. */
+static void text_file(FILE *f, const char *tag, struct session *s, const struct cmp_side *sd)
+{
+	struct replay *rp = session__replay(s);
+	const struct rec_file *rf = replay__file(rp);
+	time_t t = (time_t)(replay__wall_ns(rp, rf->nivals ? rec__ival_start(rf, 0) : 0) /
+			    1000000000ull);
+	char ts[32] = "?";
+	struct tm tm;
+
+	if (localtime_r(&t, &tm))
+		strftime(ts, sizeof(ts), "%Y-%m-%d %H:%M:%S", &tm);
+	fprintf(f, "%s ", tag);
+	text__fputs(f, replay__path(rp));
+	fputs("  host ", f);
+	text__fputs(f, replay__host(rp));
+	fputs("  kernel ", f);
+	text__fputs(f, replay__kernel(rp));
+	fprintf(f, "  recorded %s  duration %.2fs  intervals %zu\n", ts, sd->dur_ns / 1e9,
+		sd->added);
+}
+
+/* The text report. */
+int cmp_view__text(const struct cmp_view *v, FILE *f)
+{
+	size_t cnt[CMP__NSTATUS] = { 0 };
+	uint16_t kind = 0;
+
+	for (size_t i = 0; i < v->c.n; i++)
+		cnt[v->c.rows[i].status]++;
+	fputs("lattop compare\n", f);
+	text_file(f, "A (before)", v->a, v->sa);
+	text_file(f, "B (after) ", (struct session *)&v->b, v->sb);
+	fprintf(f,
+		"significant (*): beyond the bucket error (+-%.2f%% for p50 .. p99.9; the rate is "
+		"exact) and the noise (%.0f standard deviations of the change over %d bootstrap "
+		"draws of each recording's intervals, fixed seed); the max, one run, never\n",
+		v->c.bucket_err_pct, CMP_NOISE_Z, CMP_RESAMPLES);
+	fprintf(f,
+		"series: %zu slower, %zu faster, %zu changed, %zu unchanged, %zu only in A, %zu "
+		"only in B\n",
+		cnt[CMP_SLOWER], cnt[CMP_FASTER], cnt[CMP_CHANGED], cnt[CMP_UNCHANGED],
+		cnt[CMP_ONLY_A], cnt[CMP_ONLY_B]);
+	for (size_t i = 0; i < v->c.n; i++) {
+		const struct cmp_row *r = &v->c.rows[i];
+
+		if (r->key.kind != kind) {
+			kind = r->key.kind;
+			fprintf(f, "\n%s\n%-32s %-14s %-6s %12s", kind_name(kind),
+				kind == LAT_EV_HELPER ? "PROGRAM: HELPER" : "NAME",
+				kind == LAT_EV_PROG ? "TYPE" : kind == LAT_EV_HELPER ? "MAP" : "",
+				"SIDE", "COUNT");
+			fprintf(f, " %9s %9s %9s %9s %9s %9s\n", "RATE/S", "P50", "P95", "P99",
+				"P99.9", "MAX");
+		}
+		text_row(f, r);
+	}
+	fflush(f);
+	return ferror(f) ? EXIT_RUNTIME : EXIT_OK;
+}
+
+/* A number field of CSV (empty when undefined). */
+static void csv_num(FILE *f, bool has, double v, const char *fmt)
+{
+	fputc(',', f);
+	if (has && isfinite(v))
+		fprintf(f, fmt, v);
+}
+
+/* The CSV report: a header, then one line per series. */
+int cmp_view__csv(const struct cmp_view *v, FILE *f)
+{
+	fputs("kind,name,type,prog_name,map_name,status,count_a,count_b", f);
+	for (int st = 0; st < CMP__NSTAT; st++) {
+		const char *n = compare__stat_name((enum cmp_stat)st);
+
+		fprintf(f, ",%s_a,%s_b,%s_change_pct,%s_noise_pct,%s_significant", n, n, n, n, n);
+	}
+	fputc('\n', f);
+	for (size_t i = 0; i < v->c.n; i++) {
+		const struct cmp_row *r = &v->c.rows[i];
+
+		fprintf(f, "%s,", kind_name(r->key.kind));
+		text__csv_field(f, r->key.name);
+		fputc(',', f);
+		text__csv_field(f, r->key.type);
+		fputc(',', f);
+		text__csv_field(f, r->key.prog);
+		fputc(',', f);
+		text__csv_field(f, r->key.sub);
+		fprintf(f, ",%s,", compare__status_name(r->status));
+		if (r->sa)
+			fprintf(f, "%" PRIu64, r->count_a);
+		fputc(',', f);
+		if (r->sb)
+			fprintf(f, "%" PRIu64, r->count_b);
+		for (int st = 0; st < CMP__NSTAT; st++) {
+			const struct cmp_fig *fg = &r->f[st];
+			const char *fmt = st == CMP_RATE ? "%.3f" : "%.0f";
+
+			csv_num(f, fg->has_a, fg->a, fmt);
+			csv_num(f, fg->has_b, fg->b, fmt);
+			csv_num(f, fg->has_change, fg->change_pct, "%.2f");
+			csv_num(f, fg->has_change, fg->noise_pct, "%.2f");
+			fprintf(f, ",%d", fg->significant);
+		}
+		fputc('\n', f);
+	}
+	fflush(f);
+	return ferror(f) ? EXIT_RUNTIME : EXIT_OK;
+}
+
+/* A double member, null when undefined. */
+static void json_num(struct jsonw *w, const char *key, bool has, double v)
+{
+	if (has && isfinite(v))
+		jsonw__double_field(w, key, v);
+	else
+		jsonw__null_field(w, key);
+}
+
+/* One side's description as a member of the open object. */
+static void json_file(struct jsonw *w, const char *key, struct session *s,
+		      const struct cmp_side *sd)
+{
+	struct replay *rp = session__replay(s);
+	const struct rec_file *rf = replay__file(rp);
+
+	jsonw__key(w, key);
+	jsonw__begin_object(w);
+	jsonw__string_field(w, "file", replay__path(rp));
+	jsonw__string_field(w, "host", replay__host(rp));
+	jsonw__string_field(w, "kernel", replay__kernel(rp));
+	jsonw__string_field(w, "mode", rec__meta_str(rf, "mode"));
+	jsonw__u64_field(w, "start_ns",
+			 replay__wall_ns(rp, rf->nivals ? rec__ival_start(rf, 0) : 0));
+	jsonw__u64_field(w, "duration_ns", sd->dur_ns);
+	jsonw__u64_field(w, "intervals", sd->added);
+	jsonw__end_object(w);
+}
+
+/* One row as a JSON object: its key, verdict, counts and each figure's a, b, change, noise,
+ * bucket error and significance. */
+static void json_row(struct jsonw *w, const struct cmp_row *r)
+{
+	jsonw__begin_object(w);
+	jsonw__string_field(w, "kind", kind_name(r->key.kind));
+	jsonw__string_field(w, "name", r->key.name);
+	if (r->key.kind == LAT_EV_PROG)
+		jsonw__string_field(w, "type", r->key.type);
+	if (r->key.kind == LAT_EV_HELPER) {
+		jsonw__string_field(w, "prog_name", r->key.prog);
+		jsonw__string_field(w, "map_name", r->key.sub);
+	}
+	jsonw__string_field(w, "status", compare__status_name(r->status));
+	if (r->sa)
+		jsonw__u64_field(w, "count_a", r->count_a);
+	else
+		jsonw__null_field(w, "count_a");
+	if (r->sb)
+		jsonw__u64_field(w, "count_b", r->count_b);
+	else
+		jsonw__null_field(w, "count_b");
+	for (int st = 0; st < CMP__NSTAT; st++) {
+		const struct cmp_fig *fg = &r->f[st];
+
+		jsonw__key(w, compare__stat_name((enum cmp_stat)st));
+		jsonw__begin_object(w);
+		json_num(w, "a", fg->has_a, fg->a);
+		json_num(w, "b", fg->has_b, fg->b);
+		json_num(w, "change_pct", fg->has_change, fg->change_pct);
+		json_num(w, "noise_pct", fg->has_change, fg->noise_pct);
+		jsonw__double_field(w, "bucket_error_pct", fg->err_pct);
+		jsonw__bool_field(w, "significant", fg->significant);
+		jsonw__end_object(w);
+	}
+	jsonw__end_object(w);
+}
+
+/* The JSON report: one document on a line, built in memory first (a failure prints
+ * nothing). */
+int cmp_view__json(const struct cmp_view *v, FILE *f)
+{
+	struct jsonw_mem m;
+	char *txt;
+
+	if (jsonw__mem_open(&m))
+		return EXIT_RUNTIME;
+	jsonw__begin_object(&m.w);
+	json_file(&m.w, "a", v->a, v->sa);
+	json_file(&m.w, "b", (struct session *)&v->b, v->sb);
+	jsonw__double_field(&m.w, "bucket_error_pct", v->c.bucket_err_pct);
+	jsonw__u64_field(&m.w, "resamples", CMP_RESAMPLES);
+	jsonw__u64_field(&m.w, "seed", CMP_SEED);
+	jsonw__u64_field(&m.w, "max_blocks", CMP_MAX_BLOCKS);
+	jsonw__key(&m.w, "series");
+	jsonw__begin_array(&m.w);
+	for (size_t i = 0; i < v->c.n; i++)
+		json_row(&m.w, &v->c.rows[i]);
+	jsonw__end_array(&m.w);
+	jsonw__end_object(&m.w);
+	txt = jsonw__mem_close(&m);
+	if (!txt)
+		return EXIT_RUNTIME;
+	fprintf(f, "%s\n", txt);
+	free(txt);
+	fflush(f);
+	return ferror(f) ? EXIT_RUNTIME : EXIT_OK;
+}
+
+/* The --compare front end. */
+int compare_ui__run(struct session *s, volatile sig_atomic_t *stop)
+{
+	char err[512];
+	int ret;
+	struct cmp_view *v = cmp_view__open(s, &ret, err, sizeof(err));
+
+	if (!v) {
+		text__line(stderr, "lattop: ", err);
+		return ret;
+	}
+	if (!s->o->batch)
+		ret = tui__run_compare(v, stop);
+	else if (s->o->out == OUT_CSV)
+		ret = cmp_view__csv(v, stdout);
+	else if (s->o->out == OUT_JSON)
+		ret = cmp_view__json(v, stdout);
+	else
+		ret = cmp_view__text(v, stdout);
+	cmp_view__free(v);
+	return ret;
+}

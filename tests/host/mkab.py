@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+# Write recordings for the A/B comparison's tests (--compare), records built as src/rec/rec.h
+# and src/rec/writer.c describe them (format 1.2, as tests/ui/mkstep.py).
+#
+#   tests/host/mkab.py a OUT      before: same_prog, slow_prog (+ its helper), noisy, old_prog,
+#                                 the span rpc_span
+#   tests/host/mkab.py b OUT      after: the same under new IDs, slow_prog (and nothing else) 2x
+#                                 slower, noisy 3% slower, new_prog instead of old_prog
+#   tests/host/mkab.py helpers OUT  a helpers-mode recording (a mode the others are not)
+#
+# Every interval lasts 1 s. Per interval k of N = 20:
+#   same_prog  600 runs at 1000 + 10 (k % 5) ns, 400 at 3000 ns              (A and B alike)
+#   slow_prog  900 runs at 2000 + 40 (k % 4) ns, 100 at 8000 ns              (B: every value 2x)
+#   noisy      k even: 600 at 1000, 400 at 10000; k odd: 400 at 1000, 600 at 10000
+#              (B: every value x1.03: its p50 sits between the modes, so the bootstrap's noise
+#              on it is large and its 3% are not significant; p99 and max move 3% for sure)
+#   the helper bpf_map_lookup_elem of slow_prog on map "flows": 500 runs at 300 ns (A and B)
+#   rpc_span (a segment): 100 runs at 50000 ns (A and B)
+#   old_prog (A only), new_prog (B only): 10 runs at 5000 ns
+#   stats_prog: bpf_stats counts only (no histogram): 100 runs an interval, 200 in B
+import json, struct, sys, zlib
+
+N = 20
+
+
+def rec(t, payload):
+    head = struct.pack("<II", t, len(payload)) + payload
+    return head + struct.pack("<I", zlib.crc32(head) & 0xffffffff)
+
+
+def uleb(v):
+    out = bytearray()
+    while True:
+        b, v = v & 0x7f, v >> 7
+        out.append(b | (0x80 if v else 0))
+        if not v:
+            return bytes(out)
+
+
+def bucket(v):
+    # bpf/hist_bucket.h: shift = msb(v | 127) - 6, index = shift * 64 + (v >> shift)
+    shift = (v | 127).bit_length() - 1 - 6
+    return shift * 64 + (v >> shift)
+
+
+def series(kind, sid, aux, aux2, name, typ, sub=b"", src=4):
+    p = struct.pack("<HHIIIIHHHH", kind, 0, sid, aux, aux2, src, len(name), len(typ), 0, len(sub))
+    return rec(1, p + name + typ + sub)
+
+
+def entry(kind, sid, aux, aux2, runs):
+    """runs: [(value_ns, n), ...]"""
+    per = {}
+    for v, n in runs:
+        per[bucket(v)] = per.get(bucket(v), 0) + n
+    bb, prev = b"", 0
+    for b in sorted(per):
+        bb += uleb(b - prev) + uleb(per[b])
+        prev = b
+    n = sum(c for _, c in runs)
+    s = sum(v * c for v, c in runs)
+    p = struct.pack("<HHIIIQQQQQQQQII", kind, 1, sid, aux, aux2, 0, 0, 0, n, s,
+                    min(v for v, _ in runs), max(v for v, _ in runs), 0, len(per), len(bb))
+    return p + bb
+
+
+def stats_entry(sid, cnt):
+    # no histogram (flags 0): a bpf_stats delta of cnt runs of 500 ns each
+    return struct.pack("<HHIIIQQQQQQQQII", 1, 0, sid, 0, 0, cnt, cnt * 500, 0, 0, 0, 0, 0, 0, 0, 0)
+
+
+def interval(k, entries):
+    p = struct.pack("<QQIIQQQQQII", k * 10**9, (k + 1) * 10**9, 0, len(entries),
+                    0, 0, 0, 0, 0, 0, 0)
+    return rec(2, p + b"".join(entries))
+
+
+def header(mode):
+    meta = json.dumps({"source": "fentry", "mode": mode, "interval_ns": 10**9,
+                       "host": "abhost", "kernel": "0"}).encode()
+    return b"LATTOPREC\0\0\0" + struct.pack("<II", 1 << 16 | 2, len(meta)) + meta
+
+
+def side(b):
+    f = 2 if b else 1          # slow_prog's factor
+    g = 1.03 if b else 1.0     # noisy's factor
+    base = 200 if b else 100   # program IDs change between loads
+    progs = {"same_prog": base + 1, "slow_prog": base + 2, "noisy": base + 3,
+             ("new_prog" if b else "old_prog"): base + 4}
+    parts = [header("programs")]
+    for name, sid in progs.items():
+        parts.append(series(1, sid, 0, 0, name.encode(), b"xdp"))
+    mapid = 9 if b else 7
+    parts.append(series(2, progs["slow_prog"], 1, mapid, b"bpf_map_lookup_elem", b"hash",
+                        b"flows"))
+    parts.append(series(3, 0, 0, 0, b"rpc_span", b"uprobe"))
+    parts.append(series(1, base + 5, 0, 0, b"stats_prog", b"xdp", src=1))
+    for k in range(N):
+        lo, hi = (600, 400) if k % 2 == 0 else (400, 600)
+        e = [entry(1, progs["same_prog"], 0, 0, [(1000 + 10 * (k % 5), 600), (3000, 400)]),
+             entry(1, progs["slow_prog"], 0, 0, [(f * (2000 + 40 * (k % 4)), 900), (f * 8000, 100)]),
+             entry(1, progs["noisy"], 0, 0, [(round(1000 * g), lo), (round(10000 * g), hi)]),
+             entry(1, base + 4, 0, 0, [(5000, 10)]),
+             entry(2, progs["slow_prog"], 1, mapid, [(300, 500)]),
+             entry(3, 0, 0, 0, [(50000, 100)]),
+             stats_entry(base + 5, 200 if b else 100)]
+        parts.append(interval(k, e))
+    return b"".join(parts)
+
+
+def helpers():
+    parts = [header("helpers"), series(1, 5, 0, 0, b"hprog", b"xdp"),
+             series(2, 5, 1, 3, b"bpf_map_lookup_elem", b"hash", b"m")]
+    for k in range(3):
+        parts.append(interval(k, [entry(2, 5, 1, 3, [(300, 10)])]))
+    return b"".join(parts)
+
+
+def main():
+    what, out = sys.argv[1], sys.argv[2]
+    data = {"a": lambda: side(False), "b": lambda: side(True), "helpers": helpers}[what]()
+    open(out, "wb").write(data)
+
+
+main()
