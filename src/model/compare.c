@@ -67,6 +67,25 @@ void cmp_side__free(struct cmp_side *sd)
 	free(sd);
 }
 
+/* Put block k of se into h. */
+int cmp_series__block_hist(const struct cmp_series *se, size_t k, struct hist *h)
+{
+	const struct cmp_block *bl = &se->b[k];
+	uint64_t n = 0;
+
+	hist__reset(h);
+	for (uint32_t j = bl->off; j < bl->off + bl->n; j++)
+		n += se->bcnt[j];
+	if (hist__add_sparse(h, se->bidx + bl->off, se->bcnt + bl->off, bl->n))
+		return -ENOMEM;
+	h->count = n;
+	if (n) {
+		h->min = bl->min;
+		h->max = bl->max;
+	}
+	return 0;
+}
+
 /* The key of series se of model m. */
 void cmp__key(const struct model *m, const struct series *se, struct cmp_key *k)
 {

@@ -113,6 +113,10 @@ void cmp_side__free(struct cmp_side *sd);
 int cmp_side__add_interval(struct cmp_side *sd, const struct model *m);
 /* Finish a side after its last interval. Returns 0 or -ENOMEM. */
 int cmp_side__finish(struct cmp_side *sd);
+/* Put block k (0 .. se->nb - 1) of series se into h (an initialised histogram, reset here):
+ * its buckets, runs, min and max, so hist__percentile gives the block's percentiles. Returns
+ * 0 or -ENOMEM. */
+int cmp_series__block_hist(const struct cmp_series *se, size_t k, struct hist *h);
 /* The key of series se of model m (a helper's program is looked up in m). */
 void cmp__key(const struct model *m, const struct series *se, struct cmp_key *k);
 /* Order of two keys (kind, name, type, program, map): <0, 0 (the same series) or >0. */

@@ -234,6 +234,7 @@ static void test_blocks(void)
 	struct lat_event e = { .kind = LAT_EV_PROG, .id = 1 };
 	struct series *se = m ? model__series(m, LAT_EV_PROG, 1, 0, 0) : NULL;
 	uint64_t runs = 0;
+	struct hist h;
 
 	if (!ASSERT_NONNULL(sd, "side") || !ASSERT_NONNULL(se, "series"))
 		goto out;
@@ -259,6 +260,20 @@ static void test_blocks(void)
 	ASSERT_EQ(sd->dur_ns, 600 * S, "600 s in all");
 	ASSERT_EQ(sd->s[0].h.max, 1599, "the largest value");
 	ASSERT_EQ(sd->s[0].b[0].max, 1002, "the first block's largest");
+	/* A block's histogram: intervals 597 .. 599 ran 1 x 1597, 2 x 1598, 3 x 1599. */
+	hist__init_empty(&h);
+	if (ASSERT_OK(cmp_series__block_hist(&sd->s[0], 199, &h), "block hist")) {
+		ASSERT_EQ(h.count, 6, "the last block's runs");
+		ASSERT_EQ(h.min, 1597, "its smallest");
+		ASSERT_EQ(h.max, 1599, "its largest");
+		ASSERT_EQ(hist__percentile(&h, 0.99), 1597, "its p99: the bucket 1584 .. 1599 clamped to the min");
+		ASSERT_EQ(hist__percentile(&h, 1.0), 1599, "its max");
+	}
+	if (ASSERT_OK(cmp_series__block_hist(&sd->s[0], 0, &h), "first block hist")) {
+		ASSERT_EQ(h.count, 3, "the first block's runs, none left from the last");
+		ASSERT_EQ(hist__percentile(&h, 0.0), 1001, "its min");
+	}
+	hist__fini(&h);
 out:
 	cmp_side__free(sd);
 	model__free(m);
