@@ -33,8 +33,6 @@ int opts__check_record(struct opts *o, char *err, size_t errlen)
 			     o->hist))
 		bad = "--html writes the whole recording to a file: drop -b, -n, -o, -c, --hist "
 		      "and --events";
-	else if (o->html && o->compare)
-		bad = "--html reports one recording; a comparison is shown in the TUI or with -b";
 	else if (o->compare && !o->replay)
 		bad = "--compare compares two recordings: give the first with -r, e.g. "
 		      "lattop -r before.lrec --compare after.lrec";

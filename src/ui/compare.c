@@ -94,6 +94,17 @@ void cmp_view__labels(const struct cmp_row *r, char *name, size_t nlen, char *wh
 	text__esc(what, wlen, r->key.type);
 }
 
+/* Runs per log2 row of a side's whole-recording histogram. */
+void cmp_view__log2(const struct cmp_series *cs, uint64_t *per)
+{
+	uint32_t it = 0, b;
+	uint64_t n;
+
+	memset(per, 0, MODEL_HEAT_ROWS * sizeof(*per));
+	while (cs && cs->has_dist && hist__next(&cs->h, &it, &b, &n))
+		per[model__heat_row(hist__bucket_lo(b))] += n;
+}
+
 /* The section a kind of series goes under. */
 static const char *kind_name(uint16_t kind)
 {

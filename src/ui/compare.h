@@ -37,6 +37,9 @@ void cmp_view__fmt_change(const struct cmp_fig *f, char *buf, size_t len);
  * program's type, a helper's "map NAME"), in visible form. */
 void cmp_view__labels(const struct cmp_row *r, char *name, size_t nlen, char *what,
 		      size_t wlen);
+/* Runs per log2 row (model__heat_row) of a side's whole-recording histogram, into
+ * per[MODEL_HEAT_ROWS] (cs NULL or without a histogram: zeros). */
+void cmp_view__log2(const struct cmp_series *cs, uint64_t *per);
 /* The reports: text (the default), CSV, JSON (one document). Return an exit status. */
 int cmp_view__text(const struct cmp_view *v, FILE *f);
 int cmp_view__csv(const struct cmp_view *v, FILE *f);

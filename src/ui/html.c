@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * html.c - `lattop -r FILE --html OUT.html`: collect the replay (html_data.c), render the page
- * in memory (html_page.c), then write it to a new file created as every file lattop writes
+ * in memory (html_page.c; with --compare html_cmp.c), then write it to a new file created as every file lattop writes
  * (outfile.h: never over a file, never through a link, mode 0600). A failed write is one
  * sentence and exit status 1; nothing is created when the report cannot be made.
  */
@@ -15,6 +15,7 @@
 #include "base/outfile.h"
 #include "base/text.h"
 #include "ui/html.h"
+#include "ui/html_cmp.h"
 
 /* Remove path when it still is the file fd holds: a report cut short is no report (and a
  * name someone put there meanwhile is not ours to remove). */
@@ -57,6 +58,21 @@ static int write_file(const char *path, const char *buf, size_t len, char *err, 
 	return -e;
 }
 
+/* Write len bytes of buf to the new file path. */
+int html__write(const char *path, const char *buf, size_t len)
+{
+	char err[512];
+	int e = write_file(path, buf, len, err, sizeof(err));
+
+	if (e)
+		text__line(stderr, "lattop: ", err);
+	if (e == -EEXIST || e == -ELOOP)
+		return EXIT_USAGE; /* taken since the check before the replay: as an existing file */
+	if (e)
+		return EXIT_RUNTIME;
+	return EXIT_OK;
+}
+
 /* Write the report of the replayed session s to s->o->html. */
 int html__run(struct session *s, volatile sig_atomic_t *stop)
 {
@@ -66,6 +82,8 @@ int html__run(struct session *s, volatile sig_atomic_t *stop)
 	FILE *mem;
 	int e;
 
+	if (s->o->compare)
+		return html_cmp__run(s, stop);
 	e = html_data__collect(&d, s, stop);
 	if (e) {
 		html_data__free(&d);
@@ -87,13 +105,7 @@ int html__run(struct session *s, volatile sig_atomic_t *stop)
 		text__line(stderr, "lattop: ", err);
 		return EXIT_RUNTIME;
 	}
-	e = write_file(s->o->html, buf, len, err, sizeof(err));
+	e = html__write(s->o->html, buf, len);
 	free(buf);
-	if (e)
-		text__line(stderr, "lattop: ", err);
-	if (e == -EEXIST || e == -ELOOP)
-		return EXIT_USAGE; /* taken since the check before the replay: as an existing file */
-	if (e)
-		return EXIT_RUNTIME;
-	return EXIT_OK;
+	return e;
 }

@@ -4,9 +4,10 @@
  * no script, nothing fetched) with the recording's metadata, its loss counters over time, and
  * per series its percentiles over time, its heatmap and its whole-recording histogram.
  *
- * The report is made in two steps so a second recording (--compare) can be added beside the
- * first later: html_data__collect reads one replayed session into a struct html_data (no model
- * pointer kept), and the writer renders from html_data alone.
+ * The report is made in two steps: html_data__collect reads one replayed session into a struct
+ * html_data (no model pointer kept), and the writer renders from html_data alone. With
+ * --compare the page is the comparison's instead (html_cmp.h), drawn from ui/compare.h's view
+ * with the same style sheet, chart parts and file rules.
  *
  * Thread use: main thread only.
  */
@@ -82,6 +83,22 @@ struct html_data {
 	size_t hidden;                 /* series past HTML_MAX_SERIES, not shown */
 };
 
+/* The charts' layout: a view box HTML_SVG_W units wide, the plot inside these margins (left
+ * for value labels, bottom for time labels). */
+#define HTML_SVG_W 720
+#define HTML_PL 66
+#define HTML_PR 10
+#define HTML_PT 8
+#define HTML_PB 24
+#define HTML_PW (HTML_SVG_W - HTML_PL - HTML_PR)
+#define HTML_HEAT_LEVELS 9 /* shades of a non-empty heatmap cell (CSS classes h1 .. h9) */
+
+/* A log-scale y axis (html_svg__logy_axis sets it up). */
+struct html_logy {
+	double llo, lhi;
+	int ph;
+};
+
 /* Read the replayed session s (session__open_replay) interval by interval into d (zeroed
  * first). Returns 0, -EINTR when *stop was set, or -ENOMEM. */
 int html_data__collect(struct html_data *d, struct session *s, volatile sig_atomic_t *stop);
@@ -95,8 +112,24 @@ void html_svg__pct(FILE *f, const struct html_data *d, const struct html_series 
 void html_svg__heat(FILE *f, const struct html_data *d, const struct html_series *se);
 void html_svg__hist(FILE *f, const struct html_series *se);
 void html_svg__losses(FILE *f, const struct html_data *d);
-/* Write the report of the replayed session s to s->o->html, a new file. Returns an exit
- * status: 0, 1 when the file could not be written (one sentence on stderr). */
+/* Chart parts (html_svg.c): open an <svg> of class "chart CLS" and height h titled "kind:
+ * title" (title escaped; NULL: kind alone); a log axis over lo .. hi ns with its decade
+ * lines; the y of a value on it; the shade (1 .. HTML_HEAT_LEVELS) of n runs against max. */
+void html_svg__open(FILE *f, const char *cls, int h, const char *kind, const char *title);
+void html_svg__logy_axis(FILE *f, struct html_logy *a, double lo, double hi, int ph);
+double html_svg__logy_at(const struct html_logy *a, double v);
+int html_svg__heat_level(uint64_t n, uint64_t max);
+/* Page parts (html_page.c): the head (style sheet included) and the <h1>, both saying
+ * "what: a" or, with b, "what: a vs b" (a and b escaped); the name of a series' kind. */
+void html_page__open(FILE *f, const char *what, const char *a, const char *b);
+const char *html__kind_name(uint16_t kind);
+/* Write len bytes of buf to path, a new file (html.c). Returns an exit status: 0; 2 when the
+ * name was taken meanwhile; 1 when it could not be written (one sentence on stderr, no file
+ * left). */
+int html__write(const char *path, const char *buf, size_t len);
+/* Write the report of the replayed session s to s->o->html, a new file (with s->o->compare:
+ * the comparison's, html_cmp__run). Returns an exit status: 0, 1 when the file could not be
+ * written, 2 for a bad pair (one sentence on stderr). */
 int html__run(struct session *s, volatile sig_atomic_t *stop);
 
 #endif /* LAT_HTML_H */

@@ -45,6 +45,12 @@ static const char style[] =
 	".h2{fill-opacity:.24}.h3{fill-opacity:.34}.h4{fill-opacity:.44}.h5{fill-opacity:.54}"
 	".h6{fill-opacity:.64}.h7{fill-opacity:.76}.h8{fill-opacity:.88}.h9{fill-opacity:1}\n"
 	".bar{fill:var(--bar)}\n"
+	".la{stroke-dasharray:5 3}.bara{fill:var(--mut)}.barb{fill:var(--bar)}\n"
+	"td.txt,th.txt{text-align:left}nav.toc{overflow-x:auto}"
+	"table.summary{font-size:12px}table.summary td,table.summary th{padding:2px 4px}"
+	"table.summary td.name{min-width:7em}td.sig{font-weight:600}\n"
+	"td.sig.up,.verdict.slower{color:var(--c99);font-weight:600}"
+	"td.sig.down,.verdict.faster{color:var(--cavg);font-weight:600}\n"
 	".key{display:inline-block;width:1.4em;height:.25em;vertical-align:middle;"
 	"margin:0 .3em 0 .9em}\n"
 	".legend,.sum,.note{color:var(--mut);margin:.2em 0}\n"
@@ -57,7 +63,7 @@ static const char style[] =
 	"nav a{color:inherit;text-decoration:none}}\n";
 
 /* The kind of a series, as the report names it. */
-static const char *kind_name(uint16_t kind)
+const char *html__kind_name(uint16_t kind)
 {
 	return kind == LAT_EV_PROG ? "program" : kind == LAT_EV_HELPER ? "helper" : "span";
 }
@@ -80,6 +86,28 @@ static void meta_row(FILE *f, const char *label, const char *text)
 	fputs("</td></tr>\n", f);
 }
 
+/* The head of the page and its <h1>, both naming what the page shows. */
+void html_page__open(FILE *f, const char *what, const char *a, const char *b)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	      "style-src 'unsafe-inline'\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<meta name=\"color-scheme\" content=\"light dark\">\n",
+	      f);
+	for (int h1 = 0; h1 < 2; h1++) {
+		fprintf(f, "<%s>%s: ", h1 ? "h1" : "title", what);
+		text__html(f, a);
+		if (b) {
+			fputs(" vs ", f);
+			text__html(f, b);
+		}
+		fprintf(f, "</%s>\n", h1 ? "h1" : "title");
+		if (!h1)
+			fprintf(f, "<style>\n%s</style>\n</head>\n<body>\n", style);
+	}
+}
+
 /* The head of the page, its title naming the recording, and the metadata table. */
 static void page_head(FILE *f, const struct html_data *d)
 {
@@ -89,15 +117,8 @@ static void page_head(FILE *f, const struct html_data *d)
 
 	if (gmtime_r(&t, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-	      "style-src 'unsafe-inline'\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-	      "<meta name=\"color-scheme\" content=\"light dark\">\n<title>lattop report: ", f);
-	text__html(f, d->path);
-	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>lattop report: ", style);
-	text__html(f, d->path);
-	fputs("</h1>\n<table class=\"meta\">\n", f);
+	html_page__open(f, "lattop report", d->path, NULL);
+	fputs("<table class=\"meta\">\n", f);
 	meta_row(f, "host", d->host);
 	meta_row(f, "kernel", d->kernel);
 	meta_row(f, "recorded", when);
@@ -157,7 +178,7 @@ static void page_toc(FILE *f, const struct html_data *d)
 
 		fprintf(f, "<tr><td>%zu</td><td class=\"name\"><a href=\"#s%zu\">", i + 1, i + 1);
 		text__html(f, se->title);
-		fprintf(f, "</a></td><td class=\"name\">%s</td><td>%u</td>", kind_name(se->kind),
+		fprintf(f, "</a></td><td class=\"name\">%s</td><td>%u</td>", html__kind_name(se->kind),
 			se->id);
 		fmt_count(se->total.count, buf, sizeof(buf));
 		fprintf(f, "<td>%s</td>", buf);
@@ -185,7 +206,7 @@ static void page_series(FILE *f, const struct html_data *d, size_t i)
 	fprintf(f, "<section class=\"series\" id=\"s%zu\">\n<h2>%zu. ", i + 1, i + 1);
 	text__html(f, se->title);
 	fprintf(f, "</h2>\n<p class=\"sum\"><a href=\"#series\">contents</a> &middot; %s %u, type ",
-		kind_name(se->kind), se->id);
+		html__kind_name(se->kind), se->id);
 	text__html(f, se->type[0] ? se->type : "-");
 	fprintf(f, ", source %s: %s runs", se->source ? se->source : "?", cnt);
 	if (t->has_dist)

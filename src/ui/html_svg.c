@@ -14,14 +14,14 @@
 #include "ui/columns.h"
 #include "ui/html.h"
 
-/* The plot area of every time chart: a 720-unit-wide view box with room for labels. */
-#define SVG_W 720
-#define PL 66  /* left margin: value labels */
-#define PR 10  /* right margin */
-#define PT 8   /* top margin */
-#define PB 24  /* bottom margin: time labels */
-#define PW (SVG_W - PL - PR)
-#define HEAT_LEVELS 9 /* shades of a non-empty heatmap cell */
+/* The plot area of every time chart (html.h): a 720-unit-wide view box with room for labels. */
+#define SVG_W HTML_SVG_W
+#define PL HTML_PL
+#define PR HTML_PR
+#define PT HTML_PT
+#define PB HTML_PB
+#define PW HTML_PW
+#define HEAT_LEVELS HTML_HEAT_LEVELS
 
 /* x of the centre of time column c. */
 static double col_x(const struct html_data *d, uint32_t c)
@@ -30,7 +30,7 @@ static double col_x(const struct html_data *d, uint32_t c)
 }
 
 /* Open an <svg> of height h with class cls and the accessible title: kind then the series. */
-static void svg_open(FILE *f, const char *cls, int h, const char *kind, const char *title)
+void html_svg__open(FILE *f, const char *cls, int h, const char *kind, const char *title)
 {
 	fprintf(f, "<svg class=\"chart %s\" viewBox=\"0 0 %d %d\" role=\"img\">\n<title>%s", cls,
 		SVG_W, h, kind);
@@ -64,14 +64,8 @@ static void time_axis(FILE *f, const struct html_data *d, int ph)
 	}
 }
 
-/* A log-scale y axis from lo to hi (powers of ten): its mapping. */
-struct logy {
-	double llo, lhi;
-	int ph;
-};
-
 /* y of value v on a log axis (clamped to the plot). */
-static double logy_at(const struct logy *a, double v)
+double html_svg__logy_at(const struct html_logy *a, double v)
 {
 	double l = log10(v > 1 ? v : 1), t = (l - a->llo) / (a->lhi - a->llo);
 
@@ -80,7 +74,7 @@ static double logy_at(const struct logy *a, double v)
 }
 
 /* Set up a log axis covering lo..hi (ns) and draw its decade grid lines and labels. */
-static void logy_axis(FILE *f, struct logy *a, double lo, double hi, int ph)
+void html_svg__logy_axis(FILE *f, struct html_logy *a, double lo, double hi, int ph)
 {
 	char buf[32];
 
@@ -90,7 +84,7 @@ static void logy_axis(FILE *f, struct logy *a, double lo, double hi, int ph)
 	if (a->lhi <= a->llo)
 		a->lhi = a->llo + 1;
 	for (double l = a->llo; l <= a->lhi; l++) {
-		double y = logy_at(a, pow(10, l));
+		double y = html_svg__logy_at(a, pow(10, l));
 
 		fmt_ns(pow(10, l), buf, sizeof(buf));
 		fprintf(f, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n", PL,
@@ -116,7 +110,7 @@ static double pt_value(const struct html_pt *p, int which)
 /* One line of the percentile chart as a path: a gap where columns had no runs (an isolated
  * point is a dot: a round cap on a tiny segment). */
 static void pct_line(FILE *f, const struct html_data *d, const struct html_series *se,
-		     const struct logy *a, int which, const char *cls)
+		     const struct html_logy *a, int which, const char *cls)
 {
 	long prev = -2;
 
@@ -127,7 +121,7 @@ static void pct_line(FILE *f, const struct html_data *d, const struct html_serie
 		if (which < 4 && !p->dist)
 			continue;
 		fprintf(f, "%c%.1f %.1f", (long)p->col == prev + 1 ? 'L' : 'M', col_x(d, p->col),
-			logy_at(a, pt_value(p, which)));
+			html_svg__logy_at(a, pt_value(p, which)));
 		if ((long)p->col != prev + 1)
 			fputs("h0.5", f);
 		prev = p->col;
@@ -143,7 +137,7 @@ void html_svg__pct(FILE *f, const struct html_data *d, const struct html_series 
 	const int ph = 150;
 	double lo = INFINITY, hi = 0;
 	bool dist = se->total.has_dist;
-	struct logy a;
+	struct html_logy a;
 
 	for (size_t i = 0; i < se->npt; i++) {
 		const struct html_pt *p = &se->pt[i];
@@ -154,9 +148,9 @@ void html_svg__pct(FILE *f, const struct html_data *d, const struct html_series 
 		lo = v0 < lo ? v0 : lo;
 		hi = v1 > hi ? v1 : hi;
 	}
-	svg_open(f, "pct", ph + PT + PB, dist ? "percentiles over time" : "average over time",
+	html_svg__open(f, "pct", ph + PT + PB, dist ? "percentiles over time" : "average over time",
 		 se->title);
-	logy_axis(f, &a, isfinite(lo) ? lo : 1, hi, ph);
+	html_svg__logy_axis(f, &a, isfinite(lo) ? lo : 1, hi, ph);
 	time_axis(f, d, ph);
 	for (int w = dist ? 0 : 4; w < (dist ? 4 : 5); w++)
 		pct_line(f, d, se, &a, w, cls[w]);
@@ -179,7 +173,7 @@ static void heat_span(const struct html_series *se, uint32_t *lo, uint32_t *hi, 
 }
 
 /* Shade 1..HEAT_LEVELS of a cell with n runs against the busiest cell's max. */
-static int heat_level(uint64_t n, uint64_t max)
+int html_svg__heat_level(uint64_t n, uint64_t max)
 {
 	int l = (int)ceil((double)n * HEAT_LEVELS / (double)max);
 
@@ -200,7 +194,7 @@ static void heat_row(FILE *f, const struct html_data *d, const struct html_serie
 
 		if (c && c->row != row)
 			continue;
-		l = c ? heat_level(c->count, max) : 0;
+		l = c ? html_svg__heat_level(c->count, max) : 0;
 		if (start >= 0 && (!c || (long)c->col != last + 1 || l != level)) {
 			fprintf(f, "<rect class=\"h%d\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
 				   "height=\"%.1f\"/>\n",
@@ -257,7 +251,7 @@ void html_svg__heat(FILE *f, const struct html_data *d, const struct html_series
 	rh = rh > 18 ? 18 : rh < 6 ? 6 : rh;
 	ph = (int)ceil(rh * (hi - lo + 1));
 	every = rh >= 12 ? 1 : rh >= 8 ? 2 : 3;
-	svg_open(f, "heat", ph + PT + PB, "heatmap", se->title);
+	html_svg__open(f, "heat", ph + PT + PB, "heatmap", se->title);
 	for (uint32_t r = lo; r <= hi; r++) {
 		double y = PT + (hi - r) * rh;
 
@@ -285,7 +279,7 @@ void html_svg__hist(FILE *f, const struct html_series *se)
 		return;
 	for (int i = 0; i < se->nhist; i++)
 		max = se->hist[i].count > max ? se->hist[i].count : max;
-	svg_open(f, "hist", se->nhist * rh + 2 * PT, "histogram", se->title);
+	html_svg__open(f, "hist", se->nhist * rh + 2 * PT, "histogram", se->title);
 	for (int i = 0; i < se->nhist; i++) {
 		const struct hist_log2_row *r = &se->hist[i];
 		double y = PT + i * rh, w = max ? (double)r->count * bw / (double)max : 0;
@@ -314,7 +308,7 @@ void html_svg__losses(FILE *f, const struct html_data *d)
 	for (size_t c = 0; c < d->ncols; c++)
 		for (int k = 0; k < HL__COUNT; k++)
 			max = d->loss[c][k] > max ? d->loss[c][k] : max;
-	svg_open(f, "losses", ph + PT + PB, "losses over time", NULL);
+	html_svg__open(f, "losses", ph + PT + PB, "losses over time", NULL);
 	if (!max)
 		fprintf(f, "<text class=\"tick\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">"
 			   "nothing was lost</text>\n",

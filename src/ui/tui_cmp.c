@@ -142,17 +142,6 @@ static void draw_table(struct tui *t, int y0, int height)
 	}
 }
 
-/* Runs per log2 row (model__heat_row) of a side's whole-recording histogram (none: zeros). */
-static void log2_counts(const struct cmp_series *cs, uint64_t *per)
-{
-	uint32_t it = 0, b;
-	uint64_t n;
-
-	memset(per, 0, MODEL_HEAT_ROWS * sizeof(*per));
-	while (cs && cs->has_dist && hist__next(&cs->h, &it, &b, &n))
-		per[model__heat_row(hist__bucket_lo(b))] += n;
-}
-
 /* The lowest and highest log2 rows with runs on either side; false when neither has any. */
 static bool log2_span(const uint64_t *pa, const uint64_t *pb, int *lo, int *hi)
 {
@@ -194,8 +183,8 @@ static int pane_height(const struct tui *t, int avail)
 	if (!t->pane || !t->nrows)
 		return 0;
 	r = &t->cmp->c.rows[t->sel];
-	log2_counts(r->sa, pa);
-	log2_counts(r->sb, pb);
+	cmp_view__log2(r->sa, pa);
+	cmp_view__log2(r->sb, pb);
 	if (log2_span(pa, pb, &lo, &hi))
 		want = t->heat ? 3 + 3 + 2 * (hi - lo + 1) : 3 + hi - lo + 1;
 	if (want > avail - CMP_MIN_TABLE)
@@ -249,8 +238,8 @@ static int draw_hists(struct tui *t, const struct cmp_row *r, int y, int lines)
 	uint64_t pa[MODEL_HEAT_ROWS], pb[MODEL_HEAT_ROWS], widest = 0;
 	int lo, hi, start, n, room;
 
-	log2_counts(r->sa, pa);
-	log2_counts(r->sb, pb);
+	cmp_view__log2(r->sa, pa);
+	cmp_view__log2(r->sb, pb);
 	if (!log2_span(pa, pb, &lo, &hi)) {
 		mvaddnstr(y, 0, "  no latency distribution on either side: bpf_stats gives only "
 				"counts and run time", COLS);
@@ -327,8 +316,8 @@ static int draw_heats(struct tui *t, const struct cmp_row *r, int y, int lines)
 	char legend[200], maxs[32];
 	size_t na = 0, nb = 0, cols = COLS - 10 < CMP_HEAT_COLS ? (size_t)COLS - 10 : CMP_HEAT_COLS;
 
-	log2_counts(r->sa, pa);
-	log2_counts(r->sb, pb);
+	cmp_view__log2(r->sa, pa);
+	cmp_view__log2(r->sb, pb);
 	if (lines < 5 || COLS < 30 || !log2_span(pa, pb, &lo, &hi)) {
 		mvaddnstr(y, 0, lines < 5 || COLS < 30 ? "  heatmaps: too small (enlarge the terminal)"
 						       : "  no latency distribution on either side",

@@ -96,7 +96,8 @@ static void test_html(void)
 	ASSERT_EQ(parse(&o, err, b5), -EINVAL, "--html -c");
 }
 
-/* --compare: with -r, -b and -o; each file given once; nothing that slices a recording. */
+/* --compare: with -r, -b and -o, or --html; each file given once; nothing that slices a
+ * recording. */
 static void test_compare(void)
 {
 	static const char *ok0[] = { "-r", "a", "--compare", "b", NULL };
@@ -112,8 +113,11 @@ static void test_compare(void)
 	static const char *b7[] = { "-r", "a", "--compare", "b", "-p", "x", NULL };
 	static const char *b8[] = { "-r", "a", "--compare", "b", "-m", "programs", NULL };
 	static const char *b9[] = { "-r", "a", "--compare", "b", "-o", "json", NULL };
-	static const char *b10[] = { "-r", "a", "--compare", "b", "--html", "o.html", NULL };
-	static const char *const *bad[] = { b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10 };
+	static const char *b10[] = { "-r", "a", "--compare", "b", "--html", "o.html", "-b", NULL };
+	static const char *b11[] = { "-r", "a", "--compare", "b", "--html", "o.html", "-p", "x",
+				     NULL };
+	static const char *const *bad[] = { b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11 };
+	static const char *ok2[] = { "-r", "a", "--compare", "b", "--html", "o.html", NULL };
 	static struct opts o;
 	char err[512];
 
@@ -128,9 +132,15 @@ static void test_compare(void)
 	}
 	parse(&o, err, b1);
 	ASSERT_STREQ(err, "--compare given twice ('b' and 'c'): give it once", "twice");
+	ASSERT_EQ(parse(&o, err, ok2), 0, "--html of a comparison");
+	ASSERT_STREQ(o.html, "o.html", "its report");
+	ASSERT_STREQ(o.compare, "b", "its B");
 	parse(&o, err, b10);
-	ASSERT_STREQ(err, "--html reports one recording; a comparison is shown in the TUI or with -b",
-		     "no html comparison");
+	ASSERT_STREQ(err, "--html writes the whole recording to a file: drop -b, -n, -o, -c, "
+			  "--hist and --events", "--html --compare -b");
+	parse(&o, err, b11);
+	ASSERT_STREQ(err, "-p and -m do not apply to --compare: every recorded series is matched "
+			  "by name", "--html --compare -p");
 }
 
 int main(void)
