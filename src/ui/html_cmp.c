@@ -267,8 +267,8 @@ static void summary_row(FILE *f, const struct html_cmp *hc, size_t i)
 	if (i < hc->shown)
 		fprintf(f, "<a href=\"#s%zu\">", i + 1);
 	text__html(f, name);
-	fprintf(f, "%s</td><td class=\"name\">%s ", i < hc->shown ? "</a>" : "",
-		html__kind_name(r->key.kind));
+	fprintf(f, "%s</td><td class=\"name\">%s%s", i < hc->shown ? "</a>" : "",
+		html__kind_name(r->key.kind), what[0] ? " " : "");
 	text__html(f, what);
 	fprintf(f, "</td><td class=\"txt verdict %s\">%s</td>", compare__status_name(r->status),
 		verdict(r->status));

@@ -16,6 +16,14 @@
 #   histtext.N      series N's histogram labels and counts, "|"-separated
 #   line.N.CLS      points ("M"/"L" commands) of series N's percentile line CLS
 #   losstext        the losses paragraph's text
+# and of a comparison's report (--compare):
+#   summary         the summary table's rows, "series=verdict" "|"-separated, in page order
+#   summary.N       row N's cells, "|"-separated
+#   group.N         section N's class (cmp, only), verdict and its charts' classes:
+#                   "cmp slower cmppct,cmpheat,cmphist"
+#   rects.N.CLS     section N's rectangles in chart CLS, "class x y width height" ";"-separated
+#   text.N.CLS      section N's text in chart CLS, "|"-separated
+#   line.N.CLS.SIDE points of section N's comparison line CLS of side la (A) or lb (B)
 #
 #   tests/host/html_facts.py FILE
 import re, sys
@@ -39,6 +47,8 @@ class Facts(HTMLParser):
         self.heat, self.hist, self.lines = {}, {}, {}
         self.in_toc = False
         self.losstext = ""
+        self.in_sum, self.sum_rows, self.sum_cell = False, [], None
+        self.groups, self.rects, self.ctext = {}, {}, {}
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -55,6 +65,23 @@ class Facts(HTMLParser):
         if tag == "section" and "series" in cls:
             self.f["sections"] += 1
             self.series = self.f["sections"]
+            if "cmp" in cls or "only" in cls:
+                self.groups[self.series] = [cls[1], a.get("data-verdict", ""), []]
+        if tag == "table" and "summary" in cls:
+            self.in_sum = True
+        if tag == "tr" and self.in_sum:
+            self.sum_rows.append([a.get("class", "")])
+        if tag == "td" and self.in_sum and self.sum_rows:
+            self.sum_rows[-1].append("")
+            self.sum_cell = self.sum_rows[-1]
+        if tag == "svg" and "chart" in cls and self.series in self.groups:
+            self.groups[self.series][2].append(cls[1] if len(cls) > 1 else "?")
+        if tag == "rect" and self.chart and self.chart.startswith("cmp"):
+            self.rects.setdefault((self.series, self.chart), []).append(
+                " ".join([a.get("class", "")] + [a.get(k, "") for k in ("x", "y", "width", "height")]))
+        if tag == "path" and self.chart == "cmppct":
+            key = ".".join(c for c in cls if c != "line")
+            self.lines[(self.series, key)] = len(re.findall(r"[ML]", a.get("d", "")))
         if tag == "nav":
             self.in_toc = True
         if tag == "svg" and "chart" in cls:
@@ -79,6 +106,8 @@ class Facts(HTMLParser):
             self.text_into = self.toc
         elif tag == "text" and self.chart == "hist":
             self.text_into = self.hist.setdefault(self.series, [])
+        elif tag == "text" and self.chart and self.chart.startswith("cmp"):
+            self.text_into = self.ctext.setdefault((self.series, self.chart), [])
         elif tag == "p" and "sum" in cls and not self.series and not self.in_toc:
             self.text_into = "loss"
         if isinstance(self.text_into, list):
@@ -93,9 +122,15 @@ class Facts(HTMLParser):
             self.chart = None
         if tag == "nav":
             self.in_toc = False
+        if tag == "table":
+            self.in_sum = False
+        if tag == "td":
+            self.sum_cell = None
         self.text_into = None
 
     def handle_data(self, data):
+        if self.sum_cell is not None:
+            self.sum_cell[-1] += data
         if self.text_into == "doc":
             self.title += data
         elif self.text_into == "loss":
@@ -130,6 +165,16 @@ def main():
     for (n, c), pts in p.lines.items():
         print("line.%d.%s\t%d" % (n, c, pts))
     print("losstext\t%s" % p.losstext)
+    rows = [r for r in p.sum_rows if len(r) > 2]
+    print("summary\t%s" % "|".join("%s=%s" % (r[2], r[0]) for r in rows))
+    for n, r in enumerate(rows, 1):
+        print("summary.%d\t%s" % (n, "|".join(r[1:])))
+    for n, (c, v, charts) in p.groups.items():
+        print("group.%d\t%s %s %s" % (n, c, v, ",".join(charts)))
+    for (n, c), rects in p.rects.items():
+        print("rects.%d.%s\t%s" % (n, c, ";".join(rects)))
+    for (n, c), texts in p.ctext.items():
+        print("text.%d.%s\t%s" % (n, c, "|".join(texts)))
 
 
 main()

@@ -7,6 +7,9 @@
 #   tests/host/mkab.py b OUT      after: the same under new IDs, slow_prog (and nothing else) 2x
 #                                 slower, noisy 3% slower, new_prog instead of old_prog
 #   tests/host/mkab.py helpers OUT  a helpers-mode recording (a mode the others are not)
+#   tests/host/mkab.py xa OUT, xb OUT  a and b with hostile names (markup, a quote, an escape
+#                                 and a byte that is no UTF-8) for same_prog, old_prog and
+#                                 new_prog, and a hostile host name
 #
 # Every interval lasts 1 s. Per interval k of N = 20:
 #   same_prog  600 runs at 1000 + 10 (k % 5) ns, 400 at 3000 ns              (A and B alike)
@@ -75,21 +78,28 @@ def interval(k, entries):
     return rec(2, p + b"".join(entries))
 
 
-def header(mode):
+# The hostile names of xa/xb (bytes, under 64).
+EVIL = {"same_prog": b"<img src=x onerror=document.title='PWNED'>",
+        "old_prog": b"q\"uo'te&amp;<b>b</b>\x1b[31m\xffend",
+        "new_prog": b"</title><script>document.title='PWNED'</script>"}
+
+
+def header(mode, host="abhost"):
     meta = json.dumps({"source": "fentry", "mode": mode, "interval_ns": 10**9,
-                       "host": "abhost", "kernel": "0"}).encode()
+                       "host": host, "kernel": "0"}).encode()
     return b"LATTOPREC\0\0\0" + struct.pack("<II", 1 << 16 | 2, len(meta)) + meta
 
 
-def side(b):
+def side(b, evil=False):
     f = 2 if b else 1          # slow_prog's factor
     g = 1.03 if b else 1.0     # noisy's factor
     base = 200 if b else 100   # program IDs change between loads
     progs = {"same_prog": base + 1, "slow_prog": base + 2, "noisy": base + 3,
              ("new_prog" if b else "old_prog"): base + 4}
-    parts = [header("programs")]
+    parts = [header("programs", "<script>alert('host')</script>" if evil else "abhost")]
     for name, sid in progs.items():
-        parts.append(series(1, sid, 0, 0, name.encode(), b"xdp"))
+        parts.append(series(1, sid, 0, 0, EVIL.get(name, name.encode()) if evil else name.encode(),
+                            b"xdp"))
     mapid = 9 if b else 7
     parts.append(series(2, progs["slow_prog"], 1, mapid, b"bpf_map_lookup_elem", b"hash",
                         b"flows"))
@@ -118,7 +128,8 @@ def helpers():
 
 def main():
     what, out = sys.argv[1], sys.argv[2]
-    data = {"a": lambda: side(False), "b": lambda: side(True), "helpers": helpers}[what]()
+    data = {"a": lambda: side(False), "b": lambda: side(True), "helpers": helpers,
+            "xa": lambda: side(False, True), "xb": lambda: side(True, True)}[what]()
     open(out, "wb").write(data)
 
 
