@@ -412,7 +412,7 @@ static const struct opt_def opt_table[] = {
 	  "with -r A: compare recording A (before) with FILE (B,\n"
 	  "after): per series both sides' count, rate, p50 .. max\n"
 	  "and the change, significant or not; the TUI, or -b\n"
-	  "(-o text, csv, json)",
+	  "(-o text, csv, json), or --html OUT",
 	  o_compare, 0 },
 	{ "events", 0, NULL,
 	  "with -r: export a --raw recording event by event\n"
@@ -422,7 +422,7 @@ static const struct opt_def opt_table[] = {
 	  "with -r: write a report of the recording to FILE, a\n"
 	  "new file (one self-contained HTML page: metadata,\n"
 	  "losses, per series percentiles over time, heatmap\n"
-	  "and histogram)",
+	  "and histogram; with --compare the comparison's)",
 	  NULL, FIELD(html) },
 	{ "theme", 0, "NAME|PATH",
 	  "colours: default, light, mono, or a theme file\n"
