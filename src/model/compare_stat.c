@@ -92,7 +92,8 @@ static int prep_init(struct prep *p, const struct cmp_series *cs)
 	p->acc = malloc(n * sizeof(*p->acc));
 	if (!p->u || !p->pc || !p->acc)
 		return -ENOMEM;
-	memcpy(p->u, cs->bidx, cs->np * sizeof(*p->u));
+	if (cs->np) /* a counts-only series has no buckets (and bidx may be NULL) */
+		memcpy(p->u, cs->bidx, cs->np * sizeof(*p->u));
 	qsort(p->u, cs->np, sizeof(*p->u), cmp_u32);
 	for (size_t i = 0; i < cs->np; i++)
 		if (!p->nu || p->u[p->nu - 1] != p->u[i])
