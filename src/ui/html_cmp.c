@@ -223,8 +223,8 @@ static void page_tally(FILE *f, const struct html_cmp *hc)
 		"never significant.</p>\n",
 		c->bucket_err_pct, CMP_NOISE_Z, CMP_RESAMPLES);
 	if (hc->shown < c->n)
-		fprintf(f, "<p class=\"note\">The first %zu series have a section; %zu more are "
-			   "in the summary only.</p>\n",
+		fprintf(f, "<p class=\"note\">The first %zu series have a section; the summary "
+			   "lists %zu more.</p>\n",
 			hc->shown, c->n - hc->shown);
 }
 

@@ -4,7 +4,8 @@
 #   utf8            "ok" when the bytes are valid UTF-8
 #   title           the document's <title> text
 #   sections        <section class="series"> elements
-#   charts.CLS      <svg class="chart CLS"> elements (pct, heat, hist, losses)
+#   charts.CLS      <svg class="chart CLS"> elements (pct, heat, hist, losses always; others
+#                   when there are any: cmppct, cmpheat, cmphist)
 #   pct_titles      the <title>s of the percentile charts, "|"-separated, in page order
 #   h2              the series headings' text, "|"-separated
 #   toc             the table of contents' series names, "|"-separated
@@ -155,6 +156,8 @@ def main():
     print("title\t%s" % p.title)
     for k in ("pct", "heat", "hist", "losses"):
         print("charts.%s\t%d" % (k, p.charts.get(k, 0)))
+    for k in sorted(set(p.charts) - {"pct", "heat", "hist", "losses"}):
+        print("charts.%s\t%d" % (k, p.charts[k]))
     print("pct_titles\t%s" % "|".join(p.pct))
     print("h2\t%s" % "|".join(re.sub(r"^\d+\. ", "", h) for h in p.h2))
     print("toc\t%s" % "|".join(p.toc))

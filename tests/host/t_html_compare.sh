@@ -102,6 +102,19 @@ check legend-one-scale grep -qF 'One shade scale for A and B: the darkest cells 
 $LATTOP -r "$TMP/a.lrec" --compare "$TMP/b.lrec" --html "$TMP/ab2.html" 2>&1
 check deterministic cmp -s "$H" "$TMP/ab2.html"
 
+# Past HTML_MAX_SERIES (1000) series: all in the summary, the first 1000 with a section.
+python3 tests/host/mkreport.py "$TMP/1001.lrec" 2 many 1001
+$LATTOP -r "$TMP/1001.lrec" --compare "$TMP/1001.lrec" --html "$TMP/1001.html" 2>&1
+expect_eq cap-status $? 0
+python3 tests/host/html_facts.py "$TMP/1001.html" >"$TMP/1001.facts"
+expect_eq cap-sections "$(fact "$TMP/1001.facts" sections)" 1000
+expect_eq cap-pct-charts "$(fact "$TMP/1001.facts" charts.cmppct)" 1000
+expect_eq cap-summary-rows "$(fact "$TMP/1001.facts" summary | tr '|' '\n' | grep -c '=unchanged$')" 1001
+check cap-says grep -qF '<p class="note">The first 1000 series have a section; the summary lists 1 more.</p>' "$TMP/1001.html"
+expect_eq cap-last-row "$(fact "$TMP/1001.facts" summary.1001)" "1001|p1001|program xdp|unchanged|100|100|+0.0%|+0.0%|+0.0%|+0.0%|+0.0%|+0.0%"
+check cap-last-row-unlinked grep -qF '<td>1001</td><td class="name">p1001</td>' "$TMP/1001.html"
+check cap-row-1000-linked grep -qF '<td>1000</td><td class="name"><a href="#s1000">p1000</a></td>' "$TMP/1001.html"
+
 # Hostile names and host: text in the page, never markup; the document's title unchanged.
 X=$TMP/x.html
 $LATTOP -r "$TMP/xa.lrec" --compare "$TMP/xb.lrec" --html "$X" 2>&1
