@@ -261,15 +261,17 @@ static void heat_trace(FILE *f, int b, size_t n, int hi, double top, double rh, 
 	fputs("\"/>\n", f);
 }
 
-/* Side b's panel from y: its label, then (when it has columns) its rows lo .. hi with their
- * labels and the p50 and p99 traces; returns the y below it. */
-static double heat_panel(FILE *f, int b, size_t n, int lo, int hi, uint32_t max, double y,
-			 double rh)
+/* Side b's panel from y: its label (saying why when it has no columns: the series is not
+ * in that recording, or has no histogram there), then its rows lo .. hi with their labels
+ * and the p50 and p99 traces; returns the y below it. */
+static double heat_panel(FILE *f, const struct cmp_row *r, int b, size_t n, int lo, int hi,
+			 uint32_t max, double y, double rh)
 {
 	char buf[32];
 
 	fprintf(f, "<text class=\"tick\" x=\"%d\" y=\"%.1f\">%s%s</text>\n", PL, y + 11,
-		b ? "B (after)" : "A (before)", n ? "" : ": no latency distribution");
+		b ? "B (after)" : "A (before)",
+		n ? "" : (b ? r->sb : r->sa) ? ": no latency distribution" : ": not recorded");
 	y += 15;
 	if (!n)
 		return y;
@@ -312,7 +314,7 @@ void html_cmp_svg__heat(FILE *f, const struct html_cmp *hc, const struct cmp_row
 	h = PT + 2 * 15 + 12 + (n[0] && n[1] ? 2 : 1) * (hi - lo + 1) * rh + PB;
 	html_svg__open(f, "cmpheat", (int)ceil(h), "heatmaps, A above B, one shade scale", title);
 	for (int b = 0; b < 2; b++)
-		y = heat_panel(f, b, n[b], lo, hi, max, y, rh);
+		y = heat_panel(f, r, b, n[b], lo, hi, max, y, rh);
 	time_axis(f, hc, (int)ceil(y));
 	fputs("</svg>\n", f);
 	fmt_count(max, buf, sizeof(buf));

@@ -83,6 +83,7 @@ expect_eq section-headings "$(fact "$F" h2)" "$(sed 's/=[a-z_]*//g' <<<"$order")
 groups=$(for i in $(seq 8); do fact "$F" "group.$i"; done | paste -sd'|')
 expect_eq chart-groups "$groups" "cmp slower cmppct,cmpheat,cmphist|cmp slower cmppct,cmpheat,cmphist|cmp changed cmppct|only only_b cmppct,cmpheat,cmphist|only only_a cmppct,cmpheat,cmphist|cmp unchanged cmppct,cmpheat,cmphist|cmp unchanged cmppct,cmpheat,cmphist|cmp unchanged cmppct,cmpheat,cmphist"
 check only-b-said grep -qF '<span class="verdict only_b">only in B</span>' "$H"
+expect_eq only-b-heat-panels "$(fact "$F" text.4.cmpheat | cut -d'|' -f1-3)" "A (before): not recorded|B (after)|4.10us"
 # Percentiles over time: A dashed (la) and B solid (lb), a point per interval each; only B
 # for new_prog; runs per second for the counts-only series.
 expect_eq slow-lines "$(for l in l50.la l50.lb lmax.la lmax.lb; do fact "$F" "line.1.$l"; done | paste -sd' ')" "20 20 20 20"
