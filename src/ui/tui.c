@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * tui.c - the ncurses front end: header, counters line, the table, the detail pane, a footer
- * of keys, the key table and its prompts, themes, and the loop.
+ * of keys, the key table, themes, and the loop (the footer's prompts and the filter and
+ * search keys are tui_prompt.c's).
  *
  * Only this thread calls ncurses. The screen is redrawn after each interval and after keys;
  * lines are overwritten in place (no erase), so curses' own diffing sends only what changed.
@@ -23,13 +24,6 @@
 #include "ui/replay_ui.h"
 #include "ui/tui_int.h"
 #include "ui/ui.h"
-
-/* Key handler results (bit set). */
-enum {
-	KH_HANDLED = 1,
-	KH_REDRAW = 2,
-	KH_QUIT = 4,
-};
 
 /* Show msg in the footer for ms milliseconds. */
 void tui__say(struct tui *t, const char *msg, unsigned ms)
@@ -97,7 +91,7 @@ static int k_reverse(struct tui *t)
 }
 
 /* Select row idx (clamped); the selection then follows that program across re-sorts. */
-static int select_row(struct tui *t, int idx)
+int tui__select(struct tui *t, int idx)
 {
 	int n = (int)t->nrows;
 
@@ -118,32 +112,32 @@ static int page_rows(void)
 
 static int k_up(struct tui *t)
 {
-	return select_row(t, t->sel - 1);
+	return tui__select(t, t->sel - 1);
 }
 
 static int k_down(struct tui *t)
 {
-	return select_row(t, t->sel + 1);
+	return tui__select(t, t->sel + 1);
 }
 
 static int k_pgup(struct tui *t)
 {
-	return select_row(t, t->sel - page_rows());
+	return tui__select(t, t->sel - page_rows());
 }
 
 static int k_pgdn(struct tui *t)
 {
-	return select_row(t, t->sel + page_rows());
+	return tui__select(t, t->sel + page_rows());
 }
 
 static int k_home(struct tui *t)
 {
-	return select_row(t, 0);
+	return tui__select(t, 0);
 }
 
 static int k_end(struct tui *t)
 {
-	return select_row(t, (int)t->nrows - 1);
+	return tui__select(t, (int)t->nrows - 1);
 }
 
 /* Toggle the detail pane (histogram and sparkline) of the selected row. */
@@ -230,162 +224,6 @@ static int k_mode_next(struct tui *t)
 			snprintf(first, sizeof(first), "%s", msg);
 	}
 	tui__say(t, first, 3000);
-	return KH_REDRAW;
-}
-
-/* Open the footer prompt of kind k on text init. */
-static int open_prompt(struct tui *t, enum prompt_kind k, const char *init)
-{
-	snprintf(t->edit, sizeof(t->edit), "%s", init);
-	t->edit_len = strlen(t->edit);
-	t->prompt = k;
-	curs_set(1);
-	return KH_REDRAW;
-}
-
-/* Open the filter editor on the current list (t->edit holds the longest list). */
-static int k_filter(struct tui *t)
-{
-	session__filter_str(t->s, t->edit, sizeof(t->edit));
-	t->edit_len = strlen(t->edit);
-	t->prompt = PROMPT_FILTER;
-	curs_set(1);
-	return KH_REDRAW;
-}
-
-/* Open the interval prompt on the current interval. */
-static int k_interval(struct tui *t)
-{
-	char cur[32];
-
-	snprintf(cur, sizeof(cur), "%g", t->s->o->interval_ns / 1e9);
-	return open_prompt(t, PROMPT_INTERVAL, cur);
-}
-
-/* Open the search prompt (empty). */
-static int k_search(struct tui *t)
-{
-	return open_prompt(t, PROMPT_SEARCH, "");
-}
-
-/* Select the next row after row from (wrapping) whose name contains t->search. */
-static void find_next(struct tui *t, int from)
-{
-	char msg[160];
-	int n = (int)t->nrows;
-
-	for (int i = 1; i <= n; i++) {
-		int idx = (from + i + n) % n;
-
-		if (strcasestr(t->rows[idx].s->name, t->search)) {
-			select_row(t, idx);
-			snprintf(msg, sizeof(msg), "'%s': %s (n: next match)", t->search,
-				 t->rows[idx].s->name);
-			tui__say(t, msg, 2000);
-			return;
-		}
-	}
-	snprintf(msg, sizeof(msg), "no program name contains '%s'", t->search);
-	tui__say(t, msg, 2500);
-}
-
-/* Jump to the next match of the last search. */
-static int k_search_next(struct tui *t)
-{
-	if (!t->search[0])
-		tui__say(t, "no search yet: press / and type part of a name", 2000);
-	else
-		find_next(t, t->sel);
-	return KH_REDRAW;
-}
-
-/* Apply a new filter list, or say why not. */
-static void apply_filter(struct tui *t, const char *list)
-{
-	char err[320];
-
-	if (session__set_filter(t->s, list, err, sizeof(err)))
-		tui__say(t, err, 4000);
-	else
-		tui__say(t, *list ? "filter applied" : "filter cleared: showing all programs",
-			 2000);
-}
-
-/* Apply a new interval (same rule as -d), or say why not. */
-static void apply_interval(struct tui *t, const char *text)
-{
-	uint64_t ns, now = now_ns();
-	char msg[160];
-
-	if (opts__parse_secs(text, &ns) || ns < 10000000ull) {
-		snprintf(msg, sizeof(msg),
-			 "bad interval '%.40s': give seconds >= 0.01, e.g. 0.5; interval unchanged",
-			 text);
-		tui__say(t, msg, 3000);
-		return;
-	}
-	t->s->o->interval_ns = ns;
-	if (t->s->next_close_ns > now + ns)
-		t->s->next_close_ns = now + ns;
-	snprintf(msg, sizeof(msg), "interval %.2fs", ns / 1e9);
-	tui__say(t, msg, 2000);
-}
-
-/* Add the selected program to the filter. */
-static int k_filter_add(struct tui *t)
-{
-	static char list[FILTER_STR_MAX + 16]; /* UI thread only; too big for the stack */
-	size_t l;
-
-	if (!t->nrows) {
-		tui__say(t, "no row selected", 1500);
-		return KH_REDRAW;
-	}
-	if (t->s->m->mode == MODE_SEGMENTS) {
-		tui__say(t, "+ and - pick programs: name spans with f (the filter)", 2000);
-		return KH_REDRAW;
-	}
-	session__filter_str(t->s, list, sizeof(list));
-	l = strlen(list);
-	/* A 257th entry still fits here: the parser then says "at most 256". */
-	snprintf(list + l, sizeof(list) - l, "%s%u", l ? "," : "", t->rows[t->sel].s->id);
-	apply_filter(t, list);
-	return KH_REDRAW;
-}
-
-/* Remove the selected program (its ID or its name entry) from the filter. */
-static int k_filter_remove(struct tui *t)
-{
-	static char list[FILTER_STR_MAX]; /* UI thread only; too big for the stack */
-	static struct opts rest;
-	const struct series *se;
-	struct opts *o = t->s->o;
-
-	if (t->s->m->mode == MODE_SEGMENTS) {
-		tui__say(t, "+ and - pick programs: name spans with f (the filter)", 2000);
-		return KH_REDRAW;
-	}
-	if (!t->nrows || !o->nfilter) {
-		tui__say(t, o->nfilter ? "no row selected" : "no filter: every program is shown",
-			 2000);
-		return KH_REDRAW;
-	}
-	se = t->rows[t->sel].s;
-	/* Every entry naming the program goes: its ID and its name may both be listed. */
-	rest.nfilter = 0;
-	for (int i = 0; i < o->nfilter; i++) {
-		const struct filter_ent *f = &o->filter[i];
-
-		if (!(f->id ? f->id == se->id : !strcmp(f->name, se->name)))
-			rest.filter[rest.nfilter++] = *f;
-	}
-	if (rest.nfilter == o->nfilter) {
-		tui__say(t, "the selected program is not in the filter", 2000);
-		return KH_REDRAW;
-	}
-	opts__filter_str(&rest, list, sizeof(list));
-	apply_filter(t, list);
-	t->sel = 0;
 	return KH_REDRAW;
 }
 
@@ -488,7 +326,7 @@ static int k_record_as(struct tui *t)
 	if (!session__can_record(t->s) || t->s->rec)
 		return k_record(t);
 	recorder__default_name(def, sizeof(def));
-	return open_prompt(t, PROMPT_RECORD, def);
+	return tui__open_prompt(t, PROMPT_RECORD, def);
 }
 
 /* The key table: the dispatcher, `?`, the footer and the replay keys line all read it. A key
@@ -508,23 +346,23 @@ static const struct tui_key keys[] = {
 	{ '\n', 'H', KEY_BOTH, k_pane, 0, "Enter H", "histogram pane of the selected row", true },
 	{ 'm', 0, KEY_BOTH, k_heat, 0, "m", "the pane: histogram / heatmap over time",
 	  true },
-	{ 'f', 0, KEY_BOTH, k_filter, 0, "f", "edit the filter (IDs or names, comma-separated)",
+	{ 'f', 0, KEY_BOTH, tui__key_filter, 0, "f", "edit the filter (IDs or names, comma-separated)",
 	  true },
-	{ '+', 0, KEY_LIVE, k_filter_add, 0, "+", "add the selected program to the filter", false },
-	{ '-', 0, KEY_LIVE, k_filter_remove, 0, "-", "remove the selected program from the filter",
+	{ '+', 0, KEY_LIVE, tui__key_filter_add, 0, "+", "add the selected program to the filter", false },
+	{ '-', 0, KEY_LIVE, tui__key_filter_remove, 0, "-", "remove the selected program from the filter",
 	  false },
 	{ '+', '=', KEY_REPLAY, NULL, RA_FASTER, "+ =", "replay faster, up to x64", false },
 	{ '-', 0, KEY_REPLAY, NULL, RA_SLOWER, "-", "replay slower, down to x0.25", false },
 	{ '.', 0, KEY_REPLAY, NULL, RA_NEXT, ".", "step to the next interval", false },
 	{ ',', 0, KEY_REPLAY, NULL, RA_PREV, ",", "step to the previous interval", false },
 	{ 'g', 'b', KEY_REPLAY, NULL, RA_JUMP, "g b", "jump to a time", false },
-	{ 'd', 0, KEY_BOTH, k_interval, 0, "d", "set the interval (seconds)", true },
+	{ 'd', 0, KEY_BOTH, tui__key_interval, 0, "d", "set the interval (seconds)", true },
 	{ 'w', 0, KEY_LIVE, k_record, 0, "w", "start / stop recording to lattop-DATE-TIME.lrec",
 	  false },
 	{ 'W', 0, KEY_LIVE, k_record_as, 0, "W", "start recording to a file name you type (or stop)",
 	  false },
-	{ '/', 0, KEY_BOTH, k_search, 0, "/", "search by name", true },
-	{ 'n', 0, KEY_BOTH, k_search_next, 0, "n", "next match of the search", false },
+	{ '/', 0, KEY_BOTH, tui__key_search, 0, "/", "search by name", true },
+	{ 'n', 0, KEY_BOTH, tui__key_search_next, 0, "n", "next match of the search", false },
 	{ 't', 0, KEY_BOTH, k_theme, 0, "t", "next colour theme", true },
 	{ 'p', 0, KEY_BOTH, k_mode_programs, 0, "p", "programs mode", false },
 	{ 'h', 0, KEY_BOTH, k_mode_helpers, 0, "h", "helpers mode (map helper latency; needs fentry)",
@@ -736,7 +574,7 @@ static void follow_selection(struct tui *t)
 				t->sel = (int)i;
 				return;
 			}
-	select_row(t, t->sel);
+	tui__select(t, t->sel);
 }
 
 /* Redraw the whole screen from the model. */
@@ -812,57 +650,6 @@ static void expire_flash(struct tui *t, uint64_t now)
 	refresh();
 }
 
-/* Close the prompt and act on its text (Enter). */
-static void prompt_done(struct tui *t, bool apply)
-{
-	enum prompt_kind k = t->prompt;
-
-	t->prompt = PROMPT_NONE;
-	curs_set(0);
-	if (!apply) {
-		tui__say(t, k == PROMPT_FILTER ? "filter unchanged" : "cancelled", 1500);
-		return;
-	}
-	if (k == PROMPT_FILTER) {
-		apply_filter(t, t->edit);
-	} else if (k == PROMPT_INTERVAL) {
-		apply_interval(t, t->edit);
-	} else if (k == PROMPT_RECORD) {
-		char msg[320];
-
-		if (t->edit[0])
-			session__record_toggle(t->s, t->edit, msg, sizeof(msg));
-		else
-			snprintf(msg, sizeof(msg), "no file name: not recording");
-		tui__say(t, msg, 3000);
-	} else if (!t->edit[0]) {
-		tui__say(t, "empty search: nothing to find", 1500);
-	} else {
-		snprintf(t->search, sizeof(t->search), "%.63s", t->edit);
-		find_next(t, t->sel - 1); /* the selected row itself may match */
-	}
-}
-
-/* A key while a prompt is open. */
-static int edit_key(struct tui *t, int ch)
-{
-	if (ch == 27) { /* Esc */
-		prompt_done(t, false);
-	} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-		prompt_done(t, true);
-	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-		if (t->edit_len)
-			t->edit[--t->edit_len] = '\0';
-	} else if (ch == 21) { /* Ctrl-U clears the line */
-		t->edit_len = 0;
-		t->edit[0] = '\0';
-	} else if (ch >= 32 && ch < 127 && t->edit_len + 1 < sizeof(t->edit)) {
-		t->edit[t->edit_len++] = (char)ch;
-		t->edit[t->edit_len] = '\0';
-	}
-	return KH_REDRAW;
-}
-
 /* Run key k's handler, or its replay action (the footer then says what it said). */
 static int run_key(struct tui *t, const struct tui_key *k)
 {
@@ -884,7 +671,7 @@ static int handle_key(struct tui *t, int ch)
 	char said[sizeof(t->flash)];
 
 	if (t->prompt)
-		return edit_key(t, ch);
+		return tui__edit_key(t, ch);
 	if (ch == KEY_RESIZE)
 		return KH_REDRAW;
 	if (t->help) {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * tui_int.h - the TUI's state, shared by tui.c (keys, prompts, the loop, header) and
- * tui_draw.c (table, detail pane, help). Not for other modules.
+ * tui_int.h - the TUI's state, shared by tui.c (keys, the loop), tui_prompt.c (the footer's
+ * prompts, the filter and search keys), tui_head.c (header) and tui_draw.c (table, detail
+ * pane, help). Not for other modules.
  *
  * Thread use: UI thread only (the only thread that calls ncurses).
  */
@@ -23,6 +24,13 @@ struct cmp_view;
 #define TUI_MAX_COLUMNS 32 /* the widest column table of any mode */
 #define MIN_COLS 40
 #define MIN_LINES 10
+
+/* Key handler results (bit set). */
+enum {
+	KH_HANDLED = 1,
+	KH_REDRAW = 2,
+	KH_QUIT = 4,
+};
 
 /* What the one-line prompt in the footer is editing. */
 enum prompt_kind {
@@ -66,6 +74,19 @@ static inline attr_t tui_attr(const struct tui *t, enum theme_slot s)
 
 /* Show msg in the footer for ms milliseconds. */
 void tui__say(struct tui *t, const char *msg, unsigned ms);
+/* Select row idx (clamped); the selection then follows that program across re-sorts.
+ * Returns KH_REDRAW (tui.c). */
+int tui__select(struct tui *t, int idx);
+/* The prompts (tui_prompt.c): open prompt k on text init; take a key while one is open; the
+ * handlers the key table binds to f, d, /, n, + and -. Each returns KH_* bits. */
+int tui__open_prompt(struct tui *t, enum prompt_kind k, const char *init);
+int tui__edit_key(struct tui *t, int ch);
+int tui__key_filter(struct tui *t);
+int tui__key_interval(struct tui *t);
+int tui__key_search(struct tui *t);
+int tui__key_search_next(struct tui *t);
+int tui__key_filter_add(struct tui *t);
+int tui__key_filter_remove(struct tui *t);
 /* The header in line y, fitted to the width: the least important fields give way first,
  * none is cut (tui_head.c). */
 void tui__draw_header(struct tui *t, int y);
