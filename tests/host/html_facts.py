@@ -25,6 +25,7 @@
 #   rects.N.CLS     section N's rectangles in chart CLS, "class x y width height" ";"-separated
 #   text.N.CLS      section N's text in chart CLS, "|"-separated
 #   line.N.CLS.SIDE points of section N's comparison line CLS of side la (A) or lb (B)
+#   linex.N.CLS.SIDE the x of that line's first and last point
 #
 #   tests/host/html_facts.py FILE
 import re, sys
@@ -49,7 +50,7 @@ class Facts(HTMLParser):
         self.in_toc = False
         self.losstext = ""
         self.in_sum, self.sum_rows, self.sum_cell = False, [], None
-        self.groups, self.rects, self.ctext = {}, {}, {}
+        self.groups, self.rects, self.ctext, self.linex = {}, {}, {}, {}
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -83,6 +84,8 @@ class Facts(HTMLParser):
         if tag == "path" and self.chart == "cmppct":
             key = ".".join(c for c in cls if c != "line")
             self.lines[(self.series, key)] = len(re.findall(r"[ML]", a.get("d", "")))
+            xs = re.findall(r"[ML]([0-9.]+) ", a.get("d", ""))
+            self.linex[(self.series, key)] = "%s %s" % (xs[0], xs[-1]) if xs else ""
         if tag == "nav":
             self.in_toc = True
         if tag == "svg" and "chart" in cls:
@@ -176,6 +179,8 @@ def main():
         print("group.%d\t%s %s %s" % (n, c, v, ",".join(charts)))
     for (n, c), rects in p.rects.items():
         print("rects.%d.%s\t%s" % (n, c, ";".join(rects)))
+    for (n, c), xs in p.linex.items():
+        print("linex.%d.%s\t%s" % (n, c, xs))
     for (n, c), texts in p.ctext.items():
         print("text.%d.%s\t%s" % (n, c, "|".join(texts)))
 

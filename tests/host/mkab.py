@@ -7,6 +7,7 @@
 #   tests/host/mkab.py b OUT      after: the same under new IDs, slow_prog (and nothing else) 2x
 #                                 slower, noisy 3% slower, new_prog instead of old_prog
 #   tests/host/mkab.py helpers OUT  a helpers-mode recording (a mode the others are not)
+#   tests/host/mkab.py bshort OUT   b with its first 10 intervals only, its clock 1000 s later
 #   tests/host/mkab.py xa OUT, xb OUT  a and b with hostile names (markup, a quote, an escape
 #                                 and a byte that is no UTF-8) for same_prog, old_prog and
 #                                 new_prog, and a hostile host name
@@ -72,8 +73,8 @@ def stats_entry(sid, cnt):
     return struct.pack("<HHIIIQQQQQQQQII", 1, 0, sid, 0, 0, cnt, cnt * 500, 0, 0, 0, 0, 0, 0, 0, 0)
 
 
-def interval(k, entries):
-    p = struct.pack("<QQIIQQQQQII", k * 10**9, (k + 1) * 10**9, 0, len(entries),
+def interval(k, entries, t0=0):
+    p = struct.pack("<QQIIQQQQQII", t0 + k * 10**9, t0 + (k + 1) * 10**9, 0, len(entries),
                     0, 0, 0, 0, 0, 0, 0)
     return rec(2, p + b"".join(entries))
 
@@ -90,7 +91,7 @@ def header(mode, host="abhost"):
     return b"LATTOPREC\0\0\0" + struct.pack("<II", 1 << 16 | 2, len(meta)) + meta
 
 
-def side(b, evil=False):
+def side(b, evil=False, n=N, t0=0):
     f = 2 if b else 1          # slow_prog's factor
     g = 1.03 if b else 1.0     # noisy's factor
     base = 200 if b else 100   # program IDs change between loads
@@ -105,7 +106,7 @@ def side(b, evil=False):
                         b"flows"))
     parts.append(series(3, 0, 0, 0, b"rpc_span", b"uprobe"))
     parts.append(series(1, base + 5, 0, 0, b"stats_prog", b"xdp", src=1))
-    for k in range(N):
+    for k in range(n):
         lo, hi = (600, 400) if k % 2 == 0 else (400, 600)
         e = [entry(1, progs["same_prog"], 0, 0, [(1000 + 10 * (k % 5), 600), (3000, 400)]),
              entry(1, progs["slow_prog"], 0, 0, [(f * (2000 + 40 * (k % 4)), 900), (f * 8000, 100)]),
@@ -114,7 +115,7 @@ def side(b, evil=False):
              entry(2, progs["slow_prog"], 1, mapid, [(300, 500)]),
              entry(3, 0, 0, 0, [(50000, 100)]),
              stats_entry(base + 5, 200 if b else 100)]
-        parts.append(interval(k, e))
+        parts.append(interval(k, e, t0))
     return b"".join(parts)
 
 
@@ -129,7 +130,8 @@ def helpers():
 def main():
     what, out = sys.argv[1], sys.argv[2]
     data = {"a": lambda: side(False), "b": lambda: side(True), "helpers": helpers,
-            "xa": lambda: side(False, True), "xb": lambda: side(True, True)}[what]()
+            "xa": lambda: side(False, True), "xb": lambda: side(True, True),
+            "bshort": lambda: side(True, n=N // 2, t0=1000 * 10**9)}[what]()
     open(out, "wb").write(data)
 
 

@@ -99,6 +99,23 @@ expect_eq slow-histogram-bars "$(fact "$F" rects.1.cmphist)" "bara 210.00 26.0 2
 expect_eq slow-heat-rows "$(fact "$F" text.1.cmpheat)" "A (before)|1.02us|2.05us|4.10us|8.19us|B (after)|1.02us|2.05us|4.10us|8.19us|0s|3.33s|6.67s|10s|13.3s|16.7s|20s"
 expect_eq slow-heatmaps "$(fact "$F" rects.1.cmpheat)" "h9 66.00 65.0 64.40 14.0;h9 194.80 65.0 64.40 14.0;h9 323.60 65.0 64.40 14.0;h9 452.40 65.0 64.40 14.0;h9 581.20 65.0 64.40 14.0;h9 130.40 51.0 64.40 14.0;h9 259.20 51.0 64.40 14.0;h9 388.00 51.0 64.40 14.0;h9 516.80 51.0 64.40 14.0;h9 645.60 51.0 64.40 14.0;h1 66.00 37.0 644.00 14.0;h9 66.00 128.0 64.40 14.0;h9 194.80 128.0 64.40 14.0;h9 323.60 128.0 64.40 14.0;h9 452.40 128.0 64.40 14.0;h9 581.20 128.0 64.40 14.0;h9 130.40 114.0 64.40 14.0;h9 259.20 114.0 64.40 14.0;h9 388.00 114.0 64.40 14.0;h9 516.80 114.0 64.40 14.0;h9 645.60 114.0 64.40 14.0;h1 66.00 100.0 644.00 14.0"
 check legend-one-scale grep -qF 'One shade scale for A and B: the darkest cells hold 900 runs' "$H"
+# Recordings of different lengths and clocks: one time axis, the longer recording's 20 s, each
+# side from its own start. B's 10 intervals start 1000 s later on its clock, yet its first
+# point sits where A's does (the middle of the first second, x = 66 + 0.5 x 644 / 20) and
+# its last at 9.5 s (x = 66 + 9.5 x 644 / 20).
+python3 $GEN bshort "$TMP/bs.lrec"
+$LATTOP -r "$TMP/a.lrec" --compare "$TMP/bs.lrec" --html "$TMP/bs.html" 2>&1
+expect_eq short-status $? 0
+python3 tests/host/html_facts.py "$TMP/bs.html" >"$TMP/bs.facts"
+check short-meta grep -qF '<tr><th>duration</th><td>20.00 s, 20 intervals</td><td>10.00 s, 10 intervals</td></tr>' "$TMP/bs.html"
+expect_eq short-axis "$(fact "$TMP/bs.facts" text.1.cmppct | cut -d'|' -f4-)" "0s|3.33s|6.67s|10s|13.3s|16.7s|20s"
+expect_eq short-a-line "$(fact "$TMP/bs.facts" linex.1.l50.la)" "82.1 693.9"
+expect_eq short-b-line "$(fact "$TMP/bs.facts" linex.1.l50.lb)" "82.1 371.9"
+expect_eq short-b-points "$(fact "$TMP/bs.facts" line.1.l50.lb)" 10
+# The heatmaps too: the faint 8 us tail row spans all of A's axis (644 units), half for B.
+expect_eq short-heat-tails "$(fact "$TMP/bs.facts" rects.1.cmpheat | tr ';' '\n' | grep '^h1 ' | paste -sd';')" \
+	"h1 66.00 37.0 644.00 14.0;h1 66.00 100.0 322.00 14.0"
+
 # The bootstrap's seed is fixed: a second report is the same bytes.
 $LATTOP -r "$TMP/a.lrec" --compare "$TMP/b.lrec" --html "$TMP/ab2.html" 2>&1
 check deterministic cmp -s "$H" "$TMP/ab2.html"
