@@ -49,6 +49,13 @@ expect_eq exists-status $? 2
 expect_eq exists-says "$out" "lattop: the report $TMP/exists.html already exists: lattop never overwrites a file; remove it or give a new name"
 expect_eq exists-untouched "$(cat "$TMP/exists.html")" keep
 
+# A write that fails (a 4 KiB file size limit; the report is larger): one sentence, status 1,
+# and the part written is removed, as for the one-recording report.
+out=$(ulimit -f 4; $LATTOP -r "$TMP/a.lrec" --compare "$TMP/b.lrec" --html "$TMP/big.html" 2>&1)
+expect_eq write-fails-status $? 1
+expect_eq write-fails-says "$out" "lattop: cannot write the report $TMP/big.html: File too large"
+check write-fails-leaves-nothing test ! -e "$TMP/big.html"
+
 # The report as written.
 H=$TMP/ab.html
 out=$($LATTOP -r "$TMP/a.lrec" --compare "$TMP/b.lrec" --html "$H" 2>&1)
