@@ -109,6 +109,17 @@ check prometheus-classic-ready wait_url "http://127.0.0.1:$PC/-/ready" 120
 check prometheus-native-ready wait_url "http://127.0.0.1:$PN/-/ready" 120
 T0=$(date +%s)
 echo "# prometheus ready $((T0 - TL)) s after lattop started"
+# The checks below read figures of closed intervals: wait for the first to close (a fast
+# Prometheus start once left them reading the empty exposition served before it, 1 s in).
+first_interval() { # up to 60 s, 0.25 s apart
+	for _ in $(seq 240); do
+		curl -s "http://127.0.0.1:$LP/metrics" | grep -qE '^lattop_intervals_total [1-9]' &&
+			return 0
+		sleep 0.25
+	done
+	return 1
+}
+check first-interval-served first_interval
 
 # Text 0.0.4 (no Accept header): promtool's linter finds nothing.
 curl -s -D "$TMP/text.h" "http://127.0.0.1:$LP/metrics" >"$TMP/m.txt"
