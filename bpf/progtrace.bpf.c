@@ -14,6 +14,12 @@
  * and is the same for one call's fentry and fexit (both programs get the frame's argument
  * area), and different for any other call in flight on the CPU.
  *
+ * Where the runs go: with agg_on (the default) the exit adds the run to this copy's per-CPU
+ * aggregate (lat_agg: bucket counts in the user-side histogram's layout, count, sum, max, min;
+ * see struct lat_agg), which the collector reads through mmap each interval; nothing per run
+ * leaves the CPU. Without it (a consumer needs every event: --raw recordings, or the budget of
+ * aggregates is spent) the exit emits one 48-byte event into the shared ring buffer.
+ *
  * The exit probe is attached before the entry probe; before detaching, user space turns the
  * entry off (entry_off) and waits for the calls in flight to pop their entries.
  *
@@ -46,6 +52,50 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 /* The watched program's ID (set before load). */
 const volatile __u32 target_id = 0;
+
+/* 1: aggregate in the kernel (lat_agg); 0: one ring-buffer event per run (set before load). */
+const volatile __u32 agg_on = 1;
+
+/* This copy's per-CPU aggregates (struct lat_agg): user space sets max_entries to the number of
+ * possible CPUs before load (1 when agg_on is 0) and mmaps it. An ARRAY: its lookup is inlined
+ * by the verifier, so it calls no traceable kernel function. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, struct lat_agg);
+} lat_agg SEC(".maps");
+
+/* Raise *p to v unless it is already as large; a nested probe on this CPU may change *p between
+ * the load and the swap, so try again (each retry means *p grew: four are plenty). */
+static __always_inline void agg_raise(__u64 *p, __u64 v)
+{
+	for (int k = 0; k < 4; k++) {
+		__u64 old = *p;
+
+		if (v <= old || __sync_val_compare_and_swap(p, old, v) == old)
+			return;
+	}
+}
+
+/* Add one run of dur ns to this CPU's aggregate: atomic adds on memory no other CPU writes
+ * (the collector's once-per-interval exchange aside). The bucket before the count, so that a
+ * count the collector sees has its bucket behind it. */
+static __always_inline void agg_add(__u64 dur)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct lat_agg *a = bpf_map_lookup_elem(&lat_agg, &cpu);
+	__u64 b = lat_hist_bucket(dur); /* a __u64: see hist_bucket.h */
+
+	if (!a || b >= LAT_HIST_NBUCKETS)
+		return;
+	__sync_fetch_and_add(&a->buckets[b], 1);
+	__sync_fetch_and_add(&a->sum, dur);
+	__sync_fetch_and_add(&a->count, 1);
+	agg_raise(&a->max, dur);
+	agg_raise(&a->min_inv, ~dur);
+}
 
 /* Set by user space before detaching: the entry stops pushing, so that the calls in flight can
  * finish through their exit before the links go (a trampoline replaced while a call runs in it
@@ -186,6 +236,9 @@ int BPF_PROG(lat_prog_exit)
 		n->stale++; /* ours is too old to be a run: not a sample */
 		return 0;
 	}
-	emit_event(LAT_EV_PROG, 0, target_id, 0, 0, start, now - start);
+	if (agg_on)
+		agg_add(now - start);
+	else
+		emit_event(LAT_EV_PROG, 0, target_id, 0, 0, start, now - start);
 	return 0;
 }

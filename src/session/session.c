@@ -20,6 +20,7 @@
 #include "base/text.h"
 #include "collect/collector.h"
 #include "collect/demo.h"
+#include "collect/progagg.h"
 #include "collect/progstats.h"
 #include "collect/helpertrace.h"
 #include "collect/progtrace.h"
@@ -292,6 +293,27 @@ static int open_segments(struct session *s, char *err, size_t errlen)
 	return EXIT_OK;
 }
 
+/* Harvest sink: what a watched program's in-kernel aggregates gained goes into its series'
+ * open interval, as its events would have. */
+static void on_agg(void *arg, uint32_t id, const struct progagg_delta *d)
+{
+	struct session *s = arg;
+	struct series *se = model__series(s->m, LAT_EV_PROG, id, 0, 0);
+
+	if (!se || model__add_agg(s->m, se, d->idx, d->cnt, d->n, &d->d, SRC_FENTRY))
+		session__error(s, "out of memory: a harvest of program %u's runs is missing", id);
+}
+
+/* True when something consumes every run's event, so the program probes send one per run
+ * through the ring buffer instead of aggregating in the kernel: a --raw recording, or
+ * LATTOP_PATH=ring (a knob for benchmarks comparing the two paths). */
+static bool needs_events(const struct opts *o)
+{
+	const char *v = getenv("LATTOP_PATH");
+
+	return o->raw || (v && !strcmp(v, "ring"));
+}
+
 /* Open phase 4, sources of figures: bpf_stats (on exactly as long as its fd is open), the
  * program probes where this kernel can trace BPF programs (tried on a program of our own),
  * and the demo, which self-times only where fentry cannot measure it. */
@@ -308,6 +330,10 @@ static int open_sources(struct session *s, char *err, size_t errlen)
 		return EXIT_RUNTIME;
 	}
 	s->pt = progtrace__new(s->col);
+	if (s->pt) {
+		progtrace__set_agg(s->pt, !needs_events(s->o));
+		progtrace__set_sink(s->pt, on_agg, s);
+	}
 	if (s->pt && progtrace__probe(s->pt, why, sizeof(why))) {
 		progtrace__free(s->pt);
 		s->pt = NULL;
@@ -343,6 +369,28 @@ static int open_scan(struct session *s, char *err, size_t errlen)
 	return EXIT_OK;
 }
 
+/* The notice of a session with program probes: which path their runs take and its cost. */
+static void path_notice(struct session *s)
+{
+	unsigned long long floor = progtrace__floor_ns(s->pt);
+	struct progtrace_mem mem;
+
+	progtrace__agg_mem(s->pt, &mem);
+	if (!progtrace__agg(s->pt)) {
+		snprintf(s->notice, sizeof(s->notice),
+			 "fentry/fexit, an event per run through the ring buffer%s: probe floor %llu "
+			 "ns per invocation (the latency our probes report for an empty program)",
+			 s->o->raw ? " (--raw)" : "", floor);
+		return;
+	}
+	snprintf(s->notice, sizeof(s->notice),
+		 "fentry/fexit, runs aggregated in the kernel (%zu KiB per program, cap %zu MiB: "
+		 "%zu programs; more go through the ring buffer): probe floor %llu ns per "
+		 "invocation (the latency our probes report for an empty program)",
+		 mem.per_program >> 10, mem.budget >> 20,
+		 progagg__max_programs(mem.ncpu, mem.budget), floor);
+}
+
 /* Open phase 6, the view: where figures come from, probes for the watched programs, the mode
  * asked for (one this kernel cannot give degrades to the overview, saying why). */
 static void open_view(struct session *s)
@@ -352,10 +400,7 @@ static void open_view(struct session *s)
 	if (s->pt) {
 		snprintf(s->m->source, sizeof(s->m->source), "fentry");
 		s->m->floor_ns = progtrace__floor_ns(s->pt);
-		snprintf(s->notice, sizeof(s->notice),
-			 "fentry/fexit: probe floor %llu ns per invocation (the latency our probes "
-			 "report for an empty program)",
-			 (unsigned long long)progtrace__floor_ns(s->pt));
+		path_notice(s);
 	} else {
 		snprintf(s->m->source, sizeof(s->m->source), "%s",
 			 s->o->demo ? "stats+self" : "stats");
@@ -486,6 +531,19 @@ static void stale_counters(struct session *s)
 	model__set_counter(s->m, "helper_stale", n.helper_stale);
 }
 
+/* Watched programs put on the ring buffer because the aggregates' budget was spent: a named
+ * count (not a loss: their runs arrive as events), from the first one on. */
+static void agg_counters(struct session *s)
+{
+	struct progtrace_mem mem;
+
+	if (!s->pt)
+		return;
+	progtrace__agg_mem(s->pt, &mem);
+	if (mem.over_budget)
+		model__set_tally(s->m, "agg_over_budget", mem.over_budget);
+}
+
 /* Release programs their owners unloaded (our links alone keep them alive): note why, and
  * never re-attach them. */
 static void reap_orphans(struct session *s)
@@ -523,6 +581,10 @@ void session__close_interval(struct session *s, uint64_t now)
 	bool scanned;
 
 	session__drain(s);
+	/* The aggregates before the stats scan: runs in between count in the stats delta and
+	 * in the next interval's aggregates, as events still in the ring buffer would. */
+	if (s->pt)
+		progtrace__harvest(s->pt);
 	reap_orphans(s);
 	span_losses(s);
 	scanned = progstats__scan(&s->st, &s->nst, &s->stcap) == 0;
@@ -548,6 +610,7 @@ void session__close_interval(struct session *s, uint64_t now)
 					   (s->ht ? helpertrace__foreign(s->ht) : 0));
 	collector_errors(s);
 	stale_counters(s);
+	agg_counters(s);
 	segsession__interval(s->seg);
 	model__close_interval(s->m, now);
 	session__record_interval(s);
