@@ -156,6 +156,8 @@ static void finish(struct progagg *pa, struct progagg_delta *out)
 /* Take what the aggregates gained since the last harvest. */
 uint64_t progagg__harvest(struct progagg *pa, bool force, struct progagg_delta *out)
 {
+	bool taken = false;
+
 	for (int cpu = 0; cpu < pa->ncpu; cpu++) {
 		struct lat_agg *a = &pa->a[cpu];
 		uint64_t c = __atomic_load_n(&a->count, __ATOMIC_ACQUIRE);
@@ -164,6 +166,12 @@ uint64_t progagg__harvest(struct progagg *pa, bool force, struct progagg_delta *
 			continue;
 		pa->seen[cpu] = c;
 		take_cpu(pa, a, out->dense);
+		taken = true;
+	}
+	if (!taken) { /* nothing new anywhere: dense is still all zeros */
+		out->n = 0;
+		memset(&out->d, 0, sizeof(out->d));
+		return 0;
 	}
 	finish(pa, out);
 	return out->d.count;

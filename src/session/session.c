@@ -30,6 +30,10 @@
 #include "session/segsession.h"
 #include "session/session.h"
 
+/* How often the in-kernel aggregates are read: as often as the collector reads the ring
+ * buffer on its timer. */
+#define HARVEST_NS (20 * 1000000ull)
+
 /* Per-CPU queue depth: 64k records (3 MiB) per CPU absorbs ~60 ms of 1 M/s per CPU. */
 #define QUEUE_RECORDS 65536
 
@@ -489,11 +493,13 @@ static void on_event(const struct lat_event *e, void *arg)
 		recorder__event(s->rec, e);
 }
 
-/* Stop the collector after a last pass over the ring buffer. */
+/* Stop the collector after a last pass over the ring buffer, and take the aggregates. */
 void session__flush(struct session *s)
 {
 	if (s->col)
 		collector__stop(s->col);
+	if (s->pt)
+		progtrace__harvest(s->pt);
 }
 
 /* Move queued events into the model. */
@@ -581,10 +587,6 @@ void session__close_interval(struct session *s, uint64_t now)
 	bool scanned;
 
 	session__drain(s);
-	/* The aggregates before the stats scan: runs in between count in the stats delta and
-	 * in the next interval's aggregates, as events still in the ring buffer would. */
-	if (s->pt)
-		progtrace__harvest(s->pt);
 	reap_orphans(s);
 	span_losses(s);
 	scanned = progstats__scan(&s->st, &s->nst, &s->stcap) == 0;
@@ -622,18 +624,34 @@ void session__close_interval(struct session *s, uint64_t now)
 		session__sync_watch(s);
 }
 
-/* If the interval has elapsed, close it. */
+/* Take the in-kernel aggregates into the open interval, at most every HARVEST_NS. At the end
+ * of a tick, after any close: like the ring buffer's events (delivered in batches of 64 or on
+ * the collector's 20 ms timer), the runs since the last harvest are in flight when an interval
+ * closes and count in the next one, while bpf_stats has counted them already. */
+static void harvest_due(struct session *s, uint64_t now)
+{
+	if (!s->pt || now - s->harvest_ns < HARVEST_NS)
+		return;
+	progtrace__harvest(s->pt);
+	s->harvest_ns = now;
+}
+
+/* If the interval has elapsed, close it; take the aggregates when due. */
 static bool live_tick(struct session *s, uint64_t now)
 {
+	bool closed = false;
+
 	session__drain(s);
-	if (now < s->next_close_ns)
-		return false;
-	session__close_interval(s, now);
-	/* Keep a steady cadence; after a stall, restart from now rather than bursting. */
-	s->next_close_ns += s->o->interval_ns;
-	if (s->next_close_ns <= now)
-		s->next_close_ns = now + s->o->interval_ns;
-	return true;
+	if (now >= s->next_close_ns) {
+		session__close_interval(s, now);
+		/* Keep a steady cadence; after a stall, restart from now rather than bursting. */
+		s->next_close_ns += s->o->interval_ns;
+		if (s->next_close_ns <= now)
+			s->next_close_ns = now + s->o->interval_ns;
+		closed = true;
+	}
+	harvest_due(s, now);
+	return closed;
 }
 
 /* Helpers mode: analyse every probed program, create its helper rows (with the reason where a

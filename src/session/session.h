@@ -93,6 +93,7 @@ struct session {
 	 * the warnings, on stderr, and the run ends with exit status 1. */
 	char errors[512];
 	uint64_t next_close_ns;
+	uint64_t harvest_ns;    /* the last harvest of the in-kernel aggregates */
 	uint64_t end_ns; /* -D deadline, 0 = none */
 	/* Called at the end of each interval close with the model (e.g. --listen publishing its
 	 * snapshot); NULL when unset. Runs on the UI thread. */
