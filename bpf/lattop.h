@@ -125,6 +125,18 @@ _Static_assert(sizeof(struct lat_agg) == 9024 && sizeof(struct lat_agg) % 64 == 
  * A program past it is measured through the ring buffer instead (counted: agg_over_budget). */
 #define LAT_AGG_BUDGET (64ull << 20)
 
+/* Helper sites one helper probe copy (one kernel function) aggregates in the kernel: (program,
+ * map) pairs, looked up by a bounded linear search in its rodata; a call of any other pair is
+ * sent as an event. */
+#define LAT_HAGG_SITES 32
+
+struct lat_hagg_site {
+	__u32 prog_id;
+	__u32 map_id;
+};
+
+_Static_assert(sizeof(struct lat_hagg_site) == 8, "lat_hagg_site layout changed");
+
 /* One latency sample (48 bytes). */
 struct lat_event {
 	__u16 kind;     /* enum lat_kind */

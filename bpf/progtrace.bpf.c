@@ -45,6 +45,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include "agg.bpf.h"
 #include "emit.bpf.h"
 #include "nest.bpf.h"
 
@@ -67,34 +68,14 @@ struct {
 	__type(value, struct lat_agg);
 } lat_agg SEC(".maps");
 
-/* Raise *p to v unless it is already as large; a nested probe on this CPU may change *p between
- * the load and the swap, so try again (each retry means *p grew: four are plenty). */
-static __always_inline void agg_raise(__u64 *p, __u64 v)
-{
-	for (int k = 0; k < 4; k++) {
-		__u64 old = *p;
-
-		if (v <= old || __sync_val_compare_and_swap(p, old, v) == old)
-			return;
-	}
-}
-
-/* Add one run of dur ns to this CPU's aggregate: atomic adds on memory no other CPU writes
- * (the collector's once-per-interval exchange aside). The bucket before the count, so that a
- * count the collector sees has its bucket behind it. */
-static __always_inline void agg_add(__u64 dur)
+/* Add one run of dur ns to this CPU's aggregate. */
+static __always_inline void agg_run(__u64 dur)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct lat_agg *a = bpf_map_lookup_elem(&lat_agg, &cpu);
-	__u64 b = lat_hist_bucket(dur); /* a __u64: see hist_bucket.h */
 
-	if (!a || b >= LAT_HIST_NBUCKETS)
-		return;
-	__sync_fetch_and_add(&a->buckets[b], 1);
-	__sync_fetch_and_add(&a->sum, dur);
-	__sync_fetch_and_add(&a->count, 1);
-	agg_raise(&a->max, dur);
-	agg_raise(&a->min_inv, ~dur);
+	if (a)
+		agg_add(a, dur);
 }
 
 /* Set by user space before detaching: the entry stops pushing, so that the calls in flight can
@@ -237,7 +218,7 @@ int BPF_PROG(lat_prog_exit)
 		return 0;
 	}
 	if (agg_on)
-		agg_add(now - start);
+		agg_run(now - start);
 	else
 		emit_event(LAT_EV_PROG, 0, target_id, 0, 0, start, now - start);
 	return 0;

@@ -34,6 +34,11 @@ struct progagg_delta {
 	struct hist_delta d;
 };
 
+/* Where a harvest goes: series (kind, id, aux, aux2) gained d (the session's model; UI thread).
+ * Programs: (LAT_EV_PROG, prog id, 0, 0); helpers: (LAT_EV_HELPER, prog id, helper, map id). */
+typedef void (*progagg_sink)(void *arg, uint16_t kind, uint32_t id, uint32_t aux, uint32_t aux2,
+			     const struct progagg_delta *d);
+
 /* Bytes the aggregates of one program take in the kernel on ncpu CPUs (whole pages). */
 size_t progagg__bytes(int ncpu);
 /* Whether one more program fits: used bytes already taken, budget the cap (LAT_AGG_BUDGET). */

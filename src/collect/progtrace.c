@@ -54,7 +54,7 @@ struct progtrace {
 	int ncpu;                  /* possible CPUs: entries of each lat_agg map */
 	size_t budget, agg_bytes;  /* the cap on aggregates, and what they take now */
 	uint64_t over_budget;      /* attaches put on the ring buffer: the budget was spent */
-	progtrace_sink sink;       /* where harvested aggregates go */
+	progagg_sink sink;         /* where harvested aggregates go */
 	void *sink_arg;
 	struct progagg_delta *scratch; /* one harvest's buckets */
 };
@@ -455,7 +455,7 @@ static uint64_t misses(const struct bpf_program *p);
 static void harvest_one(struct progtrace *pt, struct watch *w, bool force)
 {
 	if (progagg__harvest(w->agg, force, pt->scratch) && pt->sink)
-		pt->sink(pt->sink_arg, w->id, pt->scratch);
+		pt->sink(pt->sink_arg, LAT_EV_PROG, w->id, 0, 0, pt->scratch);
 }
 
 /* Hand what every watched program's aggregates gained to the sink. */
@@ -479,10 +479,34 @@ bool progtrace__agg(const struct progtrace *pt)
 }
 
 /* Where harvested aggregates go. */
-void progtrace__set_sink(struct progtrace *pt, progtrace_sink fn, void *arg)
+void progtrace__set_sink(struct progtrace *pt, progagg_sink fn, void *arg)
 {
 	pt->sink = fn;
 	pt->sink_arg = arg;
+}
+
+/* The sink. */
+progagg_sink progtrace__sink(const struct progtrace *pt, void **arg)
+{
+	*arg = pt->sink_arg;
+	return pt->sink;
+}
+
+/* Take bytes of the budget for another user. */
+bool progtrace__agg_reserve(struct progtrace *pt, size_t bytes)
+{
+	if (pt->agg_bytes > pt->budget || bytes > pt->budget - pt->agg_bytes) {
+		pt->over_budget++;
+		return false;
+	}
+	pt->agg_bytes += bytes;
+	return true;
+}
+
+/* Give bytes back. */
+void progtrace__agg_release(struct progtrace *pt, size_t bytes)
+{
+	pt->agg_bytes -= bytes < pt->agg_bytes ? bytes : pt->agg_bytes;
 }
 
 /* What the aggregates take, and the cap. */

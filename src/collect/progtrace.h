@@ -19,10 +19,7 @@
 
 struct progtrace;
 struct collector;
-struct progagg_delta;
-
-/* Where a harvest of in-kernel aggregates goes: program id gained d (UI thread). */
-typedef void (*progtrace_sink)(void *arg, uint32_t id, const struct progagg_delta *d);
+#include "collect/progagg.h"
 
 /* What the in-kernel aggregates take (progtrace__agg_mem). */
 struct progtrace_mem {
@@ -56,7 +53,14 @@ void progtrace__set_agg(struct progtrace *pt, bool on);
 /* True when copies loaded from now on aggregate in the kernel. */
 bool progtrace__agg(const struct progtrace *pt);
 /* Where harvested aggregates go: progtrace__harvest and a detach (its program's last runs). */
-void progtrace__set_sink(struct progtrace *pt, progtrace_sink fn, void *arg);
+void progtrace__set_sink(struct progtrace *pt, progagg_sink fn, void *arg);
+/* The sink (helpers mode hands its harvests to the same one). */
+progagg_sink progtrace__sink(const struct progtrace *pt, void **arg);
+/* Take bytes of the aggregates' budget for another user (helpers mode): true when they fit
+ * (then taken), false (counted in over_budget) when not. */
+bool progtrace__agg_reserve(struct progtrace *pt, size_t bytes);
+/* Give bytes taken with progtrace__agg_reserve back. */
+void progtrace__agg_release(struct progtrace *pt, size_t bytes);
 /* Hand what every aggregated program gained since the last harvest to the sink (mmap: no
  * syscall). */
 void progtrace__harvest(struct progtrace *pt);

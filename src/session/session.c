@@ -299,10 +299,11 @@ static int open_segments(struct session *s, char *err, size_t errlen)
 
 /* Harvest sink: what a watched program's in-kernel aggregates gained goes into its series'
  * open interval, as its events would have. */
-static void on_agg(void *arg, uint32_t id, const struct progagg_delta *d)
+static void on_agg(void *arg, uint16_t kind, uint32_t id, uint32_t aux, uint32_t aux2,
+		   const struct progagg_delta *d)
 {
 	struct session *s = arg;
-	struct series *se = model__series(s->m, LAT_EV_PROG, id, 0, 0);
+	struct series *se = model__series(s->m, kind, id, aux, aux2);
 
 	if (!se || model__add_agg(s->m, se, d->idx, d->cnt, d->n, &d->d, SRC_FENTRY))
 		session__error(s, "out of memory: a harvest of program %u's runs is missing", id);
@@ -500,6 +501,8 @@ void session__flush(struct session *s)
 		collector__stop(s->col);
 	if (s->pt)
 		progtrace__harvest(s->pt);
+	if (s->ht)
+		helpertrace__harvest(s->ht, false);
 }
 
 /* Move queued events into the model. */
@@ -633,6 +636,8 @@ static void harvest_due(struct session *s, uint64_t now)
 	if (!s->pt || now - s->harvest_ns < HARVEST_NS)
 		return;
 	progtrace__harvest(s->pt);
+	if (s->ht)
+		helpertrace__harvest(s->ht, false);
 	s->harvest_ns = now;
 }
 
@@ -652,73 +657,6 @@ static bool live_tick(struct session *s, uint64_t now)
 	}
 	harvest_due(s, now);
 	return closed;
-}
-
-/* Helpers mode: analyse every probed program, create its helper rows (with the reason where a
- * helper cannot be measured) and attach the implementing functions' probes. Probes are per
- * kernel function and shared, so a resync detaches all and attaches what is needed now. */
-static void sync_helpers(struct session *s)
-{
-	uint64_t key = 1469598103934665603ull;
-	char err[256];
-
-	if (!s->ht)
-		return;
-	/* Resync only when the set of probed programs changed (FNV-1a over their IDs). */
-	for (size_t i = 0; i < s->m->n; i++) {
-		const struct series *p = &s->m->s[i];
-
-		if (p->kind == LAT_EV_PROG && !p->gone && progtrace__attached(s->pt, p->id))
-			key = (key ^ p->id) * 1099511628211ull;
-	}
-	if (key == s->helpers_key)
-		return;
-	s->helpers_key = key;
-	helpertrace__detach_all(s->ht);
-	for (size_t i = 0; i < s->m->n; i++) {
-		const struct series *p = &s->m->s[i];
-		struct helper_site *sites;
-		uint32_t prog_id = p->id;
-		size_t n;
-
-		if (p->kind != LAT_EV_PROG || p->gone || !progtrace__attached(s->pt, prog_id))
-			continue;
-		if (helpertrace__analyze(s->ht, prog_id, &sites, &n, err, sizeof(err))) {
-			session__warn(s, "%s", err);
-			continue;
-		}
-		for (size_t k = 0; k < n; k++) {
-			struct series *h;
-
-			helpertrace__attach(s->ht, &sites[k]);
-			/* Loading a probe takes a while: keep the queues from filling meanwhile. */
-			session__drain(s);
-			/* model__series may move the array: look the program up afresh. */
-			h = model__series(s->m, LAT_EV_HELPER, prog_id, sites[k].helper_id,
-					  sites[k].map_id);
-			if (!h)
-				break;
-			snprintf(h->name, sizeof(h->name), "%s", sites[k].helper);
-			snprintf(h->type, sizeof(h->type), "%s", sites[k].map_type);
-			snprintf(h->sub, sizeof(h->sub), "%s", sites[k].map_name);
-			snprintf(h->note, sizeof(h->note), "%s", sites[k].why);
-		}
-		free(sites);
-	}
-}
-
-/* Where the helper probes cannot read the CPU's interrupt context, say once (in the notice)
- * that calls from programs interrupting a watched one are counted for it. */
-static void note_ctx(struct session *s)
-{
-	static const char msg[] = "helpers: interrupt context not readable on this kernel; "
-				  "calls from interrupting programs may be counted";
-	size_t len = strlen(s->notice);
-
-	if (helpertrace__ctx_readable(s->ht) || strstr(s->notice, msg))
-		return;
-	snprintf(s->notice + len, sizeof(s->notice) - len, "%s%s", len ? "; " : "", msg);
-	snprintf(s->m->notice, sizeof(s->m->notice), "%s", s->notice);
 }
 
 /* Switch the view to mode: attach or detach what it needs. */
@@ -742,17 +680,20 @@ static int live_set_mode(struct session *s, enum lat_mode mode, char *err, size_
 				 "staying in programs mode");
 			return -ENOTSUP;
 		}
-		if (!s->ht)
+		if (!s->ht) {
 			s->ht = helpertrace__new(s->col, progtrace__nest_fd(s->pt),
 						  progtrace__hnest_fd(s->pt));
+			if (s->ht)
+				helpertrace__set_agg(s->ht, s->pt);
+		}
 		if (!s->ht) {
 			snprintf(err, errlen, "cannot create the helper probes' state: %s",
 				 strerror(errno));
 			return -errno;
 		}
 		s->m->mode = mode;
-		note_ctx(s);
-		sync_helpers(s);
+		session__note_ctx(s);
+		session__sync_helpers(s);
 		return 0;
 	}
 	/* Leaving helpers mode: nothing of it stays attached. */
@@ -843,7 +784,7 @@ void session__sync_watch(struct session *s)
 	}
 	s->m->probed = progtrace__count(s->pt);
 	if (s->m->mode == MODE_HELPERS)
-		sync_helpers(s);
+		session__sync_helpers(s);
 }
 
 /* Format the current filter as a -p list. */

@@ -11,7 +11,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
+#include "collect/helperagg.h"
 #include "collect/progagg.h"
 #include "model/model.h"
 #include "test.h"
@@ -182,6 +185,79 @@ static void test_budget(void)
 	ASSERT_TRUE(!progagg__fits(0, 2, 0), "no budget");
 }
 
+/* What a sink was handed: one line per series. */
+struct got {
+	int n;
+	uint16_t kind[8];
+	uint32_t id[8], aux[8], aux2[8];
+	uint64_t count[8], sum[8];
+};
+
+/* A sink that notes what it is handed. */
+static void note(void *arg, uint16_t kind, uint32_t id, uint32_t aux, uint32_t aux2,
+		 const struct progagg_delta *d)
+{
+	struct got *g = arg;
+
+	if (g->n == 8)
+		return;
+	g->kind[g->n] = kind;
+	g->id[g->n] = id;
+	g->aux[g->n] = aux;
+	g->aux2[g->n] = aux2;
+	g->count[g->n] = d->d.count;
+	g->sum[g->n++] = d->d.sum;
+}
+
+/* A helper probe's map holds site k's record of CPU c at k * ncpu + c: each site's harvest is
+ * its own calls, handed on as (helper, program, helper id, map id). The map is a memfd here,
+ * mapped by helperagg and by the test (the probes' side). */
+static void test_helper_sites(void)
+{
+	const struct lat_hagg_site sites[3] = { { 11, 101 }, { 11, 102 }, { 12, 101 } };
+	size_t len = helperagg__bytes(2, 3);
+	int fd = memfd_create("agg", 0);
+	struct progagg_delta *d = calloc(1, sizeof(*d));
+	struct lat_agg *mem = MAP_FAILED;
+	struct helperagg *ha = NULL;
+	struct got g = {};
+
+	ASSERT_EQ(len, 14 * 4096, "3 sites x 2 CPUs x 9,024 B in whole pages");
+	if (!ASSERT_GE(fd, 0, "memfd") || !ASSERT_OK(ftruncate(fd, (off_t)len), "size") ||
+	    !ASSERT_NONNULL(d, "scratch"))
+		goto out;
+	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ha = helperagg__open(fd, 2, sites, 3, 2 /* BPF_FUNC_map_update_elem */);
+	if (!ASSERT_TRUE(mem != MAP_FAILED, "map") || !ASSERT_NONNULL(ha, "open"))
+		goto out;
+	sim_add(&mem[0 * 2 + 1], 300); /* site 0, CPU 1 */
+	sim_add(&mem[2 * 2 + 0], 700); /* site 2, CPU 0 */
+	sim_add(&mem[2 * 2 + 1], 700); /* site 2, CPU 1 */
+	helperagg__harvest(ha, false, d, note, &g);
+	if (!ASSERT_EQ(g.n, 2, "two sites gained"))
+		goto out;
+	ASSERT_EQ(g.kind[0], LAT_EV_HELPER, "kind");
+	ASSERT_EQ(g.id[0], 11, "site 0 program");
+	ASSERT_EQ(g.aux[0], 2, "helper id");
+	ASSERT_EQ(g.aux2[0], 101, "site 0 map");
+	ASSERT_EQ(g.count[0], 1, "site 0 count");
+	ASSERT_EQ(g.sum[0], 300, "site 0 sum");
+	ASSERT_EQ(g.id[1], 12, "site 2 program");
+	ASSERT_EQ(g.aux2[1], 101, "site 2 map");
+	ASSERT_EQ(g.count[1], 2, "site 2 count, both CPUs");
+	ASSERT_EQ(g.sum[1], 1400, "site 2 sum");
+	g.n = 0;
+	helperagg__harvest(ha, true, d, note, &g);
+	ASSERT_EQ(g.n, 0, "nothing twice");
+out:
+	helperagg__free(ha);
+	if (mem != MAP_FAILED)
+		munmap(mem, len);
+	if (fd >= 0)
+		close(fd);
+	free(d);
+}
+
 int main(void)
 {
 	test__suite = "progagg";
@@ -189,6 +265,7 @@ int main(void)
 	RUN_TEST(test_harvest_deltas);
 	RUN_TEST(test_harvest_carry);
 	RUN_TEST(test_budget);
+	RUN_TEST(test_helper_sites);
 	printf("progagg: %d passed, %d failed\n", test__passed, test__failed);
 	return TEST_EXIT();
 }

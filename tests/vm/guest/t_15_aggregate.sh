@@ -83,4 +83,44 @@ if session $T/b.csv; then
 	expect budget-no-drops "$(csv_drops $T/b.csv)" 0
 fi
 unset LATTOP_AGG_BUDGET
+
+# 5: helpers mode aggregates too: per run target_maps makes 3 updates, 5 lookups, 2 deletes on
+# tgt_hash, 4 push and 4 pop on tgt_queue, 1 update on tgt_big (t_20); two threads at once.
+# With --raw every call is an event of the recording instead (updates: 3 + 1 per run).
+hsession() {
+	out=$1
+	shift
+	rm -f "$out"
+	lattop -m helpers -b -o csv -c -d 0.5 -D 300 -p "$maps" "$@" >"$out" 2>"$out.err" &
+	lp=$!
+	wait_line 'fentry' "$out" 300 || { fail "$(basename "$out")-started" "$(cat "$out.err")"; return 1; }
+}
+for how in agg raw; do
+	if [ $how = raw ]; then
+		rm -f $T/h.lrec
+		hsession $T/h$how.csv -w $T/h.lrec --raw || continue
+	else
+		hsession $T/h$how.csv || continue
+	fi
+	expect helpers-$how-par "$(cmd "par maps 2 1000")" "ran 2000"
+	# lat_agg maps with records (max_entries over 1): the program's and the helper probes'.
+	aggmaps=$(bpftool map show | awk '/name lat_agg/{getline; for(i=1;i<=NF;i++) if($i=="max_entries" && $(i+1)>1) n++} END{print n+0}')
+	if [ $how = raw ]; then
+		expect helpers-raw-no-aggregates "$aggmaps" 0
+	else
+		ok helpers-agg-aggregates [ "$aggmaps" -ge 2 ] || bpftool map show
+	fi
+	finish helpers-$how $T/h$how.csv
+	expect helpers-$how-update "$(hcol count bpf_map_update_elem tgt_hash $T/h$how.csv)" 6000 ||
+		tail -n 12 $T/h$how.csv
+	expect helpers-$how-lookup "$(hcol count bpf_map_lookup_elem tgt_hash $T/h$how.csv)" 10000
+	expect helpers-$how-delete "$(hcol count bpf_map_delete_elem tgt_hash $T/h$how.csv)" 4000
+	expect helpers-$how-push "$(hcol count bpf_map_push_elem tgt_queue $T/h$how.csv)" 8000
+	expect helpers-$how-pop "$(hcol count bpf_map_pop_elem tgt_queue $T/h$how.csv)" 8000
+	expect helpers-$how-big "$(hcol count bpf_map_update_elem tgt_big $T/h$how.csv)" 2000
+	expect helpers-$how-no-drops "$(csv_drops $T/h$how.csv)" 0
+done
+lattop -r $T/h.lrec --events -o csv >$T/hev.csv 2>&1
+expect helpers-raw-every-event \
+	"$(awk -F, -v id="$maps" '$1==2 && $2==id && $4==2' $T/hev.csv | wc -l)" 8000
 stop_target
