@@ -68,10 +68,9 @@ struct {
 	__type(value, struct lat_agg);
 } lat_agg SEC(".maps");
 
-/* Add one run of dur ns to this CPU's aggregate. */
-static __always_inline void agg_run(__u64 dur)
+/* Add one run of dur ns to CPU cpu's aggregate (the CPU the probe runs on). */
+static __always_inline void agg_run(__u32 cpu, __u64 dur)
 {
-	__u32 cpu = bpf_get_smp_processor_id();
 	struct lat_agg *a = bpf_map_lookup_elem(&lat_agg, &cpu);
 
 	if (a)
@@ -115,14 +114,18 @@ static __always_inline bool same_stack(const struct lat_nest *n, __u32 i, __u32 
 	return n->ctx[NEST_IDX(i)] == ctx && (ctx || n->tid[NEST_IDX(i)] == tid);
 }
 
+/* The hot path asks the kernel only for what the common case needs (helper calls are most of a
+ * probe's cost): the CPU once, the time once at each end, and the context and thread only
+ * where they are stored (the entry) or compared (an exit below other entries). */
 SEC("fentry/placeholder")
 int BPF_PROG(lat_prog_entry)
 {
-	__u64 now = bpf_ktime_get_ns(), tag = (__u64)ctx;
+	__u64 now = 0, tag = (__u64)ctx;
+	__u32 cpu = bpf_get_smp_processor_id();
 	__u32 cur = cpu_irq_ctx(), tid = (__u32)bpf_get_current_pid_tgid();
 	bool frames = cpu_ctx_readable();
-	struct lat_nest *n = cpu_nest();
-	struct lat_hnest *h = cpu_hnest();
+	struct lat_nest *n = cpu_nest_at(cpu);
+	struct lat_hnest *h = cpu_hnest_at(cpu);
 	__u32 d;
 
 	if (!n || entry_off)
@@ -130,6 +133,8 @@ int BPF_PROG(lat_prog_entry)
 	d = n->depth;
 	if (d > LAT_NEST_MAX)
 		d = LAT_NEST_MAX;
+	if (d)
+		now = bpf_ktime_get_ns(); /* only the stale rules below need it */
 	/* Reclaim stale entries from the top down (a live entry under a stale one waits for the
 	 * next probe). Frames compare only where contexts are known: without them an interrupt's
 	 * frame (the IRQ stack) and the interrupted task's are on different stacks. */
@@ -165,10 +170,11 @@ SEC("fexit/placeholder")
 int BPF_PROG(lat_prog_exit)
 {
 	__u64 now = bpf_ktime_get_ns(), tag = (__u64)ctx, start;
-	__u32 cur = cpu_irq_ctx(), tid = (__u32)bpf_get_current_pid_tgid();
-	struct lat_nest *n = cpu_nest();
-	struct lat_hnest *h = cpu_hnest();
+	__u32 cpu = bpf_get_smp_processor_id(), cur = 0, tid = 0;
+	struct lat_nest *n = cpu_nest_at(cpu);
+	struct lat_hnest *h = cpu_hnest_at(cpu);
 	__u32 d, i = LAT_NEST_MAX;
+	bool known = false; /* cur and tid read (only for entries above ours) */
 
 	if (!n)
 		return 0;
@@ -205,7 +211,14 @@ int BPF_PROG(lat_prog_exit)
 			break;
 		t = d - 1;
 		if (n->ids[NEST_IDX(t)] != 0) {
-			if (t < i || (!stale_any(n, t, cur, now) && !same_stack(n, t, cur, tid)))
+			if (t < i)
+				break;
+			if (!known) {
+				cur = cpu_irq_ctx();
+				tid = (__u32)bpf_get_current_pid_tgid();
+				known = true;
+			}
+			if (!stale_any(n, t, cur, now) && !same_stack(n, t, cur, tid))
 				break;
 			n->stale++;
 			slot_reclaim(h, t);
@@ -218,7 +231,7 @@ int BPF_PROG(lat_prog_exit)
 		return 0;
 	}
 	if (agg_on)
-		agg_run(now - start);
+		agg_run(cpu, now - start);
 	else
 		emit_event(LAT_EV_PROG, 0, target_id, 0, 0, start, now - start);
 	return 0;
