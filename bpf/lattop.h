@@ -68,7 +68,8 @@ struct lat_nest {
 	__u32 pad;
 	__u32 ids[LAT_NEST_MAX];
 	__u32 ctx[LAT_NEST_MAX]; /* preempt_count & LAT_CTX_MASK at entry (0 where unreadable) */
-	__u32 tid[LAT_NEST_MAX]; /* the thread current at entry (the interrupted one in an IRQ) */
+	__u32 tid[LAT_NEST_MAX]; /* the thread current at entry in task context (0 in an
+				  * interrupt context: threads are compared in task context only) */
 	__u32 pad2[LAT_NEST_MAX];
 	__u64 tag[LAT_NEST_MAX]; /* the entry probe's frame: its exit's ctx pointer is the same */
 	__u64 start_ns[LAT_NEST_MAX];

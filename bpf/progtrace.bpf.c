@@ -121,8 +121,11 @@ SEC("fentry/placeholder")
 int BPF_PROG(lat_prog_entry)
 {
 	__u64 now = 0, tag = (__u64)ctx;
-	__u32 cpu = bpf_get_smp_processor_id();
-	__u32 cur = cpu_irq_ctx(), tid = (__u32)bpf_get_current_pid_tgid();
+	__u32 cpu = bpf_get_smp_processor_id(), cur = cpu_irq_ctx();
+	/* The thread matters in task context only (an interrupt runs on the CPU's stack, and
+	 * every rule compares threads only where ctx is 0): an XDP or tc program in softirq
+	 * saves the call. */
+	__u32 tid = cur ? 0 : (__u32)bpf_get_current_pid_tgid();
 	bool frames = cpu_ctx_readable();
 	struct lat_nest *n = cpu_nest_at(cpu);
 	struct lat_hnest *h = cpu_hnest_at(cpu);
@@ -215,7 +218,7 @@ int BPF_PROG(lat_prog_exit)
 				break;
 			if (!known) {
 				cur = cpu_irq_ctx();
-				tid = (__u32)bpf_get_current_pid_tgid();
+				tid = cur ? 0 : (__u32)bpf_get_current_pid_tgid();
 				known = true;
 			}
 			if (!stale_any(n, t, cur, now) && !same_stack(n, t, cur, tid))
