@@ -21,6 +21,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
+#include "agg.bpf.h"
 #include "emit.bpf.h"
 #include "nest.bpf.h"
 
@@ -29,6 +30,46 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 /* Set before load: the BPF_FUNC_* number this function implements, and its index. */
 const volatile __u32 helper_id = 0;
 const volatile __u32 func_idx = 0;
+
+/* In-kernel aggregation (set before load): the (program, map) pairs this function's calls are
+ * aggregated for, agg_nsites of them, each with agg_ncpu records in lat_agg (site k, CPU c at
+ * k * agg_ncpu + c). A call of another pair, or with agg_nsites 0, is sent as an event. */
+const volatile __u32 agg_nsites = 0;
+const volatile __u32 agg_ncpu = 1;
+const volatile struct lat_hagg_site agg_sites[LAT_HAGG_SITES] = {};
+
+/* The aggregates (struct lat_agg): user space sets max_entries to agg_nsites * agg_ncpu before
+ * load (1 without sites) and mmaps it. An ARRAY: its lookup is inlined (nothing traceable). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, struct lat_agg);
+} lat_agg SEC(".maps");
+
+/* Aggregate a call of program prog on map of dur ns if the pair is one of ours. */
+static __always_inline bool helper_agg(__u32 prog, __u32 map, __u64 dur)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+
+	for (__u32 k = 0; k < LAT_HAGG_SITES; k++) {
+		struct lat_agg *a;
+		__u32 i;
+
+		if (k >= agg_nsites)
+			return false;
+		if (agg_sites[k].prog_id != prog || agg_sites[k].map_id != map)
+			continue;
+		i = k * agg_ncpu + cpu;
+		a = bpf_map_lookup_elem(&lat_agg, &i);
+		if (!a)
+			return false;
+		agg_add(a, dur);
+		return true;
+	}
+	return false;
+}
 
 /* Set by user space before detaching: no new call takes a slot, so the calls in flight can
  * finish through their exit before the links go (see progtrace.bpf.c entry_off). */
@@ -115,7 +156,9 @@ static __always_inline int helper_leave(bool kprobe)
 	if (!start || h->func[d] != func_idx)
 		return 0; /* not ours: skipped at entry (counted there) */
 	h->start_ns[d] = 0;
-	emit_event(LAT_EV_HELPER, 0, n->ids[d], helper_id, h->map_id[d], start, now - start);
+	if (!helper_agg(n->ids[d], h->map_id[d], now - start))
+		emit_event(LAT_EV_HELPER, 0, n->ids[d], helper_id, h->map_id[d], start,
+			   now - start);
 	return 0;
 }
 

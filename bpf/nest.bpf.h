@@ -27,20 +27,31 @@ struct {
 	__type(value, struct lat_hnest);
 } lat_hnest SEC(".maps");
 
+/* CPU cpu's program stack (NULL only if the map is missing). A probe asks for its CPU once
+ * and passes it around: bpf_get_smp_processor_id is a helper call on 6.1 (inlined from 6.10). */
+static __always_inline struct lat_nest *cpu_nest_at(__u32 cpu)
+{
+	cpu &= LAT_CPU_MASK;
+	return bpf_map_lookup_elem(&lat_nest, &cpu);
+}
+
+/* CPU cpu's helper-call slots (NULL only if the map is missing). */
+static __always_inline struct lat_hnest *cpu_hnest_at(__u32 cpu)
+{
+	cpu &= LAT_CPU_MASK;
+	return bpf_map_lookup_elem(&lat_hnest, &cpu);
+}
+
 /* This CPU's program stack (NULL only if the map is missing). */
 static __always_inline struct lat_nest *cpu_nest(void)
 {
-	__u32 cpu = bpf_get_smp_processor_id() & LAT_CPU_MASK;
-
-	return bpf_map_lookup_elem(&lat_nest, &cpu);
+	return cpu_nest_at(bpf_get_smp_processor_id());
 }
 
 /* This CPU's helper-call slots (NULL only if the map is missing). */
 static __always_inline struct lat_hnest *cpu_hnest(void)
 {
-	__u32 cpu = bpf_get_smp_processor_id() & LAT_CPU_MASK;
-
-	return bpf_map_lookup_elem(&lat_hnest, &cpu);
+	return cpu_hnest_at(bpf_get_smp_processor_id());
 }
 
 /*

@@ -14,6 +14,12 @@
  * and is the same for one call's fentry and fexit (both programs get the frame's argument
  * area), and different for any other call in flight on the CPU.
  *
+ * Where the runs go: with agg_on (the default) the exit adds the run to this copy's per-CPU
+ * aggregate (lat_agg: bucket counts in the user-side histogram's layout, count, sum, max, min;
+ * see struct lat_agg), which the collector reads through mmap each interval; nothing per run
+ * leaves the CPU. Without it (a consumer needs every event: --raw recordings, or the budget of
+ * aggregates is spent) the exit emits one 48-byte event into the shared ring buffer.
+ *
  * The exit probe is attached before the entry probe; before detaching, user space turns the
  * entry off (entry_off) and waits for the calls in flight to pop their entries.
  *
@@ -39,6 +45,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include "agg.bpf.h"
 #include "emit.bpf.h"
 #include "nest.bpf.h"
 
@@ -46,6 +53,29 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 /* The watched program's ID (set before load). */
 const volatile __u32 target_id = 0;
+
+/* 1: aggregate in the kernel (lat_agg); 0: one ring-buffer event per run (set before load). */
+const volatile __u32 agg_on = 1;
+
+/* This copy's per-CPU aggregates (struct lat_agg): user space sets max_entries to the number of
+ * possible CPUs before load (1 when agg_on is 0) and mmaps it. An ARRAY: its lookup is inlined
+ * by the verifier, so it calls no traceable kernel function. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, struct lat_agg);
+} lat_agg SEC(".maps");
+
+/* Add one run of dur ns to CPU cpu's aggregate (the CPU the probe runs on). */
+static __always_inline void agg_run(__u32 cpu, __u64 dur)
+{
+	struct lat_agg *a = bpf_map_lookup_elem(&lat_agg, &cpu);
+
+	if (a)
+		agg_add(a, dur);
+}
 
 /* Set by user space before detaching: the entry stops pushing, so that the calls in flight can
  * finish through their exit before the links go (a trampoline replaced while a call runs in it
@@ -84,14 +114,21 @@ static __always_inline bool same_stack(const struct lat_nest *n, __u32 i, __u32 
 	return n->ctx[NEST_IDX(i)] == ctx && (ctx || n->tid[NEST_IDX(i)] == tid);
 }
 
+/* The hot path asks the kernel only for what the common case needs (helper calls are most of a
+ * probe's cost): the CPU once, the time once at each end, and the context and thread only
+ * where they are stored (the entry) or compared (an exit below other entries). */
 SEC("fentry/placeholder")
 int BPF_PROG(lat_prog_entry)
 {
-	__u64 now = bpf_ktime_get_ns(), tag = (__u64)ctx;
-	__u32 cur = cpu_irq_ctx(), tid = (__u32)bpf_get_current_pid_tgid();
+	__u64 now = 0, tag = (__u64)ctx;
+	__u32 cpu = bpf_get_smp_processor_id(), cur = cpu_irq_ctx();
+	/* The thread matters in task context only (an interrupt runs on the CPU's stack, and
+	 * every rule compares threads only where ctx is 0): an XDP or tc program in softirq
+	 * saves the call. */
+	__u32 tid = cur ? 0 : (__u32)bpf_get_current_pid_tgid();
 	bool frames = cpu_ctx_readable();
-	struct lat_nest *n = cpu_nest();
-	struct lat_hnest *h = cpu_hnest();
+	struct lat_nest *n = cpu_nest_at(cpu);
+	struct lat_hnest *h = cpu_hnest_at(cpu);
 	__u32 d;
 
 	if (!n || entry_off)
@@ -99,6 +136,8 @@ int BPF_PROG(lat_prog_entry)
 	d = n->depth;
 	if (d > LAT_NEST_MAX)
 		d = LAT_NEST_MAX;
+	if (d)
+		now = bpf_ktime_get_ns(); /* only the stale rules below need it */
 	/* Reclaim stale entries from the top down (a live entry under a stale one waits for the
 	 * next probe). Frames compare only where contexts are known: without them an interrupt's
 	 * frame (the IRQ stack) and the interrupted task's are on different stacks. */
@@ -134,10 +173,11 @@ SEC("fexit/placeholder")
 int BPF_PROG(lat_prog_exit)
 {
 	__u64 now = bpf_ktime_get_ns(), tag = (__u64)ctx, start;
-	__u32 cur = cpu_irq_ctx(), tid = (__u32)bpf_get_current_pid_tgid();
-	struct lat_nest *n = cpu_nest();
-	struct lat_hnest *h = cpu_hnest();
+	__u32 cpu = bpf_get_smp_processor_id(), cur = 0, tid = 0;
+	struct lat_nest *n = cpu_nest_at(cpu);
+	struct lat_hnest *h = cpu_hnest_at(cpu);
 	__u32 d, i = LAT_NEST_MAX;
+	bool known = false; /* cur and tid read (only for entries above ours) */
 
 	if (!n)
 		return 0;
@@ -174,7 +214,14 @@ int BPF_PROG(lat_prog_exit)
 			break;
 		t = d - 1;
 		if (n->ids[NEST_IDX(t)] != 0) {
-			if (t < i || (!stale_any(n, t, cur, now) && !same_stack(n, t, cur, tid)))
+			if (t < i)
+				break;
+			if (!known) {
+				cur = cpu_irq_ctx();
+				tid = cur ? 0 : (__u32)bpf_get_current_pid_tgid();
+				known = true;
+			}
+			if (!stale_any(n, t, cur, now) && !same_stack(n, t, cur, tid))
 				break;
 			n->stale++;
 			slot_reclaim(h, t);
@@ -186,6 +233,9 @@ int BPF_PROG(lat_prog_exit)
 		n->stale++; /* ours is too old to be a run: not a sample */
 		return 0;
 	}
-	emit_event(LAT_EV_PROG, 0, target_id, 0, 0, start, now - start);
+	if (agg_on)
+		agg_run(cpu, now - start);
+	else
+		emit_event(LAT_EV_PROG, 0, target_id, 0, 0, start, now - start);
 	return 0;
 }

@@ -14,7 +14,8 @@ NAMES = {
     "ref": "reference probe (bench/vm/xdpbench_probe.bpf.c ref_*)",
     "agg": "in-kernel aggregation prototype (agg_*)",
     "aggplain": "the prototype with plain adds (not nesting-safe)",
-    "lattop": "lattop -p ID -b (ring buffer)",
+    "lattopring": "lattop -p ID -b, an event per run (ring buffer, LATTOP_PATH=ring)",
+    "lattop": "lattop -p ID -b, aggregated in the kernel (the default)",
 }
 
 
@@ -45,7 +46,8 @@ def main():
             info = f
             continue
         r = int(f["round"])
-        for kind in ("refreport", "aggreport", "aggplainreport", "lattopreport"):
+        for kind in ("refreport", "aggreport", "aggplainreport", "lattopringreport",
+                     "lattopreport"):
             if " " + kind + " " in line:
                 reports.setdefault(kind, []).append((r, line.split(kind + " ", 1)[1]))
         if "mode" not in f:
@@ -76,7 +78,7 @@ def main():
     for t in sorted({k[1] for k in meas}):
         drivers = "solo" if t == 1 else f"{t} threads, one per vCPU"
         print(f"| bare | {drivers} | {spread(meas.get(('bare', t), []))} | | | | |")
-        for mode in ("stats", "ref", "agg", "aggplain", "lattop"):
+        for mode in ("stats", "ref", "agg", "aggplain", "lattopring", "lattop"):
             if (mode, t) not in meas:
                 continue
             c = cpu.get((mode, t), [])
@@ -87,9 +89,16 @@ def main():
                   f"{spread([x[1] for x in c], '{:.0f}') if c else ''} |")
     print()
     print("Counts and losses per round (expected = solo + all-vCPU runs of that round):")
-    for kind in ("refreport", "aggreport", "aggplainreport", "lattopreport"):
+    for kind in ("refreport", "aggreport", "aggplainreport", "lattopringreport",
+                     "lattopreport"):
         for r, text in reports.get(kind, []):
             print(f"- round {r} {kind[:-6]}: {text}")
+    ncpu_i = int(ncpu) if str(ncpu).isdigit() else 0
+    if ncpu_i:
+        per = -(-ncpu_i * 9024 // 4096) * 4096
+        print()
+        print(f"Map memory of lattop's aggregates: {per} bytes per watched program on {ncpu_i} "
+              f"CPUs (9,024 per CPU, whole pages); the ring buffer path: a shared 4 MiB ring.")
     print()
     bad = [c for c in checks if c.startswith("FAIL")]
     print(f"Exact-count checks: {len(checks) - len(bad)} passed, {len(bad)} failed")

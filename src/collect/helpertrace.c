@@ -17,6 +17,7 @@
 #include "base/ksyms.h"
 #include "collect/collector.h"
 #include "collect/helpertrace.h"
+#include "collect/helperagg.h"
 #include "collect/progstats.h"
 #include "collect/progtrace.h"
 #include "helpertrace.skel.h"
@@ -25,6 +26,14 @@ struct helper_probe {
 	char func[64];
 	bool kprobe; /* kprobe/kretprobe (fentry on func failed, or forced) */
 	struct helpertrace_bpf *skel;
+	struct helperagg *agg; /* its sites' in-kernel aggregates, NULL: events only */
+	size_t agg_bytes;      /* their share of the budget */
+};
+
+/* A site to aggregate in the kernel: (program, map) calls of a function. */
+struct helper_plan {
+	char func[64];
+	struct lat_hagg_site site;
 };
 
 struct helpertrace {
@@ -38,6 +47,10 @@ struct helpertrace {
 	uint64_t retired_misses;
 	uint64_t base_busy;    /* the slots' busy sum when this tracer was created */
 	uint64_t base_foreign; /* the slots' foreign sum then (the slots outlive the tracer) */
+	struct progtrace *pt;  /* aggregation: its path, budget and sink (NULL: events only) */
+	struct helper_plan *plan; /* the sites of the next attaches, for their aggregates */
+	size_t nplan, plancap;
+	struct progagg_delta *scratch; /* one harvest's buckets (allocated with the first) */
 };
 
 /* Helper functions by kernel implementation name: how a called function maps to the BPF helper
@@ -186,11 +199,59 @@ void helpertrace__detach_all(struct helpertrace *ht)
 			__atomic_store_n(&ht->p[i].skel->bss->entry_off, 1, __ATOMIC_SEQ_CST);
 	while (ht->n && slots_busy(ht) && mono_ns() < end)
 		usleep(1000);
+	/* The calls in flight are done: the aggregates hold the last calls. */
+	helpertrace__harvest(ht, true);
 	for (int i = 0; i < ht->n; i++) {
 		ht->retired_misses += probe_misses(&ht->p[i]);
+		helperagg__free(ht->p[i].agg);
+		if (ht->pt)
+			progtrace__agg_release(ht->pt, ht->p[i].agg_bytes);
 		probe_destroy(ht->p[i].skel);
 	}
 	ht->n = 0;
+	ht->nplan = 0;
+}
+
+/* Aggregate in the kernel with pt's path, budget and sink. */
+void helpertrace__set_agg(struct helpertrace *ht, struct progtrace *pt)
+{
+	ht->pt = pt;
+}
+
+/* Note the sites the next attaches will aggregate. */
+int helpertrace__plan(struct helpertrace *ht, const struct helper_site *sites, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!sites[i].func[0] || sites[i].why[0])
+			continue;
+		if (ht->nplan == ht->plancap) {
+			size_t cap = ht->plancap ? ht->plancap * 2 : 32;
+			struct helper_plan *np = realloc(ht->plan, cap * sizeof(*np));
+
+			if (!np)
+				return -ENOMEM;
+			ht->plan = np;
+			ht->plancap = cap;
+		}
+		snprintf(ht->plan[ht->nplan].func, sizeof(ht->plan[0].func), "%s", sites[i].func);
+		ht->plan[ht->nplan++].site =
+			(struct lat_hagg_site){ sites[i].prog_id, sites[i].map_id };
+	}
+	return 0;
+}
+
+/* Hand what the probes' aggregates gained to the sink. */
+void helpertrace__harvest(struct helpertrace *ht, bool force)
+{
+	progagg_sink sink;
+	void *arg;
+
+	if (!ht->pt || !ht->scratch)
+		return;
+	sink = progtrace__sink(ht->pt, &arg);
+	for (int i = 0; i < ht->n; i++)
+		if (ht->p[i].agg)
+			helperagg__harvest(ht->p[i].agg, force, ht->scratch, sink, arg);
 }
 
 /* Detach everything and free. */
@@ -200,6 +261,8 @@ void helpertrace__free(struct helpertrace *ht)
 		return;
 	helpertrace__detach_all(ht);
 	free(ht->p);
+	free(ht->plan);
+	free(ht->scratch);
 	ksyms__free(ht->syms);
 	btf__free(ht->vmlinux);
 	free(ht);
@@ -501,10 +564,49 @@ static bool have_kprobes(void)
 	return access("/sys/bus/event_source/devices/kprobe/type", R_OK) == 0;
 }
 
+/* Possible CPUs: each site's records in a copy's lat_agg. */
+static int agg_ncpu(void)
+{
+	int n = libbpf_num_possible_cpus();
+
+	return n <= 0 || n > LAT_MAX_CPUS ? LAT_MAX_CPUS : n;
+}
+
+/* The planned sites of func (distinct pairs, at most LAT_HAGG_SITES) into out, when calls
+ * aggregate in the kernel and their bytes fit in the budget (then taken: *bytes). */
+static int agg_sites(struct helpertrace *ht, const char *func, struct lat_hagg_site *out,
+		     size_t *bytes)
+{
+	int n = 0;
+
+	*bytes = 0;
+	if (!ht->pt || !progtrace__agg(ht->pt))
+		return 0;
+	for (size_t i = 0; i < ht->nplan && n < LAT_HAGG_SITES; i++) {
+		bool dup = false;
+
+		if (strcmp(ht->plan[i].func, func))
+			continue;
+		for (int k = 0; k < n && !dup; k++)
+			dup = out[k].prog_id == ht->plan[i].site.prog_id &&
+			      out[k].map_id == ht->plan[i].site.map_id;
+		if (!dup)
+			out[n++] = ht->plan[i].site;
+	}
+	if (!n)
+		return 0;
+	if (!ht->scratch)
+		ht->scratch = calloc(1, sizeof(*ht->scratch));
+	if (!ht->scratch || !progtrace__agg_reserve(ht->pt, helperagg__bytes(agg_ncpu(), n)))
+		return 0;
+	*bytes = helperagg__bytes(agg_ncpu(), n);
+	return n;
+}
+
 /* Open a copy for func with one probe set loaded (fentry/fexit, else kprobe/kretprobe),
  * sharing the stacks and the ring buffer; load and attach it. 0 or a negative errno. */
 static int load_probe(struct helpertrace *ht, const struct helper_site *site, bool fentry,
-		      struct helpertrace_bpf **out)
+		      const struct lat_hagg_site *agg, int nagg, struct helpertrace_bpf **out)
 {
 	struct helpertrace_bpf *skel = helpertrace_bpf__open();
 	struct bpf_program *entry, *exit;
@@ -516,6 +618,10 @@ static int load_probe(struct helpertrace *ht, const struct helper_site *site, bo
 	skel->rodata->helper_id = site->helper_id;
 	skel->rodata->func_idx = (uint32_t)ht->n + 1;
 	skel->rodata->lat_ctx_off = progtrace__ctx_off();
+	skel->rodata->agg_nsites = (__u32)nagg;
+	skel->rodata->agg_ncpu = (__u32)agg_ncpu();
+	for (int k = 0; k < nagg; k++)
+		skel->rodata->agg_sites[k] = agg[k];
 	entry = fentry ? skel->progs.lat_helper_entry : skel->progs.lat_helper_kentry;
 	exit = fentry ? skel->progs.lat_helper_exit : skel->progs.lat_helper_kexit;
 	bpf_program__set_autoload(skel->progs.lat_helper_entry, fentry);
@@ -534,6 +640,9 @@ static int load_probe(struct helpertrace *ht, const struct helper_site *site, bo
 		e = bpf_map__reuse_fd(skel->maps.lat_hnest, ht->hnest_fd);
 	if (!e)
 		e = collector__share(ht->col, skel->obj);
+	if (!e)
+		e = bpf_map__set_max_entries(skel->maps.lat_agg,
+					     nagg ? (__u32)(nagg * agg_ncpu()) : 1);
 	if (!e)
 		e = helpertrace_bpf__load(skel);
 	/* The exit first, then the entry: a call that begins in between gets an exit without
@@ -570,6 +679,47 @@ static int load_probe(struct helpertrace *ht, const struct helper_site *site, bo
 	return 0;
 }
 
+/* Add a loaded copy to the probes, mapping its aggregates (nagg sites, bytes of the budget);
+ * on failure the copy is destroyed and the bytes given back. 0 or a negative errno. */
+static int probe_add(struct helpertrace *ht, const struct helper_site *site,
+		     struct helpertrace_bpf *skel, const struct lat_hagg_site *agg, int nagg,
+		     size_t bytes)
+{
+	struct helperagg *ha = NULL;
+	int e = 0;
+
+	if (nagg) {
+		ha = helperagg__open(bpf_map__fd(skel->maps.lat_agg), agg_ncpu(), agg, nagg,
+				     site->helper_id);
+		if (!ha)
+			e = -errno;
+	}
+	if (!e && ht->n == ht->cap) {
+		int cap = ht->cap ? ht->cap * 2 : 16;
+		struct helper_probe *np = realloc(ht->p, cap * sizeof(*np));
+
+		if (np) {
+			ht->p = np;
+			ht->cap = cap;
+		} else {
+			e = -ENOMEM;
+		}
+	}
+	if (e) {
+		helperagg__free(ha);
+		probe_destroy(skel);
+		if (ht->pt)
+			progtrace__agg_release(ht->pt, bytes);
+		return e;
+	}
+	snprintf(ht->p[ht->n].func, sizeof(ht->p[0].func), "%s", site->func);
+	ht->p[ht->n].kprobe = !bpf_program__autoload(skel->progs.lat_helper_entry);
+	ht->p[ht->n].agg = ha;
+	ht->p[ht->n].agg_bytes = bytes;
+	ht->p[ht->n++].skel = skel;
+	return 0;
+}
+
 /* Attach probes for a site's function: fentry/fexit, else kprobe/kretprobe on the same
  * function (LATTOP_HELPER_PROBES=kprobe forces them, for tests). */
 int helpertrace__attach(struct helpertrace *ht, struct helper_site *site)
@@ -577,24 +727,29 @@ int helpertrace__attach(struct helpertrace *ht, struct helper_site *site)
 	const char *force = getenv("LATTOP_HELPER_PROBES");
 	bool kprobe_only = force && !strcmp(force, "kprobe");
 	struct helpertrace_bpf *skel = NULL;
+	struct lat_hagg_site agg[LAT_HAGG_SITES];
 	char fwhy[64] = "";
-	int e = -ENOTSUP;
+	int e = -ENOTSUP, nagg;
+	size_t bytes;
 
 	if (!site->func[0] || site->why[0])
 		return site->why[0] ? -ENOTSUP : -EINVAL;
 	if (probe_index(ht, site->func) >= 0)
 		return 0;
+	nagg = agg_sites(ht, site->func, agg, &bytes);
 	if (!ht->vmlinux)
 		ht->vmlinux = btf__load_vmlinux_btf();
 	if (!kprobe_only && ht->vmlinux &&
 	    btf__find_by_name_kind(ht->vmlinux, site->func, BTF_KIND_FUNC) < 0)
 		snprintf(fwhy, sizeof(fwhy), "no BTF");
 	else if (!kprobe_only)
-		e = load_probe(ht, site, true, &skel);
+		e = load_probe(ht, site, true, agg, nagg, &skel);
 	if (!fwhy[0] && !kprobe_only && e)
 		snprintf(fwhy, sizeof(fwhy), "%s", strerror(-e));
 	if (!skel && have_kprobes())
-		e = load_probe(ht, site, false, &skel);
+		e = load_probe(ht, site, false, agg, nagg, &skel);
+	if (!skel && ht->pt)
+		progtrace__agg_release(ht->pt, bytes);
 	if (!skel) {
 		if (kprobe_only || fwhy[0] == '\0')
 			snprintf(site->why, sizeof(site->why), "not traceable: kprobe on %s: %s",
@@ -609,21 +764,7 @@ int helpertrace__attach(struct helpertrace *ht, struct helper_site *site)
 				 fwhy);
 		return e ? e : -ENOTSUP;
 	}
-	if (ht->n == ht->cap) {
-		int cap = ht->cap ? ht->cap * 2 : 16;
-		struct helper_probe *np = realloc(ht->p, cap * sizeof(*np));
-
-		if (!np) {
-			probe_destroy(skel);
-			return -ENOMEM;
-		}
-		ht->p = np;
-		ht->cap = cap;
-	}
-	snprintf(ht->p[ht->n].func, sizeof(ht->p[0].func), "%s", site->func);
-	ht->p[ht->n].kprobe = !bpf_program__autoload(skel->progs.lat_helper_entry);
-	ht->p[ht->n++].skel = skel;
-	return 0;
+	return probe_add(ht, site, skel, agg, nagg, bytes);
 }
 
 /* Number of kernel functions probed. */

@@ -19,6 +19,7 @@
 
 struct helpertrace;
 struct collector;
+struct progtrace;
 
 /* One (program, helper, map) the program may call, and how lattop can see it. */
 struct helper_site {
@@ -46,8 +47,17 @@ int helpertrace__analyze(struct helpertrace *ht, uint32_t prog_id, struct helper
  * kprobe/kretprobe on the same function when fentry fails (LATTOP_HELPER_PROBES=kprobe forces
  * them); on failure the reason goes to site->why. Returns 0 or a negative errno. */
 int helpertrace__attach(struct helpertrace *ht, struct helper_site *site);
-/* Detach every helper probe. */
+/* Detach every helper probe, after a last harvest of their aggregates; forget the plan. */
 void helpertrace__detach_all(struct helpertrace *ht);
+/* Aggregate calls in the kernel when pt does (its path, its budget, its sink); without it (the
+ * default) every call is an event. */
+void helpertrace__set_agg(struct helpertrace *ht, struct progtrace *pt);
+/* Note the sites (those with a traced function) whose calls the next attaches aggregate: a
+ * function's copy gets the (program, map) pairs planned for it before it is attached (up to
+ * LAT_HAGG_SITES; calls of any other pair are events). Returns 0 or -ENOMEM. */
+int helpertrace__plan(struct helpertrace *ht, const struct helper_site *sites, size_t n);
+/* Hand what the aggregates gained since the last harvest to pt's sink (force: every CPU). */
+void helpertrace__harvest(struct helpertrace *ht, bool force);
 /* Number of kernel functions probed. */
 int helpertrace__count(const struct helpertrace *ht);
 /* Sum of recursion_misses over the helper probes. */

@@ -13,6 +13,7 @@
 #include <bpf/libbpf.h>
 
 #include "collect/collector.h"
+#include "collect/progagg.h"
 #include "collect/progstats.h"
 #include "collect/progtrace.h"
 #include "model/hist.h"
@@ -38,6 +39,7 @@ static uint64_t mono_ns(void)
 struct watch {
 	uint32_t id;
 	struct progtrace_bpf *skel;
+	struct progagg *agg; /* its in-kernel aggregates, NULL on the ring buffer */
 };
 
 struct progtrace {
@@ -48,11 +50,32 @@ struct progtrace {
 	uint64_t floor_ns;
 	struct progrefs_bpf *refs; /* the bpf_prog iterator, loaded on first use */
 	uint64_t retired_misses;   /* recursion_misses of copies already detached */
+	bool agg;                  /* aggregate in the kernel (else an event per run) */
+	int ncpu;                  /* possible CPUs: entries of each lat_agg map */
+	size_t budget, agg_bytes;  /* the cap on aggregates, and what they take now */
+	uint64_t over_budget;      /* attaches put on the ring buffer: the budget was spent */
+	progagg_sink sink;         /* where harvested aggregates go */
+	void *sink_arg;
+	struct progagg_delta *scratch; /* one harvest's buckets */
 };
 
 /* References a watched, orphaned program still has: our entry and exit links, plus the one the
  * iterator takes on the program it is visiting. */
 #define ORPHAN_REFS 3
+
+/* The cap on in-kernel aggregates: LAT_AGG_BUDGET, or LATTOP_AGG_BUDGET bytes (a debug knob,
+ * to test what happens past the cap with a few programs). */
+static size_t budget_bytes(void)
+{
+	const char *v = getenv("LATTOP_AGG_BUDGET");
+	char *end;
+	unsigned long long b;
+
+	if (!v || !*v)
+		return LAT_AGG_BUDGET;
+	b = strtoull(v, &end, 10);
+	return *end ? LAT_AGG_BUDGET : (size_t)b;
+}
 
 /* Create the tracer, its shared nesting map and the helper-call slots. */
 struct progtrace *progtrace__new(struct collector *c)
@@ -63,14 +86,22 @@ struct progtrace *progtrace__new(struct collector *c)
 	if (!pt)
 		return NULL;
 	pt->col = c;
+	pt->agg = true;
+	pt->budget = budget_bytes();
+	pt->ncpu = libbpf_num_possible_cpus();
+	if (pt->ncpu <= 0 || pt->ncpu > LAT_MAX_CPUS)
+		pt->ncpu = LAT_MAX_CPUS;
 	pt->nest_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "lat_nest", sizeof(__u32),
 				     sizeof(struct lat_nest), LAT_MAX_CPUS, NULL);
 	pt->hnest_fd = pt->nest_fd < 0 ? -1
 					: bpf_map_create(BPF_MAP_TYPE_ARRAY, "lat_hnest",
 							 sizeof(__u32), sizeof(struct lat_hnest),
 							 LAT_MAX_CPUS, NULL);
-	if (pt->hnest_fd < 0) {
-		e = errno;
+	pt->scratch = pt->hnest_fd < 0 ? NULL : calloc(1, sizeof(*pt->scratch));
+	if (!pt->scratch) {
+		e = pt->hnest_fd < 0 ? errno : ENOMEM;
+		if (pt->hnest_fd >= 0)
+			close(pt->hnest_fd);
 		if (pt->nest_fd >= 0)
 			close(pt->nest_fd);
 		free(pt);
@@ -134,9 +165,12 @@ void progtrace__free(struct progtrace *pt)
 		return;
 	for (int i = 0; i < pt->n; i++)
 		copy_quiesce(pt, pt->w[i].skel, pt->w[i].id);
-	for (int i = 0; i < pt->n; i++)
+	for (int i = 0; i < pt->n; i++) {
+		progagg__free(pt->w[i].agg);
 		copy_destroy(pt->w[i].skel);
+	}
 	free(pt->w);
+	free(pt->scratch);
 	progrefs_bpf__destroy(pt->refs);
 	if (pt->hnest_fd >= 0)
 		close(pt->hnest_fd);
@@ -163,9 +197,10 @@ static void explain(int err, const struct bpf_prog_info *info, char *why, size_t
 }
 
 /* Load and attach one progtrace copy to the program behind target_fd. share says whether it
- * emits into the collector's ring buffer (false: its own, for the floor probe). */
+ * emits into the collector's ring buffer (false: its own, for the floor probe); agg whether it
+ * aggregates in the kernel instead (its lat_agg map then has an entry per CPU). */
 static int load_copy(struct progtrace *pt, int target_fd, uint32_t id, const char *func,
-		     bool share, struct progtrace_bpf **out)
+		     bool share, bool agg, struct progtrace_bpf **out)
 {
 	struct progtrace_bpf *skel = progtrace_bpf__open();
 	int err;
@@ -173,6 +208,7 @@ static int load_copy(struct progtrace *pt, int target_fd, uint32_t id, const cha
 	if (!skel)
 		return -errno;
 	skel->rodata->target_id = id;
+	skel->rodata->agg_on = agg;
 	skel->rodata->lat_ctx_off = progtrace__ctx_off();
 	err = bpf_program__set_attach_target(skel->progs.lat_prog_entry, target_fd, func);
 	if (!err)
@@ -184,7 +220,9 @@ static int load_copy(struct progtrace *pt, int target_fd, uint32_t id, const cha
 	if (!err && share)
 		err = collector__share(pt->col, skel->obj);
 	if (!err && !share)
-		err = bpf_map__set_max_entries(skel->maps.events, 1u << 22);
+		err = bpf_map__set_max_entries(skel->maps.events, agg ? 4096 : 1u << 22);
+	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.lat_agg, agg ? (__u32)pt->ncpu : 1);
 	if (!err)
 		err = progtrace_bpf__load(skel);
 	/* The exit first: a call that begins before the entry is attached then gets an exit
@@ -207,32 +245,64 @@ static int load_copy(struct progtrace *pt, int target_fd, uint32_t id, const cha
 	return 0;
 }
 
-struct floor_ctx {
-	struct hist h;
-};
-
 /* Ring buffer callback for the floor probe: collect durations. */
 static int on_floor(void *ctx, void *data, size_t size)
 {
-	struct floor_ctx *f = ctx;
+	struct hist *h = ctx;
 	const struct lat_event *e = data;
 
 	if (size == sizeof(*e))
-		hist__add(&f->h, e->dur_ns);
+		hist__add(h, e->dur_ns);
 	return 0;
+}
+
+/* Run the floor probe's target FLOOR_RUNS times and put what copy measured into h: from its
+ * ring buffer, or from its aggregates (the path the session's probes take). */
+static int floor_runs(struct progtrace *pt, struct progtrace_bpf *copy, int prog_fd,
+		      struct hist *h, char *why, size_t len)
+{
+	unsigned char pkt[64] = { [12] = 0x08 };
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt, .data_size_in = sizeof(pkt),
+		    .repeat = FLOOR_RUNS);
+	struct ring_buffer *rb = NULL;
+	struct progagg *pa = NULL;
+	int err = 0;
+
+	if (pt->agg)
+		pa = progagg__open(bpf_map__fd(copy->maps.lat_agg), pt->ncpu);
+	else
+		rb = ring_buffer__new(bpf_map__fd(copy->maps.events), on_floor, h, NULL);
+	if (!pa && !rb) {
+		err = -errno;
+		snprintf(why, len, "cannot read the probe's %s: %s",
+			 pt->agg ? "aggregates" : "ring buffer", strerror(-err));
+		return err;
+	}
+	if (bpf_prog_test_run_opts(prog_fd, &opts)) {
+		err = -errno;
+		snprintf(why, len, "cannot run the probe program: %s", strerror(-err));
+	} else if (rb) {
+		ring_buffer__consume(rb);
+	} else if (progagg__harvest(pa, true, pt->scratch)) {
+		const struct progagg_delta *d = pt->scratch;
+
+		err = hist__add_sparse(h, d->idx, d->cnt, d->n);
+		h->count = d->d.count;
+		h->min = d->d.min;
+		h->max = d->d.max;
+	}
+	ring_buffer__free(rb);
+	progagg__free(pa);
+	return err;
 }
 
 /* Probe fentry support and measure the floor on an empty program of our own. */
 int progtrace__probe(struct progtrace *pt, char *why, size_t len)
 {
-	unsigned char pkt[64] = { [12] = 0x08 };
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt, .data_size_in = sizeof(pkt),
-		    .repeat = FLOOR_RUNS);
 	struct target_bpf *tgt = target_bpf__open();
 	struct progtrace_bpf *copy = NULL;
 	struct bpf_program *p;
-	struct ring_buffer *rb = NULL;
-	struct floor_ctx f = {};
+	struct hist h;
 	int err;
 
 	if (!tgt)
@@ -251,35 +321,23 @@ int progtrace__probe(struct progtrace *pt, char *why, size_t len)
 		goto out;
 	}
 	err = load_copy(pt, bpf_program__fd(tgt->progs.target_light), 0, "target_light", false,
-			&copy);
+			pt->agg, &copy);
 	if (err) {
 		explain(err, NULL, why, len);
 		goto out;
 	}
-	err = hist__init(&f.h);
+	err = hist__init(&h);
 	if (err)
 		goto out;
-	rb = ring_buffer__new(bpf_map__fd(copy->maps.events), on_floor, &f, NULL);
-	if (!rb) {
-		err = -errno;
-		goto out;
-	}
-	err = bpf_prog_test_run_opts(bpf_program__fd(tgt->progs.target_light), &opts);
-	if (err) {
-		err = -errno;
-		snprintf(why, len, "cannot run the probe program: %s", strerror(-err));
-		goto out;
-	}
-	ring_buffer__consume(rb);
-	if (f.h.count == 0) {
+	err = floor_runs(pt, copy, bpf_program__fd(tgt->progs.target_light), &h, why, len);
+	if (!err && h.count == 0) {
 		err = -ENODATA;
 		snprintf(why, len, "fentry/fexit attached but reported nothing");
-		goto out;
 	}
-	pt->floor_ns = hist__percentile(&f.h, 0.5);
+	if (!err)
+		pt->floor_ns = hist__percentile(&h, 0.5);
+	hist__fini(&h);
 out:
-	ring_buffer__free(rb);
-	hist__fini(&f.h);
 	copy_destroy(copy);
 	target_bpf__destroy(tgt);
 	return err;
@@ -298,6 +356,51 @@ static int watch_index(const struct progtrace *pt, uint32_t id)
 		if (pt->w[i].id == id)
 			return i;
 	return -1;
+}
+
+/* Whether the next copy aggregates in the kernel: the session's path is aggregation and the
+ * budget has room for one more (else it goes on the ring buffer, counted). */
+static bool agg_fits(struct progtrace *pt)
+{
+	if (!pt->agg)
+		return false;
+	if (progagg__fits(pt->agg_bytes, pt->ncpu, pt->budget))
+		return true;
+	pt->over_budget++;
+	return false;
+}
+
+/* Add a loaded copy to the watch list, mapping its aggregates; on failure the copy is
+ * destroyed. Returns 0 or a negative errno. */
+static int watch_add(struct progtrace *pt, uint32_t id, struct progtrace_bpf *skel)
+{
+	struct progagg *agg = NULL;
+
+	if (skel->rodata->agg_on) {
+		agg = progagg__open(bpf_map__fd(skel->maps.lat_agg), pt->ncpu);
+		if (!agg) {
+			int e = -errno;
+
+			copy_destroy(skel);
+			return e;
+		}
+	}
+	if (pt->n == pt->cap) {
+		int cap = pt->cap ? pt->cap * 2 : 16;
+		struct watch *nw = realloc(pt->w, cap * sizeof(*nw));
+
+		if (!nw) {
+			progagg__free(agg);
+			copy_destroy(skel);
+			return -ENOMEM;
+		}
+		pt->w = nw;
+		pt->cap = cap;
+	}
+	pt->w[pt->n++] = (struct watch){ id, skel, agg };
+	if (agg)
+		pt->agg_bytes += progagg__bytes(pt->ncpu);
+	return 0;
 }
 
 /* Attach to program id. */
@@ -334,31 +437,95 @@ int progtrace__attach(struct progtrace *pt, uint32_t id, char *why, size_t len)
 		goto out;
 	}
 	progstats__name(fd, &info, func, sizeof(func));
-	err = load_copy(pt, fd, id, func, true, &skel);
+	err = load_copy(pt, fd, id, func, true, agg_fits(pt), &skel);
 	if (err) {
 		explain(err, &info, why, len);
 		goto out;
 	}
-	if (pt->n == pt->cap) {
-		int cap = pt->cap ? pt->cap * 2 : 16;
-		struct watch *nw = realloc(pt->w, cap * sizeof(*nw));
-
-		if (!nw) {
-			copy_destroy(skel);
-			err = -ENOMEM;
-			snprintf(why, len, "out of memory");
-			goto out;
-		}
-		pt->w = nw;
-		pt->cap = cap;
-	}
-	pt->w[pt->n++] = (struct watch){ id, skel };
+	err = watch_add(pt, id, skel);
+	if (err)
+		snprintf(why, len, "cannot map its aggregates: %s", strerror(-err));
 out:
 	close(fd);
 	return err;
 }
-
 static uint64_t misses(const struct bpf_program *p);
+
+/* Hand what one watched program's aggregates gained to the sink. */
+static void harvest_one(struct progtrace *pt, struct watch *w, bool force)
+{
+	if (progagg__harvest(w->agg, force, pt->scratch) && pt->sink)
+		pt->sink(pt->sink_arg, LAT_EV_PROG, w->id, 0, 0, pt->scratch);
+}
+
+/* Hand what every watched program's aggregates gained to the sink. */
+void progtrace__harvest(struct progtrace *pt)
+{
+	for (int i = 0; i < pt->n; i++)
+		if (pt->w[i].agg)
+			harvest_one(pt, &pt->w[i], false);
+}
+
+/* Choose the path of the copies attached from now on. */
+void progtrace__set_agg(struct progtrace *pt, bool on)
+{
+	pt->agg = on;
+}
+
+/* True when copies attached from now on aggregate in the kernel. */
+bool progtrace__agg(const struct progtrace *pt)
+{
+	return pt->agg;
+}
+
+/* Where harvested aggregates go. */
+void progtrace__set_sink(struct progtrace *pt, progagg_sink fn, void *arg)
+{
+	pt->sink = fn;
+	pt->sink_arg = arg;
+}
+
+/* The sink. */
+progagg_sink progtrace__sink(const struct progtrace *pt, void **arg)
+{
+	*arg = pt->sink_arg;
+	return pt->sink;
+}
+
+/* Take bytes of the budget for another user. */
+bool progtrace__agg_reserve(struct progtrace *pt, size_t bytes)
+{
+	if (pt->agg_bytes > pt->budget || bytes > pt->budget - pt->agg_bytes) {
+		pt->over_budget++;
+		return false;
+	}
+	pt->agg_bytes += bytes;
+	return true;
+}
+
+/* Give bytes back. */
+void progtrace__agg_release(struct progtrace *pt, size_t bytes)
+{
+	pt->agg_bytes -= bytes < pt->agg_bytes ? bytes : pt->agg_bytes;
+}
+
+/* What the aggregates take, and the cap. */
+void progtrace__agg_mem(const struct progtrace *pt, struct progtrace_mem *out)
+{
+	int on_agg = 0;
+
+	for (int i = 0; i < pt->n; i++)
+		on_agg += pt->w[i].agg != NULL;
+	*out = (struct progtrace_mem){
+		.bytes = pt->agg_bytes,
+		.budget = pt->budget,
+		.per_program = progagg__bytes(pt->ncpu),
+		.ncpu = pt->ncpu,
+		.aggregated = on_agg,
+		.on_ring = pt->n - on_agg,
+		.over_budget = pt->over_budget,
+	};
+}
 
 /* Detach from program id. */
 void progtrace__detach(struct progtrace *pt, uint32_t id)
@@ -371,6 +538,12 @@ void progtrace__detach(struct progtrace *pt, uint32_t id)
 	pt->retired_misses += misses(pt->w[i].skel->progs.lat_prog_entry) +
 			      misses(pt->w[i].skel->progs.lat_prog_exit);
 	copy_quiesce(pt, pt->w[i].skel, id);
+	/* The calls in flight are done: what the aggregates hold is the program's last runs. */
+	if (pt->w[i].agg) {
+		harvest_one(pt, &pt->w[i], true);
+		progagg__free(pt->w[i].agg);
+		pt->agg_bytes -= progagg__bytes(pt->ncpu);
+	}
 	copy_destroy(pt->w[i].skel);
 	pt->w[i] = pt->w[--pt->n];
 }

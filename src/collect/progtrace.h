@@ -19,6 +19,18 @@
 
 struct progtrace;
 struct collector;
+#include "collect/progagg.h"
+
+/* What the in-kernel aggregates take (progtrace__agg_mem). */
+struct progtrace_mem {
+	size_t bytes;         /* kernel memory of the aggregates now */
+	size_t budget;        /* the cap (LAT_AGG_BUDGET unless LATTOP_AGG_BUDGET says) */
+	size_t per_program;   /* bytes per watched program: 9,024 x CPUs, whole pages */
+	int ncpu;             /* possible CPUs */
+	int aggregated;       /* watched programs aggregated in the kernel */
+	int on_ring;          /* watched programs sending an event per run */
+	uint64_t over_budget; /* attaches put on the ring buffer because the cap was reached */
+};
 
 /* Totals of the per-CPU nesting stacks and helper-call slots. overflow and the two stale
  * counts are losses; unpaired exits are not (their calls began before the entry probe was
@@ -34,6 +46,26 @@ struct progtrace_nest {
 struct progtrace *progtrace__new(struct collector *c);
 /* Detach everything and free (NULL is a no-op). */
 void progtrace__free(struct progtrace *pt);
+
+/* Choose the path of copies loaded from now on (the floor probe's too): true (the default)
+ * aggregates each run in the kernel, false sends an event per run through the ring buffer. */
+void progtrace__set_agg(struct progtrace *pt, bool on);
+/* True when copies loaded from now on aggregate in the kernel. */
+bool progtrace__agg(const struct progtrace *pt);
+/* Where harvested aggregates go: progtrace__harvest and a detach (its program's last runs). */
+void progtrace__set_sink(struct progtrace *pt, progagg_sink fn, void *arg);
+/* The sink (helpers mode hands its harvests to the same one). */
+progagg_sink progtrace__sink(const struct progtrace *pt, void **arg);
+/* Take bytes of the aggregates' budget for another user (helpers mode): true when they fit
+ * (then taken), false (counted in over_budget) when not. */
+bool progtrace__agg_reserve(struct progtrace *pt, size_t bytes);
+/* Give bytes taken with progtrace__agg_reserve back. */
+void progtrace__agg_release(struct progtrace *pt, size_t bytes);
+/* Hand what every aggregated program gained since the last harvest to the sink (mmap: no
+ * syscall). */
+void progtrace__harvest(struct progtrace *pt);
+/* What the aggregates take, and the cap. */
+void progtrace__agg_mem(const struct progtrace *pt, struct progtrace_mem *out);
 
 /* Find out whether this kernel can trace BPF programs: load an empty program of our own, attach
  * fentry/fexit to it, run it, and measure the probe floor (the p50 duration our probes report

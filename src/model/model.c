@@ -268,6 +268,20 @@ int model__add_hist(struct model *m, struct series *s, const uint32_t *idx, cons
 	return 0;
 }
 
+/* Add a live histogram delta (in-kernel aggregates) to a series' open interval. */
+int model__add_agg(struct model *m, struct series *s, const uint32_t *idx, const uint64_t *cnt,
+		   size_t n, const struct hist_delta *d, unsigned src)
+{
+	int e = model__add_hist(m, s, idx, cnt, n, d);
+
+	if (e)
+		return e;
+	s->src |= src;
+	s->meas_open = true;
+	m->c_open.events += d->count;
+	return 0;
+}
+
 /* Say whether a series is measured per invocation from now on. */
 void model__set_probing(struct model *m, struct series *s, bool on)
 {

@@ -201,6 +201,11 @@ struct hist_delta {
  * when empty. Unknown bucket indexes are ignored. Returns 0 or -ENOMEM. */
 int model__add_hist(struct model *m, struct series *s, const uint32_t *idx, const uint64_t *cnt,
 		    size_t n, const struct hist_delta *d);
+/* Live: add a histogram delta harvested from in-kernel aggregates (as model__add_hist) and
+ * count it as d->count events of source src, as model__add_event would one by one. Returns 0
+ * or -ENOMEM. */
+int model__add_agg(struct model *m, struct series *s, const uint32_t *idx, const uint64_t *cnt,
+		   size_t n, const struct hist_delta *d, unsigned src);
 /* Say whether series s is measured per invocation from now on (probes attached, or the program
  * times itself). Turning it on marks the open interval as measured. */
 void model__set_probing(struct model *m, struct series *s, bool on);

@@ -20,6 +20,7 @@
 #include "base/text.h"
 #include "collect/collector.h"
 #include "collect/demo.h"
+#include "collect/progagg.h"
 #include "collect/progstats.h"
 #include "collect/helpertrace.h"
 #include "collect/progtrace.h"
@@ -28,6 +29,10 @@
 #include "collect/spans.h"
 #include "session/segsession.h"
 #include "session/session.h"
+
+/* How often the in-kernel aggregates are read: as often as the collector reads the ring
+ * buffer on its timer. */
+#define HARVEST_NS (20 * 1000000ull)
 
 /* Per-CPU queue depth: 64k records (3 MiB) per CPU absorbs ~60 ms of 1 M/s per CPU. */
 #define QUEUE_RECORDS 65536
@@ -292,6 +297,28 @@ static int open_segments(struct session *s, char *err, size_t errlen)
 	return EXIT_OK;
 }
 
+/* Harvest sink: what a watched program's in-kernel aggregates gained goes into its series'
+ * open interval, as its events would have. */
+static void on_agg(void *arg, uint16_t kind, uint32_t id, uint32_t aux, uint32_t aux2,
+		   const struct progagg_delta *d)
+{
+	struct session *s = arg;
+	struct series *se = model__series(s->m, kind, id, aux, aux2);
+
+	if (!se || model__add_agg(s->m, se, d->idx, d->cnt, d->n, &d->d, SRC_FENTRY))
+		session__error(s, "out of memory: a harvest of program %u's runs is missing", id);
+}
+
+/* True when something consumes every run's event, so the program probes send one per run
+ * through the ring buffer instead of aggregating in the kernel: a --raw recording, or
+ * LATTOP_PATH=ring (a knob for benchmarks comparing the two paths). */
+static bool needs_events(const struct opts *o)
+{
+	const char *v = getenv("LATTOP_PATH");
+
+	return o->raw || (v && !strcmp(v, "ring"));
+}
+
 /* Open phase 4, sources of figures: bpf_stats (on exactly as long as its fd is open), the
  * program probes where this kernel can trace BPF programs (tried on a program of our own),
  * and the demo, which self-times only where fentry cannot measure it. */
@@ -308,6 +335,10 @@ static int open_sources(struct session *s, char *err, size_t errlen)
 		return EXIT_RUNTIME;
 	}
 	s->pt = progtrace__new(s->col);
+	if (s->pt) {
+		progtrace__set_agg(s->pt, !needs_events(s->o));
+		progtrace__set_sink(s->pt, on_agg, s);
+	}
 	if (s->pt && progtrace__probe(s->pt, why, sizeof(why))) {
 		progtrace__free(s->pt);
 		s->pt = NULL;
@@ -343,6 +374,28 @@ static int open_scan(struct session *s, char *err, size_t errlen)
 	return EXIT_OK;
 }
 
+/* The notice of a session with program probes: which path their runs take and its cost. */
+static void path_notice(struct session *s)
+{
+	unsigned long long floor = progtrace__floor_ns(s->pt);
+	struct progtrace_mem mem;
+
+	progtrace__agg_mem(s->pt, &mem);
+	if (!progtrace__agg(s->pt)) {
+		snprintf(s->notice, sizeof(s->notice),
+			 "fentry/fexit, an event per run through the ring buffer%s: probe floor %llu "
+			 "ns per invocation (the latency our probes report for an empty program)",
+			 s->o->raw ? " (--raw)" : "", floor);
+		return;
+	}
+	snprintf(s->notice, sizeof(s->notice),
+		 "fentry/fexit, runs aggregated in the kernel (%zu KiB per program, cap %zu MiB: "
+		 "%zu programs; more go through the ring buffer): probe floor %llu ns per "
+		 "invocation (the latency our probes report for an empty program)",
+		 mem.per_program >> 10, mem.budget >> 20,
+		 progagg__max_programs(mem.ncpu, mem.budget), floor);
+}
+
 /* Open phase 6, the view: where figures come from, probes for the watched programs, the mode
  * asked for (one this kernel cannot give degrades to the overview, saying why). */
 static void open_view(struct session *s)
@@ -352,10 +405,7 @@ static void open_view(struct session *s)
 	if (s->pt) {
 		snprintf(s->m->source, sizeof(s->m->source), "fentry");
 		s->m->floor_ns = progtrace__floor_ns(s->pt);
-		snprintf(s->notice, sizeof(s->notice),
-			 "fentry/fexit: probe floor %llu ns per invocation (the latency our probes "
-			 "report for an empty program)",
-			 (unsigned long long)progtrace__floor_ns(s->pt));
+		path_notice(s);
 	} else {
 		snprintf(s->m->source, sizeof(s->m->source), "%s",
 			 s->o->demo ? "stats+self" : "stats");
@@ -444,11 +494,15 @@ static void on_event(const struct lat_event *e, void *arg)
 		recorder__event(s->rec, e);
 }
 
-/* Stop the collector after a last pass over the ring buffer. */
+/* Stop the collector after a last pass over the ring buffer, and take the aggregates. */
 void session__flush(struct session *s)
 {
 	if (s->col)
 		collector__stop(s->col);
+	if (s->pt)
+		progtrace__harvest(s->pt);
+	if (s->ht)
+		helpertrace__harvest(s->ht, false);
 }
 
 /* Move queued events into the model. */
@@ -484,6 +538,19 @@ static void stale_counters(struct session *s)
 		return;
 	model__set_counter(s->m, "prog_stale", n.stale);
 	model__set_counter(s->m, "helper_stale", n.helper_stale);
+}
+
+/* Watched programs put on the ring buffer because the aggregates' budget was spent: a named
+ * count (not a loss: their runs arrive as events), from the first one on. */
+static void agg_counters(struct session *s)
+{
+	struct progtrace_mem mem;
+
+	if (!s->pt)
+		return;
+	progtrace__agg_mem(s->pt, &mem);
+	if (mem.over_budget)
+		model__set_tally(s->m, "agg_over_budget", mem.over_budget);
 }
 
 /* Release programs their owners unloaded (our links alone keep them alive): note why, and
@@ -548,6 +615,7 @@ void session__close_interval(struct session *s, uint64_t now)
 					   (s->ht ? helpertrace__foreign(s->ht) : 0));
 	collector_errors(s);
 	stale_counters(s);
+	agg_counters(s);
 	segsession__interval(s->seg);
 	model__close_interval(s->m, now);
 	session__record_interval(s);
@@ -559,85 +627,36 @@ void session__close_interval(struct session *s, uint64_t now)
 		session__sync_watch(s);
 }
 
-/* If the interval has elapsed, close it. */
+/* Take the in-kernel aggregates into the open interval, at most every HARVEST_NS. At the end
+ * of a tick, after any close: like the ring buffer's events (delivered in batches of 64 or on
+ * the collector's 20 ms timer), the runs since the last harvest are in flight when an interval
+ * closes and count in the next one, while bpf_stats has counted them already. */
+static void harvest_due(struct session *s, uint64_t now)
+{
+	if (!s->pt || now - s->harvest_ns < HARVEST_NS)
+		return;
+	progtrace__harvest(s->pt);
+	if (s->ht)
+		helpertrace__harvest(s->ht, false);
+	s->harvest_ns = now;
+}
+
+/* If the interval has elapsed, close it; take the aggregates when due. */
 static bool live_tick(struct session *s, uint64_t now)
 {
+	bool closed = false;
+
 	session__drain(s);
-	if (now < s->next_close_ns)
-		return false;
-	session__close_interval(s, now);
-	/* Keep a steady cadence; after a stall, restart from now rather than bursting. */
-	s->next_close_ns += s->o->interval_ns;
-	if (s->next_close_ns <= now)
-		s->next_close_ns = now + s->o->interval_ns;
-	return true;
-}
-
-/* Helpers mode: analyse every probed program, create its helper rows (with the reason where a
- * helper cannot be measured) and attach the implementing functions' probes. Probes are per
- * kernel function and shared, so a resync detaches all and attaches what is needed now. */
-static void sync_helpers(struct session *s)
-{
-	uint64_t key = 1469598103934665603ull;
-	char err[256];
-
-	if (!s->ht)
-		return;
-	/* Resync only when the set of probed programs changed (FNV-1a over their IDs). */
-	for (size_t i = 0; i < s->m->n; i++) {
-		const struct series *p = &s->m->s[i];
-
-		if (p->kind == LAT_EV_PROG && !p->gone && progtrace__attached(s->pt, p->id))
-			key = (key ^ p->id) * 1099511628211ull;
+	if (now >= s->next_close_ns) {
+		session__close_interval(s, now);
+		/* Keep a steady cadence; after a stall, restart from now rather than bursting. */
+		s->next_close_ns += s->o->interval_ns;
+		if (s->next_close_ns <= now)
+			s->next_close_ns = now + s->o->interval_ns;
+		closed = true;
 	}
-	if (key == s->helpers_key)
-		return;
-	s->helpers_key = key;
-	helpertrace__detach_all(s->ht);
-	for (size_t i = 0; i < s->m->n; i++) {
-		const struct series *p = &s->m->s[i];
-		struct helper_site *sites;
-		uint32_t prog_id = p->id;
-		size_t n;
-
-		if (p->kind != LAT_EV_PROG || p->gone || !progtrace__attached(s->pt, prog_id))
-			continue;
-		if (helpertrace__analyze(s->ht, prog_id, &sites, &n, err, sizeof(err))) {
-			session__warn(s, "%s", err);
-			continue;
-		}
-		for (size_t k = 0; k < n; k++) {
-			struct series *h;
-
-			helpertrace__attach(s->ht, &sites[k]);
-			/* Loading a probe takes a while: keep the queues from filling meanwhile. */
-			session__drain(s);
-			/* model__series may move the array: look the program up afresh. */
-			h = model__series(s->m, LAT_EV_HELPER, prog_id, sites[k].helper_id,
-					  sites[k].map_id);
-			if (!h)
-				break;
-			snprintf(h->name, sizeof(h->name), "%s", sites[k].helper);
-			snprintf(h->type, sizeof(h->type), "%s", sites[k].map_type);
-			snprintf(h->sub, sizeof(h->sub), "%s", sites[k].map_name);
-			snprintf(h->note, sizeof(h->note), "%s", sites[k].why);
-		}
-		free(sites);
-	}
-}
-
-/* Where the helper probes cannot read the CPU's interrupt context, say once (in the notice)
- * that calls from programs interrupting a watched one are counted for it. */
-static void note_ctx(struct session *s)
-{
-	static const char msg[] = "helpers: interrupt context not readable on this kernel; "
-				  "calls from interrupting programs may be counted";
-	size_t len = strlen(s->notice);
-
-	if (helpertrace__ctx_readable(s->ht) || strstr(s->notice, msg))
-		return;
-	snprintf(s->notice + len, sizeof(s->notice) - len, "%s%s", len ? "; " : "", msg);
-	snprintf(s->m->notice, sizeof(s->m->notice), "%s", s->notice);
+	harvest_due(s, now);
+	return closed;
 }
 
 /* Switch the view to mode: attach or detach what it needs. */
@@ -661,17 +680,20 @@ static int live_set_mode(struct session *s, enum lat_mode mode, char *err, size_
 				 "staying in programs mode");
 			return -ENOTSUP;
 		}
-		if (!s->ht)
+		if (!s->ht) {
 			s->ht = helpertrace__new(s->col, progtrace__nest_fd(s->pt),
 						  progtrace__hnest_fd(s->pt));
+			if (s->ht)
+				helpertrace__set_agg(s->ht, s->pt);
+		}
 		if (!s->ht) {
 			snprintf(err, errlen, "cannot create the helper probes' state: %s",
 				 strerror(errno));
 			return -errno;
 		}
 		s->m->mode = mode;
-		note_ctx(s);
-		sync_helpers(s);
+		session__note_ctx(s);
+		session__sync_helpers(s);
 		return 0;
 	}
 	/* Leaving helpers mode: nothing of it stays attached. */
@@ -762,7 +784,7 @@ void session__sync_watch(struct session *s)
 	}
 	s->m->probed = progtrace__count(s->pt);
 	if (s->m->mode == MODE_HELPERS)
-		sync_helpers(s);
+		session__sync_helpers(s);
 }
 
 /* Format the current filter as a -p list. */

@@ -93,6 +93,7 @@ struct session {
 	 * the warnings, on stderr, and the run ends with exit status 1. */
 	char errors[512];
 	uint64_t next_close_ns;
+	uint64_t harvest_ns;    /* the last harvest of the in-kernel aggregates */
 	uint64_t end_ns; /* -D deadline, 0 = none */
 	/* Called at the end of each interval close with the model (e.g. --listen publishing its
 	 * snapshot); NULL when unset. Runs on the UI thread. */
@@ -128,6 +129,11 @@ void session__close(struct session *s);
  * cannot be traced get the reason in their series note. Called at open, after each stats scan
  * and after the filter changes. */
 void session__sync_watch(struct session *s);
+/* Helpers mode (session/helpers.c): make the helper rows and probes match the probed programs
+ * (a no-op while that set is unchanged). */
+void session__sync_helpers(struct session *s);
+/* Helpers mode: where the probes cannot read the interrupt context, say so in the notice. */
+void session__note_ctx(struct session *s);
 /* Switch the view to mode: helpers mode attaches the helper probes of every watched program,
  * leaving it detaches them all; in a replay it is a view of the recorded series. Returns 0, or
  * a negative errno with one sentence in err (the mode stays as it was). */

@@ -10,6 +10,9 @@
  *   spin light|heavy|heavy2|emit|maps|maps2 MS
  *                            run the program once per bpf_prog_test_run call, call after
  *                            call, for MS milliseconds; prints "ran N" (the runs made)
+ *   par light|heavy|heavy2|emit|maps|maps2 T N
+ *                            run the program N times in each of T threads at once (thread i
+ *                            pinned to CPU i modulo the CPUs); prints "ran T*N"
  *   loops L                  set target_heavy's bpf_loop iterations
  *   loops2 L                 set target_heavy2's bpf_loop iterations
  *   emit K                   set target_emit's events per run
@@ -17,7 +20,10 @@
  *   quit (or EOF)            exit
  */
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <string.h>
 #include <time.h>
 
@@ -81,6 +87,66 @@ static int spin(const struct bpf_program *p, unsigned ms)
 	return 0;
 }
 
+/* One thread of `par`: its program, CPU, repeats and outcome. */
+struct par_job {
+	pthread_t th;
+	const struct bpf_program *p;
+	int cpu;
+	unsigned n;
+	int err;
+};
+
+/* Run one `par` thread: pinned to its CPU, one test run of n repeats. */
+static void *par_run(void *arg)
+{
+	struct par_job *j = arg;
+	unsigned char pkt[64] = { [12] = 0x08 };
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt, .data_size_in = sizeof(pkt),
+		    .repeat = j->n);
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(j->cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set); /* best effort: the counts do not depend on it */
+	if (bpf_prog_test_run_opts(bpf_program__fd(j->p), &opts))
+		j->err = errno;
+	return NULL;
+}
+
+/* Run prog n times in each of t threads at once, thread i on CPU i modulo the CPUs online:
+ * every CPU drives the program at the rate it can. Prints the runs made. */
+static int par(const struct bpf_program *p, unsigned t, unsigned n)
+{
+	struct par_job jobs[64] = {};
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned long long ran = 0;
+	unsigned started = 0;
+	int err = 0;
+
+	if (t < 1 || t > 64) {
+		printf("error threads must be 1..64\n");
+		return -EINVAL;
+	}
+	for (; started < t; started++) {
+		jobs[started] = (struct par_job){ .p = p, .n = n,
+						  .cpu = (int)(started % (ncpu > 0 ? ncpu : 1)) };
+		if (pthread_create(&jobs[started].th, NULL, par_run, &jobs[started]))
+			break;
+	}
+	for (unsigned i = 0; i < started; i++) {
+		pthread_join(jobs[i].th, NULL);
+		if (jobs[i].err)
+			err = jobs[i].err;
+		else
+			ran += n;
+	}
+	if (err || started < t)
+		printf("error %s after %llu runs\n", strerror(err ? err : EAGAIN), ran);
+	else
+		printf("ran %llu\n", ran);
+	return err ? -err : 0;
+}
+
 /* The program a command names (target_emit for any other name). */
 static const struct bpf_program *named(struct target_bpf *skel, const char *what)
 {
@@ -96,7 +162,7 @@ int main(void)
 {
 	struct target_bpf *skel = target_bpf__open_and_load();
 	char line[256], what[32];
-	unsigned n;
+	unsigned n, t;
 
 	if (!skel) {
 		fprintf(stderr, "target: cannot load target.bpf.o: %s\n", strerror(errno));
@@ -110,7 +176,9 @@ int main(void)
 	       prog_id(skel->progs.target_maps2), prog_id(skel->progs.target_tracing),
 	       prog_id(skel->progs.target_heavy2));
 	while (fgets(line, sizeof(line), stdin)) {
-		if (sscanf(line, "run %31s %u", what, &n) == 2) {
+		if (sscanf(line, "par %31s %u %u", what, &t, &n) == 3) {
+			par(named(skel, what), t, n);
+		} else if (sscanf(line, "run %31s %u", what, &n) == 2) {
 			run(named(skel, what), n);
 		} else if (sscanf(line, "spin %31s %u", what, &n) == 2) {
 			spin(named(skel, what), n);

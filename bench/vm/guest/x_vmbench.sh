@@ -64,6 +64,37 @@ bare() {
 	measure $1 bare $NCPU
 }
 runs_of() { echo $(($1 * CALLS * REPEAT)); }
+# lattop_obs ROUND MODE: lattop watching the program (batch, cumulative CSV) through the runs
+# of one measurement pair: exact count, every loss counter, its threads' CPU. The path comes
+# from the environment (LATTOP_PATH=ring: an event per run).
+lattop_obs() {
+	rm -f $T/l.csv $T/l.err
+	lattop -b -o csv -c -d 0.5 -D 3000 -p "$ID" >$T/l.csv 2>$T/l.err &
+	lp=$!
+	if ! wait_line 'fentry' $T/l.csv 1200; then
+		fail vmbench-$2-$1 "lattop did not attach: $(tail -n 3 $T/l.err)"
+		kill -INT $lp 2>/dev/null
+		wait $lp
+		return 1
+	fi
+	measure $1 $2 1 $lp
+	measure $1 $2 $NCPU $lp
+	i=0
+	while [ "$(col count "$ID" $T/l.csv | tail -n 1)" != "$expected" ] && [ $i -lt 200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -INT $lp
+	wait $lp
+	row=$(awk -F, -v id="$ID" 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next} $h["prog_id"]==id{
+		r = "count=" $h["count"] " rb_drops=" $h["rb_drops"] " queue_drops=" $h["queue_drops"] \
+		    " recursion_drops=" $h["recursion_drops"] " nest_drops=" $h["nest_drops"] \
+		    " counters=" $h["counters"]} END{print r}' $T/l.csv)
+	echo "VMB round=$1 $2report expected=$expected $row"
+	expect vmbench-$2-count-$1 "$(col count "$ID" $T/l.csv | tail -n 1)" "$expected"
+	expect vmbench-$2-drops-$1 "$(csv_drops $T/l.csv)" 0
+}
+
 expected=$(($(runs_of 1) + $(runs_of $NCPU)))
 
 r=1
@@ -105,33 +136,12 @@ while [ $r -le $ROUNDS ]; do
 	got=$(xcmd 'agg off')
 	echo "VMB round=$r aggplainreport expected=$expected $got"
 
-	# lattop watching it (batch, cumulative CSV): exact count, every loss counter.
+	# lattop watching it, both paths: each run an event through the ring buffer
+	# (LATTOP_PATH=ring, as before issue 13), then aggregated in the kernel (the default).
 	bare $r
-	rm -f $T/l.csv $T/l.err
-	lattop -b -o csv -c -d 0.5 -D 3000 -p "$ID" >$T/l.csv 2>$T/l.err &
-	lp=$!
-	if wait_line 'fentry' $T/l.csv 1200; then
-		measure $r lattop 1 $lp
-		measure $r lattop $NCPU $lp
-		i=0
-		while [ "$(col count "$ID" $T/l.csv | tail -n 1)" != "$expected" ] && [ $i -lt 200 ]; do
-			sleep 0.1
-			i=$((i + 1))
-		done
-		kill -INT $lp
-		wait $lp
-		row=$(awk -F, -v id="$ID" 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next} $h["prog_id"]==id{
-			r = "count=" $h["count"] " rb_drops=" $h["rb_drops"] " queue_drops=" $h["queue_drops"] \
-			    " recursion_drops=" $h["recursion_drops"] " nest_drops=" $h["nest_drops"] \
-			    " counters=" $h["counters"]} END{print r}' $T/l.csv)
-		echo "VMB round=$r lattopreport expected=$expected $row"
-		expect vmbench-lattop-count-$r "$(col count "$ID" $T/l.csv | tail -n 1)" "$expected"
-		expect vmbench-lattop-drops-$r "$(csv_drops $T/l.csv)" 0
-	else
-		fail vmbench-lattop-$r "lattop did not attach: $(tail -n 3 $T/l.err)"
-		kill -INT $lp 2>/dev/null
-		wait $lp
-	fi
+	LATTOP_PATH=ring lattop_obs $r lattopring
+	bare $r
+	lattop_obs $r lattop
 	r=$((r + 1))
 done
 echo quit >&3

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * agg.bpf.h - add one run to a per-CPU in-kernel aggregate (struct lat_agg, bpf/lattop.h):
+ * shared by the program probes (progtrace.bpf.c) and the helper probes (helpertrace.bpf.c),
+ * each of which has its own mmapable lat_agg array.
+ *
+ * Only the CPU a record belongs to adds to it, with atomic adds (a probe nested on the same CPU
+ * between a load and a store of the one it interrupted cannot lose an increment); max and
+ * min_inv rise by compare-and-swap. The collector takes what a record gained with atomic
+ * exchanges (collect/progagg.c).
+ */
+#ifndef LATTOP_AGG_BPF_H
+#define LATTOP_AGG_BPF_H
+
+#include "lattop.h"
+
+/* Raise *p to v unless it is already as large; a nested probe on this CPU may change *p between
+ * the load and the swap, so try again (each retry means *p grew: four are plenty). */
+static __always_inline void agg_raise(__u64 *p, __u64 v)
+{
+	for (int k = 0; k < 4; k++) {
+		__u64 old = *p;
+
+		if (v <= old || __sync_val_compare_and_swap(p, old, v) == old)
+			return;
+	}
+}
+
+/* Add one run of dur ns to a (this CPU's record). The bucket before the count, so that a count
+ * the collector sees has its bucket behind it. */
+static __always_inline void agg_add(struct lat_agg *a, __u64 dur)
+{
+	__u64 b = lat_hist_bucket(dur); /* a __u64: see hist_bucket.h */
+
+	if (b >= LAT_HIST_NBUCKETS)
+		return;
+	__sync_fetch_and_add(&a->buckets[b], 1);
+	__sync_fetch_and_add(&a->sum, dur);
+	__sync_fetch_and_add(&a->count, 1);
+	agg_raise(&a->max, dur);
+	agg_raise(&a->min_inv, ~dur);
+}
+
+#endif /* LATTOP_AGG_BPF_H */

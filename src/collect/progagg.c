@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * progagg.c - harvest a watched program's per-CPU in-kernel aggregates through mmap.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "collect/progagg.h"
+
+struct progagg {
+	struct lat_agg *a; /* ncpu entries, mapped (or the caller's memory) */
+	size_t len;        /* bytes mapped, 0 when wrapped */
+	int ncpu;
+	uint64_t *seen; /* count of each CPU at its last harvest */
+	/* Sum, max and min taken by a harvest that found no bucket (the runs in flight then):
+	 * they go with the next harvest that does. */
+	uint64_t carry_sum, carry_max, carry_min_inv;
+};
+
+/* Bytes the aggregates of one program take in the kernel on ncpu CPUs. */
+size_t progagg__bytes(int ncpu)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t sz = (size_t)(ncpu > 0 ? ncpu : 1) * sizeof(struct lat_agg);
+
+	if (page <= 0)
+		page = 4096;
+	return (sz + (size_t)page - 1) / (size_t)page * (size_t)page;
+}
+
+/* Whether one more program fits in the budget. */
+bool progagg__fits(size_t used, int ncpu, size_t budget)
+{
+	size_t one = progagg__bytes(ncpu);
+
+	return used <= budget && one <= budget - used;
+}
+
+/* Programs that fit in budget on ncpu CPUs. */
+size_t progagg__max_programs(int ncpu, size_t budget)
+{
+	return budget / progagg__bytes(ncpu);
+}
+
+/* A reader over ncpu aggregates at a (mapped len bytes, or not owned when len is 0). */
+static struct progagg *agg_new(struct lat_agg *a, size_t len, int ncpu)
+{
+	struct progagg *pa = calloc(1, sizeof(*pa));
+
+	if (pa)
+		pa->seen = calloc((size_t)ncpu, sizeof(*pa->seen));
+	if (!pa || !pa->seen) {
+		free(pa);
+		errno = ENOMEM;
+		return NULL;
+	}
+	pa->a = a;
+	pa->len = len;
+	pa->ncpu = ncpu;
+	return pa;
+}
+
+/* Map the aggregates of a map. */
+struct progagg *progagg__open(int map_fd, int ncpu)
+{
+	size_t len = progagg__bytes(ncpu);
+	struct progagg *pa;
+	void *mem;
+	int e;
+
+	if (ncpu <= 0 || ncpu > LAT_MAX_CPUS) {
+		errno = EINVAL;
+		return NULL;
+	}
+	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, map_fd, 0);
+	if (mem == MAP_FAILED)
+		return NULL;
+	pa = agg_new(mem, len, ncpu);
+	if (!pa) {
+		e = errno;
+		munmap(mem, len);
+		errno = e;
+	}
+	return pa;
+}
+
+/* Read aggregates in plain memory. */
+struct progagg *progagg__wrap(struct lat_agg *mem, int ncpu)
+{
+	if (!mem || ncpu <= 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return agg_new(mem, 0, ncpu);
+}
+
+/* Unmap and free. */
+void progagg__free(struct progagg *pa)
+{
+	if (!pa)
+		return;
+	if (pa->len)
+		munmap(pa->a, pa->len);
+	free(pa->seen);
+	free(pa);
+}
+
+/* Take one CPU's gains: buckets into dense, the rest into the carry. The exchanges pair with the
+ * probes' atomic adds (both are locked instructions on the same words). */
+static void take_cpu(struct progagg *pa, struct lat_agg *a, uint64_t *dense)
+{
+	uint64_t mx, mi;
+
+	pa->carry_sum += __atomic_exchange_n(&a->sum, 0, __ATOMIC_SEQ_CST);
+	mx = __atomic_exchange_n(&a->max, 0, __ATOMIC_SEQ_CST);
+	mi = __atomic_exchange_n(&a->min_inv, 0, __ATOMIC_SEQ_CST);
+	pa->carry_max = mx > pa->carry_max ? mx : pa->carry_max;
+	pa->carry_min_inv = mi > pa->carry_min_inv ? mi : pa->carry_min_inv;
+	for (uint32_t b = 0; b < LAT_HIST_NBUCKETS; b++)
+		if (__atomic_load_n(&a->buckets[b], __ATOMIC_RELAXED))
+			dense[b] += __atomic_exchange_n(&a->buckets[b], 0, __ATOMIC_SEQ_CST);
+}
+
+/* Turn the dense gains into sparse pairs (clearing dense) and the summary. */
+static void finish(struct progagg *pa, struct progagg_delta *out)
+{
+	struct hist_delta *d = &out->d;
+
+	memset(d, 0, sizeof(*d));
+	out->n = 0;
+	for (uint32_t b = 0; b < LAT_HIST_NBUCKETS; b++) {
+		if (!out->dense[b])
+			continue;
+		out->idx[out->n] = b;
+		out->cnt[out->n++] = out->dense[b];
+		d->count += out->dense[b];
+		out->dense[b] = 0;
+	}
+	if (!d->count)
+		return; /* sum, max and min wait for their runs' buckets */
+	d->sum = pa->carry_sum;
+	d->max = pa->carry_max;
+	d->min = pa->carry_min_inv ? ~pa->carry_min_inv : UINT64_MAX;
+	/* A run in flight may have its max or min here and its bucket in the next harvest (or the
+	 * reverse): keep max and min within reach of the buckets taken. */
+	if (d->max < lat_hist_bucket_lo(out->idx[out->n - 1]))
+		d->max = lat_hist_bucket_hi(out->idx[out->n - 1]);
+	if (d->min > lat_hist_bucket_hi(out->idx[0]))
+		d->min = lat_hist_bucket_lo(out->idx[0]);
+	pa->carry_sum = pa->carry_max = pa->carry_min_inv = 0;
+}
+
+/* Take what the aggregates gained since the last harvest. */
+uint64_t progagg__harvest(struct progagg *pa, bool force, struct progagg_delta *out)
+{
+	bool taken = false;
+
+	for (int cpu = 0; cpu < pa->ncpu; cpu++) {
+		struct lat_agg *a = &pa->a[cpu];
+		uint64_t c = __atomic_load_n(&a->count, __ATOMIC_ACQUIRE);
+
+		if (!force && c == pa->seen[cpu])
+			continue;
+		pa->seen[cpu] = c;
+		take_cpu(pa, a, out->dense);
+		taken = true;
+	}
+	if (!taken) { /* nothing new anywhere: dense is still all zeros */
+		out->n = 0;
+		memset(&out->d, 0, sizeof(out->d));
+		return 0;
+	}
+	finish(pa, out);
+	return out->d.count;
+}
+
+/* Runs aggregated so far on all CPUs. */
+uint64_t progagg__total(const struct progagg *pa)
+{
+	uint64_t n = 0;
+
+	for (int cpu = 0; cpu < pa->ncpu; cpu++)
+		n += __atomic_load_n(&pa->a[cpu].count, __ATOMIC_RELAXED);
+	return n;
+}

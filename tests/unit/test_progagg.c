@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * test_progagg.c - the harvest of in-kernel aggregates (collect/progagg.c) and its merge into
+ * the model, on aggregates in plain memory filled the way bpf/progtrace.bpf.c's agg_add fills
+ * them; and the memory cap's arithmetic.
+ *
+ * The reference for every histogram is hist__add of the same durations (the user-side path
+ * that ring-buffer events take), so an aggregated session must show what an event-by-event one
+ * would: the same buckets, count, sum, min and max, and the same percentiles.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "collect/helperagg.h"
+#include "collect/progagg.h"
+#include "model/model.h"
+#include "test.h"
+
+#define NCPU 4
+
+/* What a probe's exit adds for one run of dur ns on its CPU (agg_add, without atomics). */
+static void sim_add(struct lat_agg *a, uint64_t dur)
+{
+	a->buckets[lat_hist_bucket(dur)]++;
+	a->sum += dur;
+	a->count++;
+	a->max = dur > a->max ? dur : a->max;
+	a->min_inv = ~dur > a->min_inv ? ~dur : a->min_inv;
+}
+
+/* A spread of durations: exact buckets, every power of two up to 2^36 and values between. */
+static uint64_t dur_of(unsigned i)
+{
+	uint64_t base = 1ull << (i % 37);
+
+	return base + (i * 7919ull) % base;
+}
+
+/* A harvest over CPUs holds what hist__add of the same runs holds, bucket by bucket; the
+ * model's row shows the same count and percentiles as an event-by-event series. */
+static void test_harvest_matches_events(void)
+{
+	struct lat_agg *mem = calloc(NCPU, sizeof(*mem));
+	struct progagg_delta *d = calloc(1, sizeof(*d));
+	struct progagg *pa = progagg__wrap(mem, NCPU);
+	struct model *ma = model__new(0), *me = model__new(0);
+	struct hist ref;
+	uint64_t sum = 0;
+	struct row ra, re;
+
+	if (!ASSERT_NONNULL(pa, "wrap") || !ASSERT_NONNULL(d, "scratch") ||
+	    !ASSERT_NONNULL(ma, "model") || !ASSERT_NONNULL(me, "model") ||
+	    !ASSERT_OK(hist__init(&ref), "ref"))
+		goto out;
+	for (unsigned i = 0; i < 100000; i++) {
+		uint64_t v = dur_of(i);
+		struct lat_event e = { .kind = LAT_EV_PROG, .id = 7, .dur_ns = v };
+
+		sim_add(&mem[i % NCPU], v);
+		hist__add(&ref, v);
+		model__add_event(me, &e, SRC_FENTRY);
+		sum += v;
+	}
+	ASSERT_EQ(progagg__total(pa), 100000, "kernel counts");
+	ASSERT_EQ(progagg__harvest(pa, false, d), 100000, "runs harvested");
+	ASSERT_EQ(d->d.count, ref.count, "count");
+	ASSERT_EQ(d->d.sum, sum, "sum");
+	ASSERT_EQ(d->d.min, ref.min, "min");
+	ASSERT_EQ(d->d.max, ref.max, "max");
+	for (size_t k = 0; k < d->n; k++)
+		if (!ASSERT_EQ(d->cnt[k], hist__at(&ref, d->idx[k]), "bucket count"))
+			break;
+	for (size_t k = 1; k < d->n; k++)
+		if (!ASSERT_LT(d->idx[k - 1], d->idx[k], "ascending"))
+			break;
+	for (int c = 0; c < NCPU; c++) {
+		ASSERT_EQ(mem[c].sum + mem[c].max + mem[c].min_inv, 0, "taken out");
+		ASSERT_EQ(mem[c].count, 25000, "count stays");
+	}
+	ASSERT_OK(model__add_agg(ma, model__series(ma, LAT_EV_PROG, 7, 0, 0), d->idx, d->cnt,
+				 d->n, &d->d, SRC_FENTRY),
+		  "add_agg");
+	model__close_interval(ma, 1000000000);
+	model__close_interval(me, 1000000000);
+	model__row(ma, model__find(ma, LAT_EV_PROG, 7, 0, 0), false, &ra);
+	model__row(me, model__find(me, LAT_EV_PROG, 7, 0, 0), false, &re);
+	ASSERT_EQ(ra.count, 100000, "row count");
+	ASSERT_STREQ(ra.source, "events", "row source");
+	ASSERT_EQ(ra.p50, re.p50, "p50");
+	ASSERT_EQ(ra.p99, re.p99, "p99");
+	ASSERT_EQ(ra.p999, re.p999, "p99.9");
+	ASSERT_EQ(ra.max, re.max, "max");
+	ASSERT_EQ(ma->c_last.events, 100000, "events counter");
+out:
+	hist__fini(&ref);
+	model__free(ma);
+	model__free(me);
+	progagg__free(pa);
+	free(d);
+	free(mem);
+}
+
+/* Each harvest takes only what came since the last; a CPU with nothing new is skipped, and
+ * the forced harvest of a detach also finds a run whose count has not landed yet. */
+static void test_harvest_deltas(void)
+{
+	struct lat_agg *mem = calloc(NCPU, sizeof(*mem));
+	struct progagg_delta *d = calloc(1, sizeof(*d));
+	struct progagg *pa = progagg__wrap(mem, NCPU);
+
+	if (!ASSERT_NONNULL(pa, "wrap") || !ASSERT_NONNULL(d, "scratch"))
+		goto out;
+	sim_add(&mem[1], 500);
+	sim_add(&mem[1], 500);
+	ASSERT_EQ(progagg__harvest(pa, false, d), 2, "first");
+	ASSERT_EQ(d->n, 1, "one bucket");
+	ASSERT_EQ(progagg__harvest(pa, false, d), 0, "nothing new");
+	sim_add(&mem[3], 90);
+	ASSERT_EQ(progagg__harvest(pa, false, d), 1, "second");
+	ASSERT_EQ(d->d.sum, 90, "second sum");
+	ASSERT_EQ(d->d.min, 90, "second min");
+	ASSERT_EQ(d->d.max, 90, "second max");
+	/* A run in flight: its bucket is in, its count not yet. */
+	mem[2].buckets[lat_hist_bucket(1000)]++;
+	ASSERT_EQ(progagg__harvest(pa, false, d), 0, "count not landed: skipped");
+	ASSERT_EQ(progagg__harvest(pa, true, d), 1, "forced harvest takes it");
+	ASSERT_EQ(progagg__harvest(pa, true, d), 0, "and only once");
+out:
+	progagg__free(pa);
+	free(d);
+	free(mem);
+}
+
+/* A run's sum and max taken before its bucket wait for it; max and min stay within reach of
+ * the buckets a harvest took. */
+static void test_harvest_carry(void)
+{
+	struct lat_agg *mem = calloc(NCPU, sizeof(*mem));
+	struct progagg_delta *d = calloc(1, sizeof(*d));
+	struct progagg *pa = progagg__wrap(mem, NCPU);
+	uint32_t b = lat_hist_bucket(100000);
+
+	if (!ASSERT_NONNULL(pa, "wrap") || !ASSERT_NONNULL(d, "scratch"))
+		goto out;
+	mem[0].sum = 100000;
+	mem[0].max = 100000;
+	mem[0].min_inv = ~100000ull;
+	mem[0].count = 1;
+	ASSERT_EQ(progagg__harvest(pa, false, d), 0, "no bucket yet");
+	mem[0].buckets[b] = 1;
+	mem[0].count = 2;
+	ASSERT_EQ(progagg__harvest(pa, false, d), 1, "bucket now");
+	ASSERT_EQ(d->d.sum, 100000, "carried sum");
+	ASSERT_EQ(d->d.max, 100000, "carried max");
+	ASSERT_EQ(d->d.min, 100000, "carried min");
+	/* A bucket without its max and min (they went with the previous harvest). */
+	mem[0].buckets[b] = 1;
+	mem[0].count = 3;
+	ASSERT_EQ(progagg__harvest(pa, false, d), 1, "bucket alone");
+	ASSERT_EQ(d->d.max, lat_hist_bucket_hi(b), "max widened to the bucket");
+	ASSERT_EQ(d->d.min, lat_hist_bucket_lo(b), "min widened to the bucket");
+out:
+	progagg__free(pa);
+	free(d);
+	free(mem);
+}
+
+/* The cap: 9,024 bytes per program and CPU in whole pages; 64 MiB holds 116 programs on 64
+ * CPUs and 256 on 29; one more than fits is refused at the boundary. */
+static void test_budget(void)
+{
+	size_t one = progagg__bytes(64);
+
+	ASSERT_EQ(sizeof(struct lat_agg), 9024, "record size");
+	ASSERT_EQ(one, 9024 * 64, "64 CPUs: 141 whole pages");
+	ASSERT_EQ(progagg__bytes(1), 12288, "1 CPU: three pages");
+	ASSERT_EQ(progagg__max_programs(64, LAT_AGG_BUDGET), 116, "64 CPUs");
+	ASSERT_EQ(progagg__max_programs(29, LAT_AGG_BUDGET), 256, "29 CPUs");
+	ASSERT_TRUE(progagg__fits(115 * one, 64, LAT_AGG_BUDGET), "the 116th fits");
+	ASSERT_TRUE(!progagg__fits(116 * one, 64, LAT_AGG_BUDGET), "the 117th does not");
+	ASSERT_TRUE(!progagg__fits(LAT_AGG_BUDGET + 1, 64, LAT_AGG_BUDGET), "over already");
+	ASSERT_TRUE(!progagg__fits(0, 2, 0), "no budget");
+}
+
+/* What a sink was handed: one line per series. */
+struct got {
+	int n;
+	uint16_t kind[8];
+	uint32_t id[8], aux[8], aux2[8];
+	uint64_t count[8], sum[8];
+};
+
+/* A sink that notes what it is handed. */
+static void note(void *arg, uint16_t kind, uint32_t id, uint32_t aux, uint32_t aux2,
+		 const struct progagg_delta *d)
+{
+	struct got *g = arg;
+
+	if (g->n == 8)
+		return;
+	g->kind[g->n] = kind;
+	g->id[g->n] = id;
+	g->aux[g->n] = aux;
+	g->aux2[g->n] = aux2;
+	g->count[g->n] = d->d.count;
+	g->sum[g->n++] = d->d.sum;
+}
+
+/* A helper probe's map holds site k's record of CPU c at k * ncpu + c: each site's harvest is
+ * its own calls, handed on as (helper, program, helper id, map id). The map is a memfd here,
+ * mapped by helperagg and by the test (the probes' side). */
+static void test_helper_sites(void)
+{
+	const struct lat_hagg_site sites[3] = { { 11, 101 }, { 11, 102 }, { 12, 101 } };
+	size_t len = helperagg__bytes(2, 3);
+	int fd = memfd_create("agg", 0);
+	struct progagg_delta *d = calloc(1, sizeof(*d));
+	struct lat_agg *mem = MAP_FAILED;
+	struct helperagg *ha = NULL;
+	struct got g = {};
+
+	ASSERT_EQ(len, 14 * 4096, "3 sites x 2 CPUs x 9,024 B in whole pages");
+	if (!ASSERT_GE(fd, 0, "memfd") || !ASSERT_OK(ftruncate(fd, (off_t)len), "size") ||
+	    !ASSERT_NONNULL(d, "scratch"))
+		goto out;
+	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ha = helperagg__open(fd, 2, sites, 3, 2 /* BPF_FUNC_map_update_elem */);
+	if (!ASSERT_TRUE(mem != MAP_FAILED, "map") || !ASSERT_NONNULL(ha, "open"))
+		goto out;
+	sim_add(&mem[0 * 2 + 1], 300); /* site 0, CPU 1 */
+	sim_add(&mem[2 * 2 + 0], 700); /* site 2, CPU 0 */
+	sim_add(&mem[2 * 2 + 1], 700); /* site 2, CPU 1 */
+	helperagg__harvest(ha, false, d, note, &g);
+	if (!ASSERT_EQ(g.n, 2, "two sites gained"))
+		goto out;
+	ASSERT_EQ(g.kind[0], LAT_EV_HELPER, "kind");
+	ASSERT_EQ(g.id[0], 11, "site 0 program");
+	ASSERT_EQ(g.aux[0], 2, "helper id");
+	ASSERT_EQ(g.aux2[0], 101, "site 0 map");
+	ASSERT_EQ(g.count[0], 1, "site 0 count");
+	ASSERT_EQ(g.sum[0], 300, "site 0 sum");
+	ASSERT_EQ(g.id[1], 12, "site 2 program");
+	ASSERT_EQ(g.aux2[1], 101, "site 2 map");
+	ASSERT_EQ(g.count[1], 2, "site 2 count, both CPUs");
+	ASSERT_EQ(g.sum[1], 1400, "site 2 sum");
+	g.n = 0;
+	helperagg__harvest(ha, true, d, note, &g);
+	ASSERT_EQ(g.n, 0, "nothing twice");
+out:
+	helperagg__free(ha);
+	if (mem != MAP_FAILED)
+		munmap(mem, len);
+	if (fd >= 0)
+		close(fd);
+	free(d);
+}
+
+int main(void)
+{
+	test__suite = "progagg";
+	RUN_TEST(test_harvest_matches_events);
+	RUN_TEST(test_harvest_deltas);
+	RUN_TEST(test_harvest_carry);
+	RUN_TEST(test_budget);
+	RUN_TEST(test_helper_sites);
+	printf("progagg: %d passed, %d failed\n", test__passed, test__failed);
+	return TEST_EXIT();
+}
