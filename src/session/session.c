@@ -30,9 +30,11 @@
 #include "session/segsession.h"
 #include "session/session.h"
 
-/* How often the in-kernel aggregates are read: as often as the collector reads the ring
- * buffer on its timer. */
-#define HARVEST_NS (20 * 1000000ull)
+/* The in-kernel aggregates are read at each interval close, and within a long interval at
+ * least this often: a u32 bucket of one CPU then holds any rate a CPU can drive (2^32 runs in
+ * 10 s is 430 M runs/s). Reading them more often would cost the UI thread a scan of 9 KiB per
+ * busy (program, CPU) each time, for nothing a closed interval shows. */
+#define HARVEST_NS (10 * 1000000000ull)
 
 /* Per-CPU queue depth: 64k records (3 MiB) per CPU absorbs ~60 ms of 1 M/s per CPU. */
 #define QUEUE_RECORDS 65536
@@ -584,12 +586,26 @@ static void collector_errors(struct session *s)
 		       strerror(collector__poll_errno(s->col)));
 }
 
+/* Take the in-kernel aggregates into the open interval. */
+static void harvest(struct session *s, uint64_t now)
+{
+	if (!s->pt)
+		return;
+	progtrace__harvest(s->pt);
+	if (s->ht)
+		helpertrace__harvest(s->ht, false);
+	s->harvest_ns = now;
+}
+
 /* Sample stats and close the interval. */
 void session__close_interval(struct session *s, uint64_t now)
 {
 	bool scanned;
 
 	session__drain(s);
+	/* The aggregates just before the stats scan: only runs in between count in the stats
+	 * delta now and in the next interval's aggregates (as events still in the ring would). */
+	harvest(s, now);
 	reap_orphans(s);
 	span_losses(s);
 	scanned = progstats__scan(&s->st, &s->nst, &s->stcap) == 0;
@@ -627,36 +643,23 @@ void session__close_interval(struct session *s, uint64_t now)
 		session__sync_watch(s);
 }
 
-/* Take the in-kernel aggregates into the open interval, at most every HARVEST_NS. At the end
- * of a tick, after any close: like the ring buffer's events (delivered in batches of 64 or on
- * the collector's 20 ms timer), the runs since the last harvest are in flight when an interval
- * closes and count in the next one, while bpf_stats has counted them already. */
-static void harvest_due(struct session *s, uint64_t now)
-{
-	if (!s->pt || now - s->harvest_ns < HARVEST_NS)
-		return;
-	progtrace__harvest(s->pt);
-	if (s->ht)
-		helpertrace__harvest(s->ht, false);
-	s->harvest_ns = now;
-}
 
-/* If the interval has elapsed, close it; take the aggregates when due. */
+/* If the interval has elapsed, close it; within a long one, take the aggregates every
+ * HARVEST_NS. */
 static bool live_tick(struct session *s, uint64_t now)
 {
-	bool closed = false;
-
 	session__drain(s);
-	if (now >= s->next_close_ns) {
-		session__close_interval(s, now);
-		/* Keep a steady cadence; after a stall, restart from now rather than bursting. */
-		s->next_close_ns += s->o->interval_ns;
-		if (s->next_close_ns <= now)
-			s->next_close_ns = now + s->o->interval_ns;
-		closed = true;
+	if (now < s->next_close_ns) {
+		if (now - s->harvest_ns >= HARVEST_NS)
+			harvest(s, now);
+		return false;
 	}
-	harvest_due(s, now);
-	return closed;
+	session__close_interval(s, now);
+	/* Keep a steady cadence; after a stall, restart from now rather than bursting. */
+	s->next_close_ns += s->o->interval_ns;
+	if (s->next_close_ns <= now)
+		s->next_close_ns = now + s->o->interval_ns;
+	return true;
 }
 
 /* Switch the view to mode: attach or detach what it needs. */
