@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-# Write recordings for the A/B comparison's tests (--compare), records built as src/rec/rec.h
-# and src/rec/writer.c describe them (format 1.2, as tests/ui/mkstep.py).
+# Write recordings for the A/B comparison's tests (--compare), records built by tests/lrec.py
+# as src/rec/rec.h and src/rec/writer.c describe them (format 1.2).
 #
 #   tests/host/mkab.py a OUT      before: same_prog, slow_prog (+ its helper), noisy, old_prog,
 #                                 the span rpc_span
@@ -22,73 +22,18 @@
 #   rpc_span (a segment): 100 runs at 50000 ns (A and B)
 #   old_prog (A only), new_prog (B only): 10 runs at 5000 ns
 #   stats_prog: bpf_stats counts only (no histogram): 100 runs an interval, 200 in B
-import json, struct, sys, zlib
+import os, sys
+
+sys.dont_write_bytecode = True  # import tests/lrec.py without leaving __pycache__ in the tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from lrec import entry, header, interval, series, stats_entry  # noqa: E402
 
 N = 20
-
-
-def rec(t, payload):
-    head = struct.pack("<II", t, len(payload)) + payload
-    return head + struct.pack("<I", zlib.crc32(head) & 0xffffffff)
-
-
-def uleb(v):
-    out = bytearray()
-    while True:
-        b, v = v & 0x7f, v >> 7
-        out.append(b | (0x80 if v else 0))
-        if not v:
-            return bytes(out)
-
-
-def bucket(v):
-    # bpf/hist_bucket.h: shift = msb(v | 127) - 6, index = shift * 64 + (v >> shift)
-    shift = (v | 127).bit_length() - 1 - 6
-    return shift * 64 + (v >> shift)
-
-
-def series(kind, sid, aux, aux2, name, typ, sub=b"", src=4):
-    p = struct.pack("<HHIIIIHHHH", kind, 0, sid, aux, aux2, src, len(name), len(typ), 0, len(sub))
-    return rec(1, p + name + typ + sub)
-
-
-def entry(kind, sid, aux, aux2, runs):
-    """runs: [(value_ns, n), ...]"""
-    per = {}
-    for v, n in runs:
-        per[bucket(v)] = per.get(bucket(v), 0) + n
-    bb, prev = b"", 0
-    for b in sorted(per):
-        bb += uleb(b - prev) + uleb(per[b])
-        prev = b
-    n = sum(c for _, c in runs)
-    s = sum(v * c for v, c in runs)
-    p = struct.pack("<HHIIIQQQQQQQQII", kind, 1, sid, aux, aux2, 0, 0, 0, n, s,
-                    min(v for v, _ in runs), max(v for v, _ in runs), 0, len(per), len(bb))
-    return p + bb
-
-
-def stats_entry(sid, cnt):
-    # no histogram (flags 0): a bpf_stats delta of cnt runs of 500 ns each
-    return struct.pack("<HHIIIQQQQQQQQII", 1, 0, sid, 0, 0, cnt, cnt * 500, 0, 0, 0, 0, 0, 0, 0, 0)
-
-
-def interval(k, entries, t0=0):
-    p = struct.pack("<QQIIQQQQQII", t0 + k * 10**9, t0 + (k + 1) * 10**9, 0, len(entries),
-                    0, 0, 0, 0, 0, 0, 0)
-    return rec(2, p + b"".join(entries))
-
 
 # The hostile names of xa/xb (bytes, under 64).
 EVIL = {"same_prog": b"<img src=x onerror=document.title='PWNED'>",
         "old_prog": b"q\"uo'te&amp;<b>b</b>\x1b[31m\xffend",
         "new_prog": b"</title><script>document.title='PWNED'</script>"}
-
-
-def header(mode, host="abhost"):
-    meta = json.dumps({"source": "fentry", "mode": mode, "interval_ns": 10**9,
-                       "host": host, "kernel": "0"}).encode()
-    return b"LATTOPREC\0\0\0" + struct.pack("<II", 1 << 16 | 2, len(meta)) + meta
 
 
 def side(b, evil=False, n=N, t0=0):
@@ -114,13 +59,13 @@ def side(b, evil=False, n=N, t0=0):
              entry(1, base + 4, 0, 0, [(5000, 10)]),
              entry(2, progs["slow_prog"], 1, mapid, [(300, 500)]),
              entry(3, 0, 0, 0, [(50000, 100)]),
-             stats_entry(base + 5, 200 if b else 100)]
+             stats_entry(base + 5, 500, 200 if b else 100)]
         parts.append(interval(k, e, t0))
     return b"".join(parts)
 
 
 def helpers():
-    parts = [header("helpers"), series(1, 5, 0, 0, b"hprog", b"xdp"),
+    parts = [header("helpers", "abhost"), series(1, 5, 0, 0, b"hprog", b"xdp"),
              series(2, 5, 1, 3, b"bpf_map_lookup_elem", b"hash", b"m")]
     for k in range(3):
         parts.append(interval(k, [entry(2, 5, 1, 3, [(300, 10)])]))

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # Write a recording for the HTML report's tests, with shapes the page must show and names and
-# metadata a stranger's file could hold (records as src/rec/rec.h describes them, each with a
-# good CRC, so the reader takes all of it):
+# metadata a stranger's file could hold (records built by tests/lrec.py, each with a good CRC,
+# so the reader takes all of it):
 #   - program 101 "stepper": 2000 runs an interval at 1 us, then at 64 us from the middle on;
 #   - program 102 "steady": 1000 runs at 8 us every interval;
 #   - programs 103.. with hostile names (markup, quotes, control bytes, invalid UTF-8), each
@@ -12,7 +12,11 @@
 # With "many N" instead of the default shape: N programs "p0001".., program i at i x 100 ns.
 #
 #   tests/host/mkreport.py OUT [INTERVALS]   or   tests/host/mkreport.py OUT INTERVALS many N
-import json, struct, sys, zlib
+import os, sys
+
+sys.dont_write_bytecode = True  # import tests/lrec.py without leaving __pycache__ in the tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from lrec import entry, header, interval, series as lrec_series, stats_entry  # noqa: E402
 
 HOSTILE = [
     b"<img src=x onerror=document.title='PWNED'>",
@@ -23,52 +27,14 @@ HOSTILE = [
 ]
 
 
-def rec(t, payload):
-    head = struct.pack("<II", t, len(payload)) + payload
-    return head + struct.pack("<I", zlib.crc32(head) & 0xffffffff)
-
-
-def uleb(v):
-    out = bytearray()
-    while True:
-        b, v = v & 0x7f, v >> 7
-        out.append(b | (0x80 if v else 0))
-        if not v:
-            return bytes(out)
-
-
-def bucket(v):
-    # bpf/hist_bucket.h: shift = msb(v | 127) - 6, index = shift * 64 + (v >> shift)
-    shift = (v | 127).bit_length() - 1 - 6
-    return shift * 64 + (v >> shift)
-
-
 def series(sid, name, typ, src=4):
-    p = struct.pack("<HHIIIIHHHH", 1, 0, sid, 0, 0, src, len(name), len(typ), 0, 0)
-    return rec(1, p + name + typ)
+    """A program's series record."""
+    return lrec_series(1, sid, 0, 0, name, typ, src=src)
 
 
 def hist_entry(sid, v, n):
-    bb = uleb(bucket(v)) + uleb(n)
-    p = struct.pack("<HHIIIQQQQQQQQII", 1, 1, sid, 0, 0, 0, 0, 0, n, n * v, v, v, 0, 1, len(bb))
-    return p + bb
-
-
-def stats_entry(sid, v, n, total):
-    return struct.pack("<HHIIIQQQQQQQQII", 1, 0, sid, 0, 0, n, n * v, total, 0, 0, 0, 0, 0, 0, 0)
-
-
-def interval(k, entries, rb=0, queue=0):
-    p = struct.pack("<QQIIQQQQQII", k * 10**9, (k + 1) * 10**9, 0, len(entries),
-                    0, rb, queue, 0, 0, 0, 0)
-    return rec(2, p + b"".join(entries))
-
-
-def header():
-    meta = json.dumps({"source": "fentry", "mode": "programs", "interval_ns": 10**9,
-                       "host": "<script>alert('host')</script>",
-                       "kernel": "6.1\"><svg onload=alert(1)>"}).encode()
-    return b"LATTOPREC\0\0\0" + struct.pack("<II", 1 << 16 | 2, len(meta)) + meta
+    """A program's entry: n runs of v ns."""
+    return entry(1, sid, 0, 0, [(v, n)])
 
 
 def default_shape(n):
@@ -97,7 +63,8 @@ def main():
         parts = many_shape(n, int(sys.argv[4]))
     else:
         parts = default_shape(n)
-    open(out, "wb").write(header() + b"".join(parts))
+    open(out, "wb").write(header("programs", "<script>alert('host')</script>",
+                                '6.1"><svg onload=alert(1)>') + b"".join(parts))
 
 
 main()
