@@ -9,24 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "model/compare.h"
-
-/* Make room for one more element of size sz in *p (*cap allocated, n used); 0 or -ENOMEM. */
-static int grow(void **p, size_t *cap, size_t n, size_t sz)
-{
-	size_t nc;
-	void *np;
-
-	if (n < *cap)
-		return 0;
-	nc = *cap ? *cap * 2 : 8;
-	np = realloc(*p, nc * sz);
-	if (!np)
-		return -ENOMEM;
-	*p = np;
-	*cap = nc;
-	return 0;
-}
 
 /* Create a side for a recording of nivals intervals. */
 struct cmp_side *cmp_side__new(size_t nivals)
@@ -131,7 +115,7 @@ static struct cmp_series *side_series(struct cmp_side *sd, const struct model *m
 			sd->map[pos] = (uint32_t)i + 1;
 			return &sd->s[i];
 		}
-	if (grow((void **)&sd->s, &sd->cap, sd->n, sizeof(*sd->s)))
+	if (array__grow((void **)&sd->s, &sd->cap, sd->n, sizeof(*sd->s)))
 		return NULL;
 	cs = &sd->s[sd->n];
 	memset(cs, 0, sizeof(*cs));
@@ -151,7 +135,7 @@ static int flush(struct cmp_series *cs)
 
 	if (!cs->open_used)
 		return 0;
-	if (grow((void **)&cs->b, &cs->bcap, cs->nb, sizeof(*cs->b)))
+	if (array__grow((void **)&cs->b, &cs->bcap, cs->nb, sizeof(*cs->b)))
 		return -ENOMEM;
 	bl = &cs->b[cs->nb];
 	*bl = (struct cmp_block){ .blk = cs->open_blk, .off = (uint32_t)cs->np,
@@ -163,8 +147,8 @@ static int flush(struct cmp_series *cs)
 	while (hist__next(&cs->open, &it, &b, &n)) {
 		size_t cap = cs->pcap;
 
-		if (grow((void **)&cs->bidx, &cap, cs->np, sizeof(*cs->bidx)) ||
-		    grow((void **)&cs->bcnt, &cs->pcap, cs->np, sizeof(*cs->bcnt)))
+		if (array__grow((void **)&cs->bidx, &cap, cs->np, sizeof(*cs->bidx)) ||
+		    array__grow((void **)&cs->bcnt, &cs->pcap, cs->np, sizeof(*cs->bcnt)))
 			return -ENOMEM;
 		cs->bidx[cs->np] = b;
 		cs->bcnt[cs->np++] = n;

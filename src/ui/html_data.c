@@ -10,25 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "rec/replay.h"
 #include "ui/html.h"
-
-/* Grow *p (n used, *cap allocated, elements of size sz) to room for one more; 0 or -ENOMEM. */
-static int grow(void **p, size_t n, size_t *cap, size_t sz)
-{
-	size_t nc;
-	void *np;
-
-	if (n < *cap)
-		return 0;
-	nc = *cap ? *cap * 2 : 8;
-	np = realloc(*p, nc * sz);
-	if (!np)
-		return -ENOMEM;
-	*p = np;
-	*cap = nc;
-	return 0;
-}
 
 /* The report's series for model series se (position pos in the model), added when new. */
 static struct html_series *series_at(struct html_data *d, const struct model *m, size_t pos)
@@ -38,7 +22,7 @@ static struct html_series *series_at(struct html_data *d, const struct model *m,
 	while (d->nser <= pos) {
 		struct html_series *h;
 
-		if (grow((void **)&d->ser, d->nser, &d->sercap, sizeof(*d->ser)))
+		if (array__grow((void **)&d->ser, &d->sercap, d->nser, sizeof(*d->ser)))
 			return NULL;
 		h = &d->ser[d->nser++];
 		memset(h, 0, sizeof(*h));
@@ -81,7 +65,7 @@ static int close_column(struct html_series *h, uint32_t col)
 	uint32_t it = 0, b;
 	uint64_t n;
 
-	if (grow((void **)&h->pt, h->npt, &h->ptcap, sizeof(*h->pt)))
+	if (array__grow((void **)&h->pt, &h->ptcap, h->npt, sizeof(*h->pt)))
 		return -ENOMEM;
 	p = &h->pt[h->npt++];
 	memset(p, 0, sizeof(*p));
@@ -103,7 +87,7 @@ static int close_column(struct html_series *h, uint32_t col)
 			c->count += n; /* rows hold several buckets: ascending, so adjacent */
 			continue;
 		}
-		if (grow((void **)&h->cell, h->ncell, &h->cellcap, sizeof(*h->cell)))
+		if (array__grow((void **)&h->cell, &h->cellcap, h->ncell, sizeof(*h->cell)))
 			return -ENOMEM;
 		h->cell[h->ncell++] = (struct html_cell){ .col = col, .row = row, .count = n };
 	}
