@@ -113,14 +113,7 @@ static void draw_table(struct tui *t, int y0, int height)
 	mvchgat(y0, 0, -1, tui_attr(t, TH_TITLE), PAIR_NUMBER(tui_attr(t, TH_TITLE)), NULL);
 	attroff(tui_attr(t, TH_TITLE));
 	height--;
-	if (t->sel < t->top)
-		t->top = t->sel;
-	if (t->sel >= t->top + height)
-		t->top = t->sel - height + 1;
-	if (t->top > (int)t->nrows - height)
-		t->top = (int)t->nrows - height;
-	if (t->top < 0)
-		t->top = 0;
+	tui__scroll(t, height);
 	for (int i = 0; i < height; i++) {
 		int idx = t->top + i;
 		const struct cmp_row *r;

@@ -99,6 +99,19 @@ static void draw_line(struct tui *t, int y, const struct row *r, const struct co
 	clrtoeol();
 }
 
+/* Scroll the table's height rows of t->nrows so the selection is visible. */
+void tui__scroll(struct tui *t, int height)
+{
+	if (t->sel < t->top)
+		t->top = t->sel;
+	if (t->sel >= t->top + height)
+		t->top = t->sel - height + 1;
+	if (t->top > (int)t->nrows - height)
+		t->top = (int)t->nrows - height; /* no empty space below after a resize */
+	if (t->top < 0)
+		t->top = 0;
+}
+
 /* The table, scrolled so the selection is visible. */
 void tui__draw_table(struct tui *t, int y0, int height)
 {
@@ -113,14 +126,7 @@ void tui__draw_table(struct tui *t, int y0, int height)
 	mvchgat(y0, 0, -1, tui_attr(t, TH_TITLE), PAIR_NUMBER(tui_attr(t, TH_TITLE)), NULL);
 	attroff(tui_attr(t, TH_TITLE));
 	height--;
-	if (t->sel < t->top)
-		t->top = t->sel;
-	if (t->sel >= t->top + height)
-		t->top = t->sel - height + 1;
-	if (t->top > (int)t->nrows - height)
-		t->top = (int)t->nrows - height; /* no empty space below after a resize */
-	if (t->top < 0)
-		t->top = 0;
+	tui__scroll(t, height);
 	for (int i = 0; i < height; i++) {
 		int idx = t->top + i;
 		const struct row *r;

@@ -93,6 +93,9 @@ void tui__draw_header(struct tui *t, int y);
 /* text from line y in attribute a, wrapped at spaces over at most max_lines lines, ending
  * with an ellipsis when cut; returns the lines used (0 for ""). */
 int tui__draw_wrapped(int y, const char *text, int max_lines, attr_t a);
+/* Scroll t->top so the selection is within height table rows, leaving no empty space below
+ * (tui_draw.c; the comparison's table uses it too). */
+void tui__scroll(struct tui *t, int height);
 /* The table (heading + rows, scrolled to the selection) in lines y0 .. y0 + height - 1. */
 void tui__draw_table(struct tui *t, int y0, int height);
 /* Lines the detail pane wants for the selected row (0 when closed or nothing selected). */
