@@ -774,6 +774,22 @@ static struct tui *tui_start(struct session *s, struct cmp_view *cmp)
 	return t;
 }
 
+/* Take getch's ch (ERR: none came, so expire the footer's flash at now): handle the key and
+ * redraw if it asks; true when it quits. */
+static bool take_key(struct tui *t, int ch, uint64_t now)
+{
+	int r;
+
+	if (ch == ERR) {
+		expire_flash(t, now);
+		return false;
+	}
+	r = handle_key(t, ch);
+	if ((r & KH_REDRAW) && !(r & KH_QUIT))
+		tui__draw(t);
+	return r & KH_QUIT;
+}
+
 /* Run the comparison's screen until q or a signal: keys only, nothing ticks. */
 int tui__run_compare(struct cmp_view *v, volatile sig_atomic_t *stop)
 {
@@ -782,17 +798,10 @@ int tui__run_compare(struct cmp_view *v, volatile sig_atomic_t *stop)
 	if (!t)
 		return EXIT_RUNTIME;
 	while (!*stop) {
-		int ch = getch(), r;
+		int ch = getch();
 
-		if (ch == ERR) {
-			expire_flash(t, now_ns());
-			continue;
-		}
-		r = handle_key(t, ch);
-		if (r & KH_QUIT)
+		if (take_key(t, ch, ch == ERR ? now_ns() : 0))
 			break;
-		if (r & KH_REDRAW)
-			tui__draw(t);
 	}
 	tui__free(t);
 	endwin();
@@ -829,16 +838,8 @@ int tui__run(struct session *s, volatile sig_atomic_t *stop)
 			if (s->o->iterations && printed >= s->o->iterations)
 				break;
 		}
-		if (ch == ERR) {
-			expire_flash(t, now);
-			continue;
-		}
-		int r = handle_key(t, ch);
-
-		if (r & KH_QUIT)
+		if (take_key(t, ch, now))
 			break;
-		if (r & KH_REDRAW)
-			tui__draw(t);
 	}
 	tui__free(t);
 	endwin();
