@@ -2,7 +2,7 @@
 /*
  * agg.bpf.h - add one run to a per-CPU in-kernel aggregate (struct lat_agg, bpf/lattop.h):
  * shared by the program probes (progtrace.bpf.c) and the helper probes (helpertrace.bpf.c),
- * each of which has its own mmapable lat_agg array.
+ * each of which gets its own mmapable lat_agg array, defined here.
  *
  * Only the CPU a record belongs to adds to it, with atomic adds (a probe nested on the same CPU
  * between a load and a store of the one it interrupted cannot lose an increment); max and
@@ -13,6 +13,18 @@
 #define LATTOP_AGG_BPF_H
 
 #include "lattop.h"
+
+/* The aggregates (struct lat_agg) of the object that includes this: user space sizes the array
+ * before load (progtrace.bpf.c: one record per possible CPU; helpertrace.bpf.c: one per site
+ * and CPU; 1 when nothing is aggregated) and mmaps it. An ARRAY: its lookup is inlined by the
+ * verifier, so it calls no traceable kernel function. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, struct lat_agg);
+} lat_agg SEC(".maps");
 
 /* Raise *p to v unless it is already as large; a nested probe on this CPU may change *p between
  * the load and the swap, so try again (each retry means *p grew: four are plenty). */

@@ -38,15 +38,8 @@ const volatile __u32 agg_nsites = 0;
 const volatile __u32 agg_ncpu = 1;
 const volatile struct lat_hagg_site agg_sites[LAT_HAGG_SITES] = {};
 
-/* The aggregates (struct lat_agg): user space sets max_entries to agg_nsites * agg_ncpu before
- * load (1 without sites) and mmaps it. An ARRAY: its lookup is inlined (nothing traceable). */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__uint(map_flags, BPF_F_MMAPABLE);
-	__type(key, __u32);
-	__type(value, struct lat_agg);
-} lat_agg SEC(".maps");
+/* The aggregates are agg.bpf.h's lat_agg: user space sets its max_entries to
+ * agg_nsites * agg_ncpu before load (1 without sites). */
 
 /* Aggregate a call of program prog on map of dur ns if the pair is one of ours. */
 static __always_inline bool helper_agg(__u32 prog, __u32 map, __u64 dur)

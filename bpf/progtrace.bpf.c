@@ -57,16 +57,8 @@ const volatile __u32 target_id = 0;
 /* 1: aggregate in the kernel (lat_agg); 0: one ring-buffer event per run (set before load). */
 const volatile __u32 agg_on = 1;
 
-/* This copy's per-CPU aggregates (struct lat_agg): user space sets max_entries to the number of
- * possible CPUs before load (1 when agg_on is 0) and mmaps it. An ARRAY: its lookup is inlined
- * by the verifier, so it calls no traceable kernel function. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__uint(map_flags, BPF_F_MMAPABLE);
-	__type(key, __u32);
-	__type(value, struct lat_agg);
-} lat_agg SEC(".maps");
+/* This copy's per-CPU aggregates are agg.bpf.h's lat_agg: user space sets its max_entries to
+ * the number of possible CPUs before load (1 when agg_on is 0). */
 
 /* Add one run of dur ns to CPU cpu's aggregate (the CPU the probe runs on). */
 static __always_inline void agg_run(__u32 cpu, __u64 dur)
