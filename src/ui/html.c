@@ -73,11 +73,35 @@ int html__write(const char *path, const char *buf, size_t len)
 	return EXIT_OK;
 }
 
+/* Say that the report path cannot be made for lack of memory; returns EXIT_RUNTIME. */
+static int say_no_memory(const char *path)
+{
+	char err[512];
+
+	snprintf(err, sizeof(err), "cannot make the report %s: out of memory", path);
+	text__line(stderr, "lattop: ", err);
+	return EXIT_RUNTIME;
+}
+
+/* Write the page made in buf (len bytes) to path, or say it could not be made; frees buf. */
+int html__emit(const char *path, char *buf, size_t len, bool made)
+{
+	int e;
+
+	if (!made) {
+		free(buf);
+		return say_no_memory(path);
+	}
+	e = html__write(path, buf, len);
+	free(buf);
+	return e;
+}
+
 /* Write the report of the replayed session s to s->o->html. */
 int html__run(struct session *s, volatile sig_atomic_t *stop)
 {
 	static struct html_data d;
-	char err[512], *buf = NULL;
+	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem;
 	int e;
@@ -89,9 +113,7 @@ int html__run(struct session *s, volatile sig_atomic_t *stop)
 		html_data__free(&d);
 		if (e == -EINTR)
 			return EXIT_RUNTIME;
-		snprintf(err, sizeof(err), "cannot make the report %s: out of memory", s->o->html);
-		text__line(stderr, "lattop: ", err);
-		return EXIT_RUNTIME;
+		return say_no_memory(s->o->html);
 	}
 	mem = open_memstream(&buf, &len);
 	if (mem) {
@@ -99,13 +121,5 @@ int html__run(struct session *s, volatile sig_atomic_t *stop)
 		e = fclose(mem) ? -ENOMEM : 0;
 	}
 	html_data__free(&d);
-	if (!mem || e) {
-		free(buf);
-		snprintf(err, sizeof(err), "cannot make the report %s: out of memory", s->o->html);
-		text__line(stderr, "lattop: ", err);
-		return EXIT_RUNTIME;
-	}
-	e = html__write(s->o->html, buf, len);
-	free(buf);
-	return e;
+	return html__emit(s->o->html, buf, len, mem && !e);
 }

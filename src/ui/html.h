@@ -127,6 +127,9 @@ const char *html__kind_name(uint16_t kind);
  * name was taken meanwhile; 1 when it could not be written (one sentence on stderr, no file
  * left). */
 int html__write(const char *path, const char *buf, size_t len);
+/* html__write of the page made in buf (len bytes), or, when made is false (making it ran out
+ * of memory), one sentence on stderr and 1; frees buf either way (html.c). */
+int html__emit(const char *path, char *buf, size_t len, bool made);
 /* Write the report of the replayed session s to s->o->html, a new file (with s->o->compare:
  * the comparison's, html_cmp__run). Returns an exit status: 0, 1 when the file could not be
  * written, 2 for a bad pair (one sentence on stderr). */

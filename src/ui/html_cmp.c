@@ -408,13 +408,5 @@ int html_cmp__run(struct session *s, volatile sig_atomic_t *stop)
 	}
 	html_cmp__fini(&hc);
 	cmp_view__free(v);
-	if (ret != EXIT_OK) {
-		free(buf);
-		snprintf(err, sizeof(err), "cannot make the report %s: out of memory", s->o->html);
-		text__line(stderr, "lattop: ", err);
-		return EXIT_RUNTIME;
-	}
-	ret = html__write(s->o->html, buf, len);
-	free(buf);
-	return ret;
+	return html__emit(s->o->html, buf, len, ret == EXIT_OK);
 }
