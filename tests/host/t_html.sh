@@ -6,14 +6,12 @@
 # element or handler from a name, the document's title unchanged), screenshots that are not
 # blank in light and dark mode, and a printed PDF. Recordings come from tests/host/mkreport.py.
 # No root, no BPF; Chromium is skipped only when it cannot start at all.
-cd "$(dirname "$0")/../.." && . tests/lib.sh
+cd "$(dirname "$0")/../.." && . tests/lib.sh && . tests/host/html_lib.sh
 SUITE=html
 export TZ=UTC
 
 R=$TMP/r.lrec
 python3 tests/host/mkreport.py "$R" 20
-# fact FILE KEY: a fact tests/host/html_facts.py prints about a report or a DOM.
-fact() { awk -F'\t' -v k="$2" '$1 == k { sub(/^[^\t]*\t/, ""); print; exit }' "$1"; }
 
 # Errors: one sentence, a defined status, and no file created.
 out=$($LATTOP --html "$TMP/x.html" 2>&1)
@@ -116,15 +114,7 @@ check cap-says grep -qF '<tr><th>series</th><td>1000 shown, 0 without runs (or o
 check cap-lowest-left-out bash -c "! grep -qF '>p0001<' '$TMP/1001.html'"
 
 # Chromium: the page as a browser builds and paints it.
-chrome() {
-	timeout 120 chromium --headless --no-sandbox --disable-gpu --no-first-run \
-		--user-data-dir="$TMP/chromium" "$@" 2>>"$TMP/chromium.err"
-}
-if ! command -v chromium >/dev/null; then
-	skip chromium "chromium is not installed (make deps installs it)"
-elif ! chrome --dump-dom about:blank >"$TMP/blank.dom" || ! grep -q '<html' "$TMP/blank.dom"; then
-	skip chromium "chromium cannot start here: $(grep -v dbus "$TMP/chromium.err" | tail -n 1)"
-else
+if chrome_ready; then
 	chrome --dump-dom "file://$H" >"$TMP/r.dom"
 	expect_eq dom-status $? 0
 	python3 tests/host/html_facts.py "$TMP/r.dom" >"$TMP/dom.facts"

@@ -6,7 +6,7 @@
 # the only-in-B series as such, both sides on one scale, nothing outside the file, hostile
 # names as text, byte-identical on a second run), and the page as Debian's headless Chromium
 # builds and paints it. No root, no BPF; Chromium is skipped only when it cannot start at all.
-cd "$(dirname "$0")/../.." && . tests/lib.sh
+cd "$(dirname "$0")/../.." && . tests/lib.sh && . tests/host/html_lib.sh
 SUITE=html-compare
 export TZ=UTC
 GEN=tests/host/mkab.py
@@ -14,8 +14,6 @@ GEN=tests/host/mkab.py
 python3 $GEN a "$TMP/a.lrec" && python3 $GEN b "$TMP/b.lrec" && python3 $GEN helpers "$TMP/h.lrec" &&
 	python3 $GEN xa "$TMP/xa.lrec" && python3 $GEN xb "$TMP/xb.lrec"
 expect_eq generate $? 0
-# fact FILE KEY: a fact tests/host/html_facts.py prints about a report or a DOM.
-fact() { awk -F'\t' -v k="$2" '$1 == k { sub(/^[^\t]*\t/, ""); print; exit }' "$1"; }
 
 # Errors: one sentence on stderr, nothing on stdout, status 2, no report left.
 echo "not a recording" >"$TMP/text.txt"
@@ -156,15 +154,7 @@ check hostile-host-escaped grep -qF "<tr><th>host</th><td>&lt;script&gt;alert(&#
 check hostile-no-raw-markup bash -c "! grep -aqE '<(img|script|b>)' '$X'"
 
 # Chromium: the page as a browser builds and paints it.
-chrome() {
-	timeout 120 chromium --headless --no-sandbox --disable-gpu --no-first-run \
-		--user-data-dir="$TMP/chromium" "$@" 2>>"$TMP/chromium.err"
-}
-if ! command -v chromium >/dev/null; then
-	skip chromium "chromium is not installed (make deps installs it)"
-elif ! chrome --dump-dom about:blank >"$TMP/blank.dom" || ! grep -q '<html' "$TMP/blank.dom"; then
-	skip chromium "chromium cannot start here: $(grep -v dbus "$TMP/chromium.err" | tail -n 1)"
-else
+if chrome_ready; then
 	chrome --dump-dom "file://$H" >"$TMP/ab.dom"
 	expect_eq dom-status $? 0
 	python3 tests/host/html_facts.py "$TMP/ab.dom" >"$TMP/dom.facts"
