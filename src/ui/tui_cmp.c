@@ -335,10 +335,7 @@ static int draw_heats(struct tui *t, const struct cmp_row *r, int y, int lines)
 			: "  one scale for A and B; shade \" .:-=+*#%%@\": runs up to %s; p50 "
 			  "underlined, p99 reversed",
 		 maxs);
-	attron(tui_attr(t, TH_NOTE));
-	mvaddnstr(y + used, 0, legend, COLS);
-	attroff(tui_attr(t, TH_NOTE));
-	clrtoeol();
+	tui__draw_note(t, y + used, legend);
 	return used + 1;
 }
 

@@ -99,6 +99,15 @@ static void draw_line(struct tui *t, int y, const struct row *r, const struct co
 	clrtoeol();
 }
 
+/* text in the note colour on line y, cut at the screen's width, the rest of the line cleared. */
+void tui__draw_note(const struct tui *t, int y, const char *text)
+{
+	attron(tui_attr(t, TH_NOTE));
+	mvaddnstr(y, 0, text, COLS);
+	attroff(tui_attr(t, TH_NOTE));
+	clrtoeol();
+}
+
 /* Scroll the table's height rows of t->nrows so the selection is visible. */
 void tui__scroll(struct tui *t, int height)
 {
@@ -301,10 +310,7 @@ void tui__draw_pane(struct tui *t, int y0, int height)
 			 r->s->note[0] ? "; "
 				       : " (watch it with -p or f where the kernel allows fentry)",
 			 note);
-		attron(tui_attr(t, TH_NOTE));
-		mvaddnstr(y0 + 1, 0, why, COLS);
-		attroff(tui_attr(t, TH_NOTE));
-		clrtoeol();
+		tui__draw_note(t, y0 + 1, why);
 		for (int i = 2; i < height; i++) {
 			move(y0 + i, 0);
 			clrtoeol();

@@ -154,10 +154,7 @@ int tui__draw_heat(struct tui *t, const struct series *s, int y, int lines)
 			: "  %zu intervals, newest right; shade \" .:-=+*#%%@\": runs up to %s; "
 			  "p50 underlined, p99 reversed",
 		 n, maxs);
-	attron(tui_attr(t, TH_NOTE));
-	mvaddnstr(y + rows, 0, legend, COLS);
-	attroff(tui_attr(t, TH_NOTE));
-	clrtoeol();
+	tui__draw_note(t, y + rows, legend);
 	return rows + 1;
 }
 

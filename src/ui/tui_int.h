@@ -93,6 +93,8 @@ void tui__draw_header(struct tui *t, int y);
 /* text from line y in attribute a, wrapped at spaces over at most max_lines lines, ending
  * with an ellipsis when cut; returns the lines used (0 for ""). */
 int tui__draw_wrapped(int y, const char *text, int max_lines, attr_t a);
+/* text in the note colour on line y, cut at COLS, the rest of the line cleared (tui_draw.c). */
+void tui__draw_note(const struct tui *t, int y, const char *text);
 /* Scroll t->top so the selection is within height table rows, leaving no empty space below
  * (tui_draw.c; the comparison's table uses it too). */
 void tui__scroll(struct tui *t, int height);
