@@ -1,8 +1,26 @@
 # Helpers for the HTML reports' suites (t_html.sh, t_html_compare.sh), sourced after
-# tests/lib.sh: the facts tests/host/html_facts.py prints, and headless Chromium.
+# tests/lib.sh: the facts tests/host/html_facts.py prints, the checks every written report
+# passes, and headless Chromium.
 
 # fact FILE KEY: a fact tests/host/html_facts.py prints about a report or a DOM.
 fact() { awk -F'\t' -v k="$2" '$1 == k { sub(/^[^\t]*\t/, ""); print; exit }' "$1"; }
+
+# report_written H ARGS...: lattop ARGS --html H writes the report H: status 0, nothing said,
+# mode 0600; and its facts, in $TMP/file.facts, show valid UTF-8, nothing outside the file, and
+# no element or handler made from a name.
+report_written() {
+	local h=$1 out f=$TMP/file.facts
+	shift
+	out=$($LATTOP "$@" --html "$h" 2>&1)
+	expect_eq writes-status $? 0
+	expect_eq writes-silently "$out" ""
+	expect_eq mode-0600 "$(stat -c %a "$h")" 600
+	python3 tests/host/html_facts.py "$h" >"$f"
+	expect_eq file-utf8 "$(fact "$f" utf8)" ok
+	expect_eq file-nothing-outside "$(fact "$f" outside)" 0
+	expect_eq file-no-active-element "$(fact "$f" active)" 0
+	expect_eq file-no-handler "$(fact "$f" onattrs)" 0
+}
 
 # chrome ARGS...: headless Chromium (its stderr kept in $TMP/chromium.err).
 chrome() {
