@@ -1,6 +1,6 @@
 # Helpers for the HTML reports' suites (t_html.sh, t_html_compare.sh), sourced after
 # tests/lib.sh: the facts tests/host/html_facts.py prints, the checks every written report
-# passes, and headless Chromium.
+# passes, and headless Chromium (its check, and the screenshots of a page).
 
 # fact FILE KEY: a fact tests/host/html_facts.py prints about a report or a DOM.
 fact() { awk -F'\t' -v k="$2" '$1 == k { sub(/^[^\t]*\t/, ""); print; exit }' "$1"; }
@@ -38,4 +38,19 @@ chrome_ready() {
 		return 0
 	fi
 	return 1
+}
+
+# page_painted H: Chromium's screenshots of the page H are not blank (a blank page is one
+# colour), light on a light scheme and dark on a dark one (mean luma of the pixels, 0..255).
+page_painted() {
+	local w h colours luma
+	chrome --window-size=800,1200 --screenshot="$TMP/light.png" "file://$1" >/dev/null
+	chrome --window-size=800,1200 --force-dark-mode --screenshot="$TMP/dark.png" "file://$1" >/dev/null
+	read -r w h colours luma < <(python3 tests/host/pngstat.py "$TMP/light.png")
+	expect_eq shot-size "$w x $h" "800 x 1200"
+	check shot-not-blank test "${colours:-0}" -ge 50
+	check shot-light test "${luma:-0}" -ge 180
+	read -r w h colours luma < <(python3 tests/host/pngstat.py "$TMP/dark.png")
+	check dark-not-blank test "${colours:-0}" -ge 50
+	check dark-is-dark test "${luma:-255}" -le 80
 }
