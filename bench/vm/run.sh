@@ -5,7 +5,10 @@
 #
 # Environment: OUTPUT (.output), VMB_SMP (vCPUs, 4), VMB_ROUNDS (interleaved rounds, 3),
 # VMB_CALLS (bpf_prog_test_run calls per thread and measurement, 5), VMB_REPEAT (runs per call,
-# 20000), VM_* knobs of tests/vm/run.sh (VM_TEST_TIMEOUT defaults to 2400 s here).
+# 20000), VMB_OBS (the observers to run, space-separated, of: stats ref agg aggplain lattopring
+# lattop lattopbefore; all by default), VMB_BEFORE (a lattop binary built from an earlier commit:
+# adds the observer lattopbefore, the same batch session run with that binary), VM_* knobs of
+# tests/vm/run.sh (VM_TEST_TIMEOUT defaults to 2400 s here).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUTPUT=${OUTPUT:-.output}
@@ -13,13 +16,21 @@ OUT=$OUTPUT/bench/vm
 mkdir -p "$OUT/guest"
 rm -f "$OUT"/guest/*
 cp bench/vm/guest/*.sh "$OUT/guest/"
-printf 'VMB_ROUNDS=%s\nVMB_CALLS=%s\nVMB_REPEAT=%s\n' "${VMB_ROUNDS:-3}" "${VMB_CALLS:-5}" \
-	"${VMB_REPEAT:-20000}" >"$OUT/guest/vmbench.conf"
+OBS=${VMB_OBS:-stats ref agg aggplain lattopring lattop}
+cp bench/vm/bins.txt "$OUT/bins.txt"
+if [ -n "${VMB_BEFORE:-}" ]; then
+	[ -x "$VMB_BEFORE" ] || { echo "vmbench: VMB_BEFORE=$VMB_BEFORE is not an executable" >&2; exit 2; }
+	cp "$VMB_BEFORE" "$OUT/lattop-before"
+	echo '$OUTPUT/bench/vm/lattop-before' >>"$OUT/bins.txt"
+	[ -n "${VMB_OBS:-}" ] || OBS="$OBS lattopbefore"
+fi
+printf 'VMB_ROUNDS=%s\nVMB_CALLS=%s\nVMB_REPEAT=%s\nVMB_OBS="%s"\n' "${VMB_ROUNDS:-3}" \
+	"${VMB_CALLS:-5}" "${VMB_REPEAT:-20000}" "$OBS" >"$OUT/guest/vmbench.conf"
 rm -f "$OUT/results.log"
 rc=0
 # multi-threaded TCG: the vCPUs must really run at once for the "all vCPUs driving" side.
 OUTPUT=$OUTPUT VM_SMP=${VMB_SMP:-4} VM_TCG_THREAD=${VMB_TCG_THREAD:-multi} VM_TESTS=x_vmbench VM_GUEST_EXTRA=$OUT/guest \
-	VM_BINS_EXTRA=bench/vm/bins.txt VM_TEST_TIMEOUT=${VM_TEST_TIMEOUT:-2400} \
+	VM_BINS_EXTRA=$OUT/bins.txt VM_TEST_TIMEOUT=${VM_TEST_TIMEOUT:-2400} \
 	VM_RESULTS_OUT=$OUT/results.log bash tests/vm/run.sh || rc=$?
 if [ -s "$OUT/results.log" ]; then
 	python3 bench/vm/table.py "$OUT/results.log" | tee "$OUT/table.md"

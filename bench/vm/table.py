@@ -16,6 +16,7 @@ NAMES = {
     "aggplain": "the prototype with plain adds (not nesting-safe)",
     "lattopring": "lattop -p ID -b, an event per run (ring buffer, LATTOP_PATH=ring)",
     "lattop": "lattop -p ID -b, aggregated in the kernel (the default)",
+    "lattopbefore": "the same with lattop built from an earlier commit (VMB_BEFORE)",
 }
 
 
@@ -47,7 +48,7 @@ def main():
             continue
         r = int(f["round"])
         for kind in ("refreport", "aggreport", "aggplainreport", "lattopringreport",
-                     "lattopreport"):
+                     "lattopreport", "lattopbeforereport"):
             if " " + kind + " " in line:
                 reports.setdefault(kind, []).append((r, line.split(kind + " ", 1)[1]))
         if "mode" not in f:
@@ -78,7 +79,7 @@ def main():
     for t in sorted({k[1] for k in meas}):
         drivers = "solo" if t == 1 else f"{t} threads, one per vCPU"
         print(f"| bare | {drivers} | {spread(meas.get(('bare', t), []))} | | | | |")
-        for mode in ("stats", "ref", "agg", "aggplain", "lattopring", "lattop"):
+        for mode in NAMES:
             if (mode, t) not in meas:
                 continue
             c = cpu.get((mode, t), [])
@@ -90,7 +91,7 @@ def main():
     print()
     print("Counts and losses per round (expected = solo + all-vCPU runs of that round):")
     for kind in ("refreport", "aggreport", "aggplainreport", "lattopringreport",
-                     "lattopreport"):
+                     "lattopreport", "lattopbeforereport"):
         for r, text in reports.get(kind, []):
             print(f"- round {r} {kind[:-6]}: {text}")
     ncpu_i = int(ncpu) if str(ncpu).isdigit() else 0

@@ -11,6 +11,9 @@ mkdir -p $T
 ROUNDS=${VMB_ROUNDS:-3}
 CALLS=${VMB_CALLS:-5}
 REPEAT=${VMB_REPEAT:-20000}
+OBS=" ${VMB_OBS:-stats ref agg aggplain lattopring lattop} "
+# on NAME: is observer NAME in this run (VMB_OBS)?
+on() { case $OBS in *" $1 "*) return 0 ;; esac; return 1; }
 NCPU=$(grep -c '^processor' /proc/cpuinfo)
 echo "VMB info ncpu=$NCPU rounds=$ROUNDS calls=$CALLS repeat=$REPEAT kernel=$(uname -r)"
 
@@ -64,12 +67,12 @@ bare() {
 	measure $1 bare $NCPU
 }
 runs_of() { echo $(($1 * CALLS * REPEAT)); }
-# lattop_obs ROUND MODE: lattop watching the program (batch, cumulative CSV) through the runs
-# of one measurement pair: exact count, every loss counter, its threads' CPU. The path comes
-# from the environment (LATTOP_PATH=ring: an event per run).
+# lattop_obs ROUND MODE [BINARY]: lattop (or BINARY) watching the program (batch, cumulative
+# CSV) through the runs of one measurement pair: exact count, every loss counter, its threads'
+# CPU. The path comes from the environment (LATTOP_PATH=ring: an event per run).
 lattop_obs() {
 	rm -f $T/l.csv $T/l.err
-	lattop -b -o csv -c -d 0.5 -D 3000 -p "$ID" >$T/l.csv 2>$T/l.err &
+	${3:-lattop} -b -o csv -c -d 0.5 -D 3000 -p "$ID" >$T/l.csv 2>$T/l.err &
 	lp=$!
 	if ! wait_line 'fentry' $T/l.csv 1200; then
 		fail vmbench-$2-$1 "lattop did not attach: $(tail -n 3 $T/l.err)"
@@ -100,48 +103,65 @@ expected=$(($(runs_of 1) + $(runs_of $NCPU)))
 r=1
 while [ $r -le $ROUNDS ]; do
 	# bpf_stats through an fd, as lattop enables it.
-	bare $r
-	if expect vmbench-stats-on-$r "$(xcmd 'stats on')" ok; then
-		measure $r stats 1
-		measure $r stats $NCPU
+	if on stats; then
+		bare $r
+		if expect vmbench-stats-on-$r "$(xcmd 'stats on')" ok; then
+			measure $r stats 1
+			measure $r stats $NCPU
+		fi
+		xcmd 'stats off' >/dev/null
 	fi
-	xcmd 'stats off' >/dev/null
 
 	# The reference probe: per-CPU start, per-CPU log2 histogram.
-	bare $r
-	if expect vmbench-ref-on-$r "$(xcmd 'ref on')" ok; then
-		measure $r ref 1
-		measure $r ref $NCPU
+	if on ref; then
+		bare $r
+		if expect vmbench-ref-on-$r "$(xcmd 'ref on')" ok; then
+			measure $r ref 1
+			measure $r ref $NCPU
+		fi
+		got=$(xcmd 'ref off')
+		echo "VMB round=$r refreport expected=$expected $got"
+		expect vmbench-ref-count-$r "$got" "ref count $expected"
 	fi
-	got=$(xcmd 'ref off')
-	echo "VMB round=$r refreport expected=$expected $got"
-	expect vmbench-ref-count-$r "$got" "ref count $expected"
 
 	# The in-kernel aggregation prototype (log-linear per-CPU histogram, count/sum/max).
-	bare $r
-	if expect vmbench-agg-on-$r "$(xcmd 'agg on')" ok; then
-		measure $r agg 1
-		measure $r agg $NCPU
+	if on agg; then
+		bare $r
+		if expect vmbench-agg-on-$r "$(xcmd 'agg on')" ok; then
+			measure $r agg 1
+			measure $r agg $NCPU
+		fi
+		got=$(xcmd 'agg off')
+		echo "VMB round=$r aggreport expected=$expected $got"
+		expect vmbench-agg-count-$r "$(echo "$got" | awk '{print $3, $5, $7}')" "$expected $expected 0"
 	fi
-	got=$(xcmd 'agg off')
-	echo "VMB round=$r aggreport expected=$expected $got"
-	expect vmbench-agg-count-$r "$(echo "$got" | awk '{print $3, $5, $7}')" "$expected $expected 0"
 
 	# The same with plain adds: what the atomics cost here (not a correct observer).
-	bare $r
-	if expect vmbench-aggplain-on-$r "$(xcmd 'agg plain')" ok; then
-		measure $r aggplain 1
-		measure $r aggplain $NCPU
+	if on aggplain; then
+		bare $r
+		if expect vmbench-aggplain-on-$r "$(xcmd 'agg plain')" ok; then
+			measure $r aggplain 1
+			measure $r aggplain $NCPU
+		fi
+		got=$(xcmd 'agg off')
+		echo "VMB round=$r aggplainreport expected=$expected $got"
 	fi
-	got=$(xcmd 'agg off')
-	echo "VMB round=$r aggplainreport expected=$expected $got"
 
 	# lattop watching it, both paths: each run an event through the ring buffer
-	# (LATTOP_PATH=ring, as before issue 13), then aggregated in the kernel (the default).
-	bare $r
-	LATTOP_PATH=ring lattop_obs $r lattopring
-	bare $r
-	lattop_obs $r lattop
+	# (LATTOP_PATH=ring, as before issue 13), then aggregated in the kernel (the default), then
+	# the binary of an earlier commit (VMB_BEFORE) the same way.
+	if on lattopring; then
+		bare $r
+		LATTOP_PATH=ring lattop_obs $r lattopring
+	fi
+	if on lattop; then
+		bare $r
+		lattop_obs $r lattop
+	fi
+	if on lattopbefore; then
+		bare $r
+		lattop_obs $r lattopbefore lattop-before
+	fi
 	r=$((r + 1))
 done
 echo quit >&3
