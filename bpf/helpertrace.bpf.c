@@ -88,16 +88,18 @@ static __always_inline bool same_ctx(__u32 top, __u32 now, bool kprobe)
  * the timer thread running soft hrtimers: its calls are not d's. An interrupt runs on top of
  * the interrupted thread, so outside task context the thread says nothing; where contexts
  * cannot be read (every one reads 0) the old attribution by the stack alone stays, as the
- * notice says (the program probes compare threads only there too: progtrace.bpf.c). */
-static __always_inline bool same_task(const struct lat_nest *n, __u32 d)
+ * notice says (the program probes compare threads only there too: progtrace.bpf.c). The
+ * thread is told by its stack: the probe's frame (a trampoline's frame, or a kprobe's pt_regs,
+ * both on the stack the call runs on) against the entry's (same_task_stack in nest.bpf.h). */
+static __always_inline bool same_task(const struct lat_nest *n, __u32 d, __u64 frame)
 {
-	return !cpu_ctx_readable() || n->ctx[d] || n->tid[d] == (__u32)bpf_get_current_pid_tgid();
+	return !cpu_ctx_readable() || n->ctx[d] || same_task_stack(n->tag[d], frame);
 }
 
 /* A traced call starts: take the slot of the program on top of the stack, unless no watched
  * program runs (counted in outside), the call comes from another interrupt context than that
  * program's (foreign), or a traced call already holds the slot (busy). */
-static __always_inline int helper_enter(struct bpf_map *map, bool kprobe)
+static __always_inline int helper_enter(void *ctx, struct bpf_map *map, bool kprobe)
 {
 	struct lat_nest *n = cpu_nest();
 	struct lat_hnest *h = cpu_hnest();
@@ -111,7 +113,7 @@ static __always_inline int helper_enter(struct bpf_map *map, bool kprobe)
 		return 0;
 	}
 	d = (d - 1) & (LAT_NEST_MAX - 1);
-	if (!same_ctx(n->ctx[d], cpu_irq_ctx(), kprobe) || !same_task(n, d)) {
+	if (!same_ctx(n->ctx[d], cpu_irq_ctx(), kprobe) || !same_task(n, d, (__u64)ctx)) {
 		h->foreign++;
 		return 0;
 	}
@@ -129,7 +131,7 @@ static __always_inline int helper_enter(struct bpf_map *map, bool kprobe)
 /* A traced call returns: emit it if its entry took the slot. A foreign call returning (an
  * interrupt's call inside the top program's own call of the same function) must leave that
  * slot alone: its entry was not ours, and the slot belongs to the interrupted call. */
-static __always_inline int helper_leave(bool kprobe)
+static __always_inline int helper_leave(void *ctx, bool kprobe)
 {
 	__u64 now = bpf_ktime_get_ns();
 	struct lat_nest *n = cpu_nest();
@@ -143,7 +145,7 @@ static __always_inline int helper_leave(bool kprobe)
 	if (d == 0 || d > LAT_NEST_MAX)
 		return 0;
 	d = (d - 1) & (LAT_NEST_MAX - 1);
-	if (!same_ctx(n->ctx[d], cpu_irq_ctx(), kprobe) || !same_task(n, d))
+	if (!same_ctx(n->ctx[d], cpu_irq_ctx(), kprobe) || !same_task(n, d, (__u64)ctx))
 		return 0; /* counted as foreign at entry */
 	start = h->start_ns[d];
 	if (!start || h->func[d] != func_idx)
@@ -158,24 +160,24 @@ static __always_inline int helper_leave(bool kprobe)
 SEC("fentry/placeholder")
 int BPF_PROG(lat_helper_entry, struct bpf_map *map)
 {
-	return helper_enter(map, false);
+	return helper_enter(ctx, map, false);
 }
 
 SEC("fexit/placeholder")
 int BPF_PROG(lat_helper_exit)
 {
-	return helper_leave(false);
+	return helper_leave(ctx, false);
 }
 
 /* The kprobe twins: attached by user space to the function it names (no auto-attach). */
 SEC("kprobe")
 int BPF_KPROBE(lat_helper_kentry, struct bpf_map *map)
 {
-	return helper_enter(map, true);
+	return helper_enter(ctx, map, true);
 }
 
 SEC("kretprobe")
 int BPF_KRETPROBE(lat_helper_kexit)
 {
-	return helper_leave(true);
+	return helper_leave(ctx, true);
 }

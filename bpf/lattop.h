@@ -56,6 +56,15 @@ enum lat_kind {
  * long on PREEMPT_RT, or a sleepable one, loses a real sample to it (counted as stale). */
 #define LAT_RUN_MAX_NS (10ull * 1000000000ull)
 
+/* A task's kernel stack is THREAD_SIZE bytes aligned to THREAD_SIZE (x86-64: 16 KiB, 32 KiB with
+ * KASAN; vmalloc'ed with that alignment under VMAP_STACK, whole pages of that order otherwise),
+ * so in task context a frame's address shifted right by log2(THREAD_SIZE) names the stack, and
+ * with it the thread, without asking the kernel (a helper call). The probes take the shift from
+ * their rodata (lat_stack_shift): this, or 15 where the kernel has KASAN. A shift below the
+ * kernel's only splits one stack in two (a stale rule or an attribution missed, counted), never
+ * joins two. */
+#define LAT_STACK_SHIFT 14
+
 /* Per-CPU stack of programs running on that CPU (one entry of the lat_nest array map, indexed
  * by CPU). fentry pushes, fexit pops its own entry (found by program ID and the probe's frame,
  * the trampoline's argument area, the same address for one call's fentry and fexit);
@@ -68,10 +77,8 @@ struct lat_nest {
 	__u32 pad;
 	__u32 ids[LAT_NEST_MAX];
 	__u32 ctx[LAT_NEST_MAX]; /* preempt_count & LAT_CTX_MASK at entry (0 where unreadable) */
-	__u32 tid[LAT_NEST_MAX]; /* the thread current at entry in task context (0 in an
-				  * interrupt context: threads are compared in task context only) */
-	__u32 pad2[LAT_NEST_MAX];
-	__u64 tag[LAT_NEST_MAX]; /* the entry probe's frame: its exit's ctx pointer is the same */
+	__u64 tag[LAT_NEST_MAX]; /* the entry probe's frame: its exit's ctx pointer is the same;
+				  * in task context it also names the thread (LAT_STACK_SHIFT) */
 	__u64 start_ns[LAT_NEST_MAX];
 	__u64 overflow; /* pushes on a full stack (not stored; their exits find nothing) */
 	__u64 stale;    /* entries reclaimed: their exit never came (loss counter prog_stale) */
@@ -79,7 +86,7 @@ struct lat_nest {
 			 * yet (attach/detach), overflowed, or missed (counted as recursion) */
 };
 
-_Static_assert(sizeof(struct lat_nest) == 8 + 16 * LAT_NEST_MAX + 16 * LAT_NEST_MAX + 24,
+_Static_assert(sizeof(struct lat_nest) == 8 + 8 * LAT_NEST_MAX + 16 * LAT_NEST_MAX + 24,
 	       "lat_nest layout changed");
 
 /* Per-CPU helper-call slots, one per program nesting depth (an entry of the lat_hnest array

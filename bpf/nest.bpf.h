@@ -79,6 +79,25 @@ extern const struct pcpu_hot___lat pcpu_hot __ksym __weak;
  * the fallback). Every object including this header has its own copy; user space sets all. */
 const volatile __u32 lat_ctx_off = 0;
 
+/* log2 of the kernel's THREAD_SIZE (set before load; see LAT_STACK_SHIFT in lattop.h). */
+const volatile __u32 lat_stack_shift = LAT_STACK_SHIFT;
+
+/* Is frame (a probe's ctx pointer: a trampoline's frame or a kprobe's pt_regs, both on the stack
+ * the probed code runs on) on the task stack of stored, an entry's tag read back from the map?
+ * Meaningful in task context only: interrupts run on the CPU's stacks. The verifier allows no
+ * arithmetic on the ctx pointer, only comparisons (with CAP_PERFMON), so the stack's bounds are
+ * computed from the stored tag, a number; barrier_var keeps clang from folding the two
+ * comparisons into a subtraction from the pointer. */
+static __always_inline bool same_task_stack(__u64 stored, __u64 frame)
+{
+	__u64 lo = stored >> (lat_stack_shift & 63) << (lat_stack_shift & 63);
+	__u64 hi = lo + (1ull << (lat_stack_shift & 63));
+
+	barrier_var(lo);
+	barrier_var(hi);
+	return frame >= lo && frame < hi;
+}
+
 /* The interrupt-context bits of this CPU's preempt_count (LAT_CTX_MASK), 0 where unreadable. */
 static __always_inline __u32 cpu_irq_ctx(void)
 {

@@ -9,10 +9,11 @@
  * Programs nest on a CPU (task context interrupted by softirq, hardirq or NMI; a kprobe program
  * inside a watched program's map call; on PREEMPT_RT another task's program), so starts live
  * on a per-CPU stack (lat_nest), not in one slot. Each entry keeps the program, its start, the
- * interrupt context it entered in (nest.bpf.h cpu_irq_ctx, also for the helper probes), the
- * current thread and a tag: the probe's ctx pointer, which points into the trampoline's frame
- * and is the same for one call's fentry and fexit (both programs get the frame's argument
- * area), and different for any other call in flight on the CPU.
+ * interrupt context it entered in (nest.bpf.h cpu_irq_ctx, also for the helper probes) and a
+ * tag: the probe's ctx pointer, which points into the trampoline's frame and is the same for
+ * one call's fentry and fexit (both programs get the frame's argument area), and different for
+ * any other call in flight on the CPU. In task context the tag also names the thread: its
+ * address lies in the thread's kernel stack (same_task_stack, LAT_STACK_SHIFT).
  *
  * Where the runs go: with agg_on (the default) the exit adds the run to this copy's per-CPU
  * aggregate (lat_agg: bucket counts in the user-side histogram's layout, count, sum, max, min;
@@ -92,107 +93,110 @@ static __always_inline void slot_reclaim(struct lat_hnest *h, __u32 i)
 	}
 }
 
-/* Is entry i stale, seen from a probe of thread tid running in context ctx at time now? Rules
- * that hold at both ends (age, a deeper context that has returned). */
+/* Is entry i stale, seen from a probe running in context ctx at time now? Rules that hold at
+ * both ends (age, a deeper context that has returned). */
 static __always_inline bool stale_any(const struct lat_nest *n, __u32 i, __u32 ctx, __u64 now)
 {
 	return now - n->start_ns[NEST_IDX(i)] > LAT_RUN_MAX_NS || n->ctx[NEST_IDX(i)] > ctx;
 }
 
-/* Was entry i made on the stack a probe of thread tid in context ctx runs on? (Task context:
- * each thread has its own stack; an interrupt context runs on the CPU's.) */
-static __always_inline bool same_stack(const struct lat_nest *n, __u32 i, __u32 ctx, __u32 tid)
+/* Was entry i made on the stack a probe with frame tag in context ctx runs on? Task context:
+ * each thread has its own stack, which the frame's address names (same_task_stack); an
+ * interrupt context runs on the CPU's. */
+static __always_inline bool same_stack(const struct lat_nest *n, __u32 i, __u32 ctx, __u64 tag)
 {
-	return n->ctx[NEST_IDX(i)] == ctx && (ctx || n->tid[NEST_IDX(i)] == tid);
+	return n->ctx[NEST_IDX(i)] == ctx && (ctx || same_task_stack(n->tag[NEST_IDX(i)], tag));
 }
 
-/* The hot path asks the kernel only for what the common case needs (helper calls are most of a
- * probe's cost): the CPU once, the time once at each end, and the context and thread only
- * where they are stored (the entry) or compared (an exit below other entries). */
-SEC("fentry/placeholder")
-int BPF_PROG(lat_prog_entry)
+/* The entry's slow path, when the stack is not empty: reclaim stale entries from the top down
+ * (a live entry under a stale one waits for the next probe); returns the depth left. Frames
+ * compare only where contexts are known: without them an interrupt's frame (the IRQ stack) and
+ * the interrupted task's are on different stacks. */
+static __always_inline __u32 entry_reclaim(struct lat_nest *n, struct lat_hnest *h, __u32 d,
+					   __u32 cur, __u64 tag)
 {
-	__u64 now = 0, tag = (__u64)ctx;
-	__u32 cpu = bpf_get_smp_processor_id(), cur = cpu_irq_ctx();
-	/* The thread matters in task context only (an interrupt runs on the CPU's stack, and
-	 * every rule compares threads only where ctx is 0): an XDP or tc program in softirq
-	 * saves the call. */
-	__u32 tid = cur ? 0 : (__u32)bpf_get_current_pid_tgid();
+	__u64 now = bpf_ktime_get_ns();
 	bool frames = cpu_ctx_readable();
-	struct lat_nest *n = cpu_nest_at(cpu);
-	struct lat_hnest *h = cpu_hnest_at(cpu);
-	__u32 d;
 
-	if (!n || entry_off)
-		return 0;
-	d = n->depth;
-	if (d > LAT_NEST_MAX)
-		d = LAT_NEST_MAX;
-	if (d)
-		now = bpf_ktime_get_ns(); /* only the stale rules below need it */
-	/* Reclaim stale entries from the top down (a live entry under a stale one waits for the
-	 * next probe). Frames compare only where contexts are known: without them an interrupt's
-	 * frame (the IRQ stack) and the interrupted task's are on different stacks. */
 	for (int k = 0; k < LAT_NEST_MAX && d > 0; k++) {
 		__u32 t = d - 1;
 
 		if (n->ids[NEST_IDX(t)] != 0) { /* 0: a tombstone (see the exit) */
 			if (!stale_any(n, t, cur, now) &&
-			    !(frames && same_stack(n, t, cur, tid) && n->tag[NEST_IDX(t)] <= tag))
+			    !(frames && same_stack(n, t, cur, tag) && n->tag[NEST_IDX(t)] <= tag))
 				break;
 			n->stale++;
 			slot_reclaim(h, t);
 		}
 		d = t;
 	}
+	return d;
+}
+
+/* The hot path asks the kernel only for what it needs (helper calls are most of a probe's
+ * cost, as many as the minimal reference probe makes): the CPU at each end, the time at each
+ * end, and the context at the entry, where it is stored; the thread is the frame's stack. The
+ * rules above run only where the stack is not empty. */
+SEC("fentry/placeholder")
+int BPF_PROG(lat_prog_entry)
+{
+	__u64 tag = (__u64)ctx;
+	__u32 cpu = bpf_get_smp_processor_id(), cur, d, di;
+	struct lat_nest *n = cpu_nest_at(cpu);
+	struct lat_hnest *h = cpu_hnest_at(cpu);
+
+	if (!n || entry_off)
+		return 0;
+	cur = cpu_irq_ctx();
+	d = n->depth;
+	if (d > LAT_NEST_MAX)
+		d = LAT_NEST_MAX;
+	if (d)
+		d = entry_reclaim(n, h, d, cur, tag);
 	if (d >= LAT_NEST_MAX) {
 		n->depth = d;
 		n->overflow++;
 		return 0;
 	}
-	n->ids[NEST_IDX(d)] = target_id;
+	di = NEST_IDX(d); /* the index once: each NEST_IDX is a mask clang must keep */
+	n->ids[di] = target_id;
 	/* The context the program runs in: a map call from another one is not its own. */
-	n->ctx[NEST_IDX(d)] = cur;
-	n->tid[NEST_IDX(d)] = tid;
-	n->tag[NEST_IDX(d)] = tag;
-	n->start_ns[NEST_IDX(d)] = bpf_ktime_get_ns();
-	slot_reclaim(h, d); /* left by an entry that went without its probes seeing it */
+	n->ctx[di] = cur;
+	n->tag[di] = tag;
+	n->start_ns[di] = bpf_ktime_get_ns();
+	slot_reclaim(h, di); /* left by an entry that went without its probes seeing it */
 	n->depth = d + 1;
 	return 0;
 }
 
-SEC("fexit/placeholder")
-int BPF_PROG(lat_prog_exit)
+/* Where is this exit's entry? The topmost with our program and our frame (LAT_NEST_MAX: none). */
+static __always_inline __u32 exit_find(const struct lat_nest *n, __u32 d, __u64 tag)
 {
-	__u64 now = bpf_ktime_get_ns(), tag = (__u64)ctx, start;
-	__u32 cpu = bpf_get_smp_processor_id(), cur = 0, tid = 0;
-	struct lat_nest *n = cpu_nest_at(cpu);
-	struct lat_hnest *h = cpu_hnest_at(cpu);
-	__u32 d, i = LAT_NEST_MAX;
-	bool known = false; /* cur and tid read (only for entries above ours) */
-
-	if (!n)
-		return 0;
-	d = n->depth;
-	if (d > LAT_NEST_MAX)
-		d = LAT_NEST_MAX;
-	/* Our entry: the topmost with our program and our frame. */
 	for (int k = 0; k < LAT_NEST_MAX; k++) {
 		__u32 t;
 
 		if ((__u32)k >= d)
 			break;
 		t = d - 1 - k;
-		if (n->ids[NEST_IDX(t)] == target_id && n->tag[NEST_IDX(t)] == tag) {
-			i = t;
-			break;
-		}
+		if (n->ids[NEST_IDX(t)] == target_id && n->tag[NEST_IDX(t)] == tag)
+			return t;
 	}
+	return LAT_NEST_MAX;
+}
+
+/* The exit's slow path: our entry is not the top one, or a tombstone lies under it. Find ours,
+ * take its start (*start) and pop what the rules allow; false: no entry of ours (unpaired). */
+static __always_inline bool exit_slow(struct lat_nest *n, struct lat_hnest *h, __u32 d, __u64 tag,
+				      __u64 now, __u64 *start)
+{
+	__u32 cur = 0, i = exit_find(n, d, tag);
+	bool known = false; /* cur read (only for entries above ours) */
+
 	if (i >= LAT_NEST_MAX) {
 		n->unpaired++;
-		return 0;
+		return false;
 	}
-	start = n->start_ns[NEST_IDX(i)];
+	*start = n->start_ns[NEST_IDX(i)];
 	slot_reclaim(h, i);
 	/* Ours becomes a tombstone (no program has ID 0); then pop from the top down to the first
 	 * live entry: tombstones, and entries above ours of calls nested in ours that never saw
@@ -210,10 +214,9 @@ int BPF_PROG(lat_prog_exit)
 				break;
 			if (!known) {
 				cur = cpu_irq_ctx();
-				tid = cur ? 0 : (__u32)bpf_get_current_pid_tgid();
 				known = true;
 			}
-			if (!stale_any(n, t, cur, now) && !same_stack(n, t, cur, tid))
+			if (!stale_any(n, t, cur, now) && !same_stack(n, t, cur, tag))
 				break;
 			n->stale++;
 			slot_reclaim(h, t);
@@ -221,6 +224,33 @@ int BPF_PROG(lat_prog_exit)
 		d = t;
 	}
 	n->depth = d;
+	return true;
+}
+
+/* The common case is straight: our entry on top, a live entry (or none) under it. */
+SEC("fexit/placeholder")
+int BPF_PROG(lat_prog_exit)
+{
+	__u64 now = bpf_ktime_get_ns(), tag = (__u64)ctx, start = 0;
+	__u32 cpu = bpf_get_smp_processor_id(), d, t;
+	struct lat_nest *n = cpu_nest_at(cpu);
+	struct lat_hnest *h = cpu_hnest_at(cpu);
+
+	if (!n)
+		return 0;
+	d = n->depth;
+	if (d > LAT_NEST_MAX)
+		d = LAT_NEST_MAX;
+	t = NEST_IDX(d - 1);
+	if (d && n->ids[t] == target_id && n->tag[t] == tag &&
+	    (t == 0 || n->ids[NEST_IDX(t - 1)] != 0)) {
+		start = n->start_ns[t];
+		slot_reclaim(h, t);
+		n->ids[t] = 0;
+		n->depth = t;
+	} else if (!exit_slow(n, h, d, tag, now, &start)) {
+		return 0;
+	}
 	if (now - start > LAT_RUN_MAX_NS) {
 		n->stale++; /* ours is too old to be a run: not a sample */
 		return 0;

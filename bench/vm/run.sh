@@ -7,7 +7,9 @@
 # VMB_CALLS (bpf_prog_test_run calls per thread and measurement, 5), VMB_REPEAT (runs per call,
 # 20000), VMB_OBS (the observers to run, space-separated, of: stats ref agg aggplain lattopring
 # lattop lattopbefore; all by default), VMB_BEFORE (a lattop binary built from an earlier commit:
-# adds the observer lattopbefore, the same batch session run with that binary), VM_* knobs of
+# adds the observer lattopbefore, the same batch session run with that binary), VMB_ICOUNT=1
+# (QEMU -icount shift=0 on single-threaded TCG: a guest ns is one instruction, so "ns per run"
+# counts the instructions each run executes, without the host's timing noise), VM_* knobs of
 # tests/vm/run.sh (VM_TEST_TIMEOUT defaults to 2400 s here).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -24,12 +26,15 @@ if [ -n "${VMB_BEFORE:-}" ]; then
 	echo '$OUTPUT/bench/vm/lattop-before' >>"$OUT/bins.txt"
 	[ -n "${VMB_OBS:-}" ] || OBS="$OBS lattopbefore"
 fi
-printf 'VMB_ROUNDS=%s\nVMB_CALLS=%s\nVMB_REPEAT=%s\nVMB_OBS="%s"\n' "${VMB_ROUNDS:-3}" \
-	"${VMB_CALLS:-5}" "${VMB_REPEAT:-20000}" "$OBS" >"$OUT/guest/vmbench.conf"
+printf 'VMB_ROUNDS=%s\nVMB_CALLS=%s\nVMB_REPEAT=%s\nVMB_OBS="%s"\nVMB_ICOUNT=%s\n' \
+	"${VMB_ROUNDS:-3}" "${VMB_CALLS:-5}" "${VMB_REPEAT:-20000}" "$OBS" "${VMB_ICOUNT:+1}" \
+	>"$OUT/guest/vmbench.conf"
 rm -f "$OUT/results.log"
 rc=0
 # multi-threaded TCG: the vCPUs must really run at once for the "all vCPUs driving" side.
-OUTPUT=$OUTPUT VM_SMP=${VMB_SMP:-4} VM_TCG_THREAD=${VMB_TCG_THREAD:-multi} VM_TESTS=x_vmbench VM_GUEST_EXTRA=$OUT/guest \
+tcg=${VMB_TCG_THREAD:-multi} icount=
+[ -z "${VMB_ICOUNT:-}" ] || tcg=single icount=0
+OUTPUT=$OUTPUT VM_SMP=${VMB_SMP:-4} VM_TCG_THREAD=$tcg VM_ICOUNT=$icount VM_TESTS=x_vmbench VM_GUEST_EXTRA=$OUT/guest \
 	VM_BINS_EXTRA=$OUT/bins.txt VM_TEST_TIMEOUT=${VM_TEST_TIMEOUT:-2400} \
 	VM_RESULTS_OUT=$OUT/results.log bash tests/vm/run.sh || rc=$?
 if [ -s "$OUT/results.log" ]; then

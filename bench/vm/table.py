@@ -68,7 +68,9 @@ def main():
         ref = added.get(("ref", t), {})
         ratio[(mode, t)] = [per[r] / ref[r] for r in per if r in ref and ref[r] > 0]
     ncpu = info.get("ncpu", "?")
-    print(f"VM benchmark: kernel {info.get('kernel', '?')}, {ncpu} vCPUs (QEMU TCG), "
+    tcg = ("QEMU TCG -icount shift=0: a guest ns is one instruction executed"
+           if info.get("icount") == "1" else "QEMU TCG")
+    print(f"VM benchmark: kernel {info.get('kernel', '?')}, {ncpu} vCPUs ({tcg}), "
           f"{info.get('rounds', '?')} interleaved rounds, {info.get('calls', '?')} "
           f"bpf_prog_test_run calls of {info.get('repeat', '?')} runs per thread and "
           "measurement; figures: median [min .. max] over the rounds")

@@ -618,6 +618,7 @@ static int load_probe(struct helpertrace *ht, const struct helper_site *site, bo
 	skel->rodata->helper_id = site->helper_id;
 	skel->rodata->func_idx = (uint32_t)ht->n + 1;
 	skel->rodata->lat_ctx_off = progtrace__ctx_off();
+	skel->rodata->lat_stack_shift = progtrace__stack_shift();
 	skel->rodata->agg_nsites = (__u32)nagg;
 	skel->rodata->agg_ncpu = (__u32)agg_ncpu();
 	for (int k = 0; k < nagg; k++)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "collect/collector.h"
@@ -210,6 +211,7 @@ static int load_copy(struct progtrace *pt, int target_fd, uint32_t id, const cha
 	skel->rodata->target_id = id;
 	skel->rodata->agg_on = agg;
 	skel->rodata->lat_ctx_off = progtrace__ctx_off();
+	skel->rodata->lat_stack_shift = progtrace__stack_shift();
 	err = bpf_program__set_attach_target(skel->progs.lat_prog_entry, target_fd, func);
 	if (!err)
 		err = bpf_program__set_attach_target(skel->progs.lat_prog_exit, target_fd, func);
@@ -673,4 +675,22 @@ bool progtrace__ctx_off(void)
 	const char *v = getenv("LATTOP_IRQ_CTX_FAIL");
 
 	return v && *v && strcmp(v, "0");
+}
+
+/* log2 of the running kernel's THREAD_SIZE for the probes' lat_stack_shift (bpf/lattop.h
+ * LAT_STACK_SHIFT): x86-64 stacks are 16 KiB, 32 KiB where the kernel has KASAN, which its BTF
+ * shows (kasan_report). Looked up once; where the BTF cannot be read the smaller shift stays. */
+uint32_t progtrace__stack_shift(void)
+{
+	static uint32_t shift;
+
+	if (!shift) {
+		struct btf *vmlinux = btf__load_vmlinux_btf();
+
+		shift = LAT_STACK_SHIFT;
+		if (vmlinux && btf__find_by_name_kind(vmlinux, "kasan_report", BTF_KIND_FUNC) >= 0)
+			shift = LAT_STACK_SHIFT + 1;
+		btf__free(vmlinux);
+	}
+	return shift;
 }

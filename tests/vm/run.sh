@@ -16,7 +16,9 @@
 # second bins list), VM_RESULTS_OUT (a file to copy the results log to, for callers that read
 # more than the PASS/FAIL lines, e.g. bench/vm/run.sh), VM_TCG_THREAD (single, the default: one
 # host thread runs all vCPUs in turn; multi: QEMU's one thread per vCPU, which can leave a vCPU
-# looping on a stale int3 after a trampoline is patched in, tests/vm/README.md).
+# looping on a stale int3 after a trampoline is patched in, tests/vm/README.md), VM_ICOUNT (a
+# shift N: QEMU's -icount, the guest clock advancing 2^N ns per instruction executed, so that
+# guest time measures instructions; single-threaded TCG only).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUTPUT=${OUTPUT:-.output}
@@ -275,7 +277,13 @@ VM_TCG_THREAD=${VM_TCG_THREAD:-single}
 [[ $VM_TCG_THREAD =~ ^(single|multi)$ ]] ||
 	die "VM_TCG_THREAD must be single or multi, not '$VM_TCG_THREAD'"
 accel=tcg,thread=$VM_TCG_THREAD
-qemu-system-x86_64 -accel "$accel" -cpu max -m 1G -smp "$VM_SMP" -display none -no-reboot -nic none \
+icount=()
+if [ -n "${VM_ICOUNT:-}" ]; then
+	[[ $VM_ICOUNT =~ ^[0-9]$ ]] || die "VM_ICOUNT must be a shift 0..9, not '$VM_ICOUNT'"
+	[ "$VM_TCG_THREAD" = single ] || die "VM_ICOUNT needs VM_TCG_THREAD=single"
+	icount=(-icount "shift=$VM_ICOUNT,sleep=on")
+fi
+qemu-system-x86_64 -accel "$accel" "${icount[@]}" -cpu max -m 1G -smp "$VM_SMP" -display none -no-reboot -nic none \
 	-serial "file:$CONSOLE" -serial "file:$RESULTS" \
 	-chardev "pipe,id=mon0,path=$MONITOR" -mon chardev=mon0,mode=readline \
 	-kernel "$KERNEL" -initrd "$CACHE/initrd.gz" \

@@ -15,7 +15,7 @@ OBS=" ${VMB_OBS:-stats ref agg aggplain lattopring lattop} "
 # on NAME: is observer NAME in this run (VMB_OBS)?
 on() { case $OBS in *" $1 "*) return 0 ;; esac; return 1; }
 NCPU=$(grep -c '^processor' /proc/cpuinfo)
-echo "VMB info ncpu=$NCPU rounds=$ROUNDS calls=$CALLS repeat=$REPEAT kernel=$(uname -r)"
+echo "VMB info ncpu=$NCPU rounds=$ROUNDS calls=$CALLS repeat=$REPEAT kernel=$(uname -r) icount=${VMB_ICOUNT:-0}"
 
 rm -f $T/in $T/out
 mkfifo $T/in
