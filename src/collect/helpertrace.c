@@ -17,7 +17,7 @@
 #include "base/ksyms.h"
 #include "collect/collector.h"
 #include "collect/helpertrace.h"
-#include "collect/helperagg.h"
+#include "collect/aggset.h"
 #include "collect/progstats.h"
 #include "collect/progtrace.h"
 #include "helpertrace.skel.h"
@@ -26,7 +26,7 @@ struct helper_probe {
 	char func[64];
 	bool kprobe; /* kprobe/kretprobe (fentry on func failed, or forced) */
 	struct helpertrace_bpf *skel;
-	struct helperagg *agg; /* its sites' in-kernel aggregates, NULL: events only */
+	struct aggset *agg;    /* its sites' in-kernel aggregates, NULL: events only */
 	size_t agg_bytes;      /* their share of the budget */
 };
 
@@ -203,7 +203,7 @@ void helpertrace__detach_all(struct helpertrace *ht)
 	helpertrace__harvest(ht, true);
 	for (int i = 0; i < ht->n; i++) {
 		ht->retired_misses += probe_misses(&ht->p[i]);
-		helperagg__free(ht->p[i].agg);
+		aggset__free(ht->p[i].agg);
 		if (ht->pt)
 			progtrace__agg_release(ht->pt, ht->p[i].agg_bytes);
 		probe_destroy(ht->p[i].skel);
@@ -251,7 +251,7 @@ void helpertrace__harvest(struct helpertrace *ht, bool force)
 	sink = progtrace__sink(ht->pt, &arg);
 	for (int i = 0; i < ht->n; i++)
 		if (ht->p[i].agg)
-			helperagg__harvest(ht->p[i].agg, force, ht->scratch, sink, arg);
+			aggset__harvest(ht->p[i].agg, force, ht->scratch, sink, arg);
 }
 
 /* Detach everything and free. */
@@ -597,9 +597,9 @@ static int agg_sites(struct helpertrace *ht, const char *func, struct lat_hagg_s
 		return 0;
 	if (!ht->scratch)
 		ht->scratch = calloc(1, sizeof(*ht->scratch));
-	if (!ht->scratch || !progtrace__agg_reserve(ht->pt, helperagg__bytes(agg_ncpu(), n)))
+	if (!ht->scratch || !progtrace__agg_reserve(ht->pt, aggset__bytes(agg_ncpu(), n)))
 		return 0;
-	*bytes = helperagg__bytes(agg_ncpu(), n);
+	*bytes = aggset__bytes(agg_ncpu(), n);
 	return n;
 }
 
@@ -685,12 +685,15 @@ static int probe_add(struct helpertrace *ht, const struct helper_site *site,
 		     struct helpertrace_bpf *skel, const struct lat_hagg_site *agg, int nagg,
 		     size_t bytes)
 {
-	struct helperagg *ha = NULL;
+	struct agg_key keys[LAT_HAGG_SITES];
+	struct aggset *ha = NULL;
 	int e = 0;
 
+	for (int k = 0; k < nagg && k < LAT_HAGG_SITES; k++)
+		keys[k] = (struct agg_key){ LAT_EV_HELPER, agg[k].prog_id, site->helper_id,
+					    agg[k].map_id };
 	if (nagg) {
-		ha = helperagg__open(bpf_map__fd(skel->maps.lat_agg), agg_ncpu(), agg, nagg,
-				     site->helper_id);
+		ha = aggset__open(bpf_map__fd(skel->maps.lat_agg), agg_ncpu(), keys, nagg);
 		if (!ha)
 			e = -errno;
 	}
@@ -706,7 +709,7 @@ static int probe_add(struct helpertrace *ht, const struct helper_site *site,
 		}
 	}
 	if (e) {
-		helperagg__free(ha);
+		aggset__free(ha);
 		probe_destroy(skel);
 		if (ht->pt)
 			progtrace__agg_release(ht->pt, bytes);
