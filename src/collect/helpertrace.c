@@ -564,14 +564,6 @@ static bool have_kprobes(void)
 	return access("/sys/bus/event_source/devices/kprobe/type", R_OK) == 0;
 }
 
-/* Possible CPUs: each site's records in a copy's lat_agg. */
-static int agg_ncpu(void)
-{
-	int n = libbpf_num_possible_cpus();
-
-	return n <= 0 || n > LAT_MAX_CPUS ? LAT_MAX_CPUS : n;
-}
-
 /* The planned sites of func (distinct pairs, at most LAT_HAGG_SITES) into out, when calls
  * aggregate in the kernel and their bytes fit in the budget (then taken: *bytes). */
 static int agg_sites(struct helpertrace *ht, const char *func, struct lat_hagg_site *out,
@@ -597,9 +589,9 @@ static int agg_sites(struct helpertrace *ht, const char *func, struct lat_hagg_s
 		return 0;
 	if (!ht->scratch)
 		ht->scratch = calloc(1, sizeof(*ht->scratch));
-	if (!ht->scratch || !progtrace__agg_reserve(ht->pt, aggset__bytes(agg_ncpu(), n)))
+	if (!ht->scratch || !progtrace__agg_reserve(ht->pt, aggset__bytes(progagg__ncpu(), n)))
 		return 0;
-	*bytes = aggset__bytes(agg_ncpu(), n);
+	*bytes = aggset__bytes(progagg__ncpu(), n);
 	return n;
 }
 
@@ -619,7 +611,7 @@ static int load_probe(struct helpertrace *ht, const struct helper_site *site, bo
 	skel->rodata->func_idx = (uint32_t)ht->n + 1;
 	skel->rodata->lat_ctx_off = progtrace__ctx_off();
 	skel->rodata->agg_nsites = (__u32)nagg;
-	skel->rodata->agg_ncpu = (__u32)agg_ncpu();
+	skel->rodata->agg_ncpu = (__u32)progagg__ncpu();
 	for (int k = 0; k < nagg; k++)
 		skel->rodata->agg_sites[k] = agg[k];
 	entry = fentry ? skel->progs.lat_helper_entry : skel->progs.lat_helper_kentry;
@@ -642,7 +634,7 @@ static int load_probe(struct helpertrace *ht, const struct helper_site *site, bo
 		e = collector__share(ht->col, skel->obj);
 	if (!e)
 		e = bpf_map__set_max_entries(skel->maps.lat_agg,
-					     nagg ? (__u32)(nagg * agg_ncpu()) : 1);
+					     nagg ? (__u32)(nagg * progagg__ncpu()) : 1);
 	if (!e)
 		e = helpertrace_bpf__load(skel);
 	/* The exit first, then the entry: a call that begins in between gets an exit without
@@ -693,7 +685,7 @@ static int probe_add(struct helpertrace *ht, const struct helper_site *site,
 		keys[k] = (struct agg_key){ LAT_EV_HELPER, agg[k].prog_id, site->helper_id,
 					    agg[k].map_id };
 	if (nagg) {
-		ha = aggset__open(bpf_map__fd(skel->maps.lat_agg), agg_ncpu(), keys, nagg);
+		ha = aggset__open(bpf_map__fd(skel->maps.lat_agg), progagg__ncpu(), keys, nagg);
 		if (!ha)
 			e = -errno;
 	}
