@@ -414,7 +414,7 @@ static void path_notice(struct session *s)
 		 "%zu programs; more go through the ring buffer): probe floor %llu ns per "
 		 "invocation (the latency our probes report for an empty program)",
 		 mem.per_program >> 10, mem.budget >> 20,
-		 progagg__max_programs(mem.ncpu, mem.budget), floor);
+		 progagg__max_programs(mem.ncpu, mem.budget - spans__agg_mem(s->sp)), floor);
 }
 
 /* Open phase 6, the view: where figures come from, probes for the watched programs, the mode
