@@ -13,8 +13,8 @@ coproc SF { "$FIX"; }
 read -r _ fixpid <&"${SF[0]}"
 
 # agg_entries PID: the entries of each in-kernel aggregate array (9,024-byte lat_agg values)
-# the session PID holds, from its fds: what proves which path its spans take. (This kernel
-# cannot trace BPF programs, so the spans' array is the session's only one.)
+# the session PID holds, from its fds: what proves which path its spans take. (No -p and no
+# helpers mode: no program is watched, so the spans' array is the session's only one.)
 agg_entries() {
 	local f out=
 	for f in /proc/"$1"/fdinfo/*; do
@@ -56,7 +56,7 @@ N=1000000 T=2
 hot() {
 	local name=$1 ns; shift
 	wait_gone
-	start_session "$name" "$@" $LATTOP -b -o json -c -d 0.5 -D 3 --spans "$TMP/hot.json"
+	start_session "$name" "$@" $LATTOP -b -o json -c -d 0.5 -D 4 --spans "$TMP/hot.json"
 	entries=$(agg_entries $lat)
 	echo "hot $N $T" >&"${SF[1]}"; read -r _ calls ns <&"${SF[0]}"
 	rate=$((calls * 1000000000 / ns))
