@@ -4,10 +4,16 @@
  * tracepoints) and spanfn.bpf.c (one fentry/fexit copy per kernel function).
  *
  * A start stores bpf_ktime_get_ns() in the pending table under (span, key); the matching end
- * takes it out and emits one LAT_EV_SEG event (id = span index) into the shared ring buffer.
- * User space creates `pending` and `span_loss` with the first (spans) object and every fentry
- * copy reuses them (bpf_map__reuse_fd), so a span whose start is a uprobe and whose end is an
- * fexit pairs in one table and counts its losses in one place.
+ * takes it out and, with span_agg_ncpu set (the default), adds the duration to the span's
+ * per-CPU aggregate (agg.bpf.h's lat_agg, entry span * span_agg_ncpu + cpu), which user space
+ * reads through mmap at each interval close (collect/aggset.c); without it (a consumer needs
+ * every sample: --raw recordings, LATTOP_PATH=ring, or the aggregates' budget is spent) it
+ * emits one LAT_EV_SEG event (id = span index) into the shared ring buffer. A span on a hot
+ * tracepoint or kernel function can end millions of times a second, more than one shared
+ * ring buffer and its one consumer take. User space creates `pending`, `span_loss` and
+ * `lat_agg` with the first (spans) object and every fentry copy reuses them
+ * (bpf_map__reuse_fd), so a span whose start is a uprobe and whose end is an fexit pairs in
+ * one table, aggregates in one record per CPU and counts its losses in one place.
  *
  * The pending table is a BPF_MAP_TYPE_HASH keyed by (span, key). lattop's other objects avoid
  * hash maps because helpers mode traces the kernel's hash-map functions; these probes are not
@@ -22,7 +28,12 @@
 #ifndef LATTOP_SPAN_BPF_H
 #define LATTOP_SPAN_BPF_H
 
+#include "agg.bpf.h"
 #include "emit.bpf.h"
+
+/* CPUs each span has a record for in lat_agg (user space sets it, and lat_agg's max_entries
+ * to the spans times it, before load); 0: every sample goes through the ring buffer. */
+const volatile __u32 span_agg_ncpu = 0;
 
 /* Pending starts; sized for LAT_SPAN_PENDING keys in flight (threads inside a function,
  * woken tasks not yet running, requests in flight). A full table refuses a new key: counted
@@ -106,7 +117,23 @@ static __noinline int span_start(__u32 span, __u32 nest, __u64 key, __u64 now)
 	return 0;
 }
 
-/* An end: pop (span, key)'s newest start and emit the span's duration. */
+/* Add a sample of dur ns to span's record of this CPU: true when added (aggregation on). */
+static __always_inline bool span_agg(__u32 span, __u64 dur)
+{
+	__u32 cpu = bpf_get_smp_processor_id(), i;
+	struct lat_agg *a;
+
+	if (!span_agg_ncpu || cpu >= span_agg_ncpu)
+		return false;
+	i = span * span_agg_ncpu + cpu;
+	a = bpf_map_lookup_elem(&lat_agg, &i);
+	if (!a)
+		return false; /* no record (cannot happen): the event still carries the sample */
+	agg_add(a, dur);
+	return true;
+}
+
+/* An end: pop (span, key)'s newest start and aggregate or emit the span's duration. */
 static __noinline int span_end(__u32 span, __u64 key, __u64 now)
 {
 	struct lat_span_key k = { .span = span & (LAT_SPAN_MAX - 1), .key = key };
@@ -126,7 +153,8 @@ static __noinline int span_end(__u32 span, __u64 key, __u64 now)
 	start = p->start_ns[d & (LAT_SPAN_DEPTH - 1)];
 	if (!d)
 		bpf_map_delete_elem(&pending, &k); /* keep the table to keys in flight */
-	emit_event(LAT_EV_SEG, 0, k.span, 0, 0, start, now - start);
+	if (!span_agg(k.span, now - start))
+		emit_event(LAT_EV_SEG, 0, k.span, 0, 0, start, now - start);
 	return 0;
 }
 

@@ -5,10 +5,11 @@
  * A fentry/fexit program's target is fixed when it is loaded, so user space opens one copy of
  * this object per probe, points the one program it needs at the function
  * (bpf_program__set_attach_target before load), fills `probe` and `conf` (rodata), and reuses
- * the spans object's pending table, loss counters, ring buffer and drop counter. The programs
- * are generic: they never read the context directly, only through bpf_get_func_arg and
- * bpf_get_func_ret, which check the argument number at run time, so one program fits every
- * function (user space has already checked the function has the argument, from its BTF).
+ * the spans object's pending table, aggregates (with span_agg_ncpu set alike), loss counters,
+ * ring buffer and drop counter. The programs are generic: they never read the context
+ * directly, only through bpf_get_func_arg and bpf_get_func_ret, which check the argument
+ * number at run time, so one program fits every function (user space has already checked the
+ * function has the argument, from its BTF).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>

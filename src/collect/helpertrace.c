@@ -17,7 +17,7 @@
 #include "base/ksyms.h"
 #include "collect/collector.h"
 #include "collect/helpertrace.h"
-#include "collect/helperagg.h"
+#include "collect/aggset.h"
 #include "collect/progstats.h"
 #include "collect/progtrace.h"
 #include "helpertrace.skel.h"
@@ -26,7 +26,7 @@ struct helper_probe {
 	char func[64];
 	bool kprobe; /* kprobe/kretprobe (fentry on func failed, or forced) */
 	struct helpertrace_bpf *skel;
-	struct helperagg *agg; /* its sites' in-kernel aggregates, NULL: events only */
+	struct aggset *agg;    /* its sites' in-kernel aggregates, NULL: events only */
 	size_t agg_bytes;      /* their share of the budget */
 };
 
@@ -203,7 +203,7 @@ void helpertrace__detach_all(struct helpertrace *ht)
 	helpertrace__harvest(ht, true);
 	for (int i = 0; i < ht->n; i++) {
 		ht->retired_misses += probe_misses(&ht->p[i]);
-		helperagg__free(ht->p[i].agg);
+		aggset__free(ht->p[i].agg);
 		if (ht->pt)
 			progtrace__agg_release(ht->pt, ht->p[i].agg_bytes);
 		probe_destroy(ht->p[i].skel);
@@ -251,7 +251,7 @@ void helpertrace__harvest(struct helpertrace *ht, bool force)
 	sink = progtrace__sink(ht->pt, &arg);
 	for (int i = 0; i < ht->n; i++)
 		if (ht->p[i].agg)
-			helperagg__harvest(ht->p[i].agg, force, ht->scratch, sink, arg);
+			aggset__harvest(ht->p[i].agg, force, ht->scratch, sink, arg);
 }
 
 /* Detach everything and free. */
@@ -564,14 +564,6 @@ static bool have_kprobes(void)
 	return access("/sys/bus/event_source/devices/kprobe/type", R_OK) == 0;
 }
 
-/* Possible CPUs: each site's records in a copy's lat_agg. */
-static int agg_ncpu(void)
-{
-	int n = libbpf_num_possible_cpus();
-
-	return n <= 0 || n > LAT_MAX_CPUS ? LAT_MAX_CPUS : n;
-}
-
 /* The planned sites of func (distinct pairs, at most LAT_HAGG_SITES) into out, when calls
  * aggregate in the kernel and their bytes fit in the budget (then taken: *bytes). */
 static int agg_sites(struct helpertrace *ht, const char *func, struct lat_hagg_site *out,
@@ -597,9 +589,9 @@ static int agg_sites(struct helpertrace *ht, const char *func, struct lat_hagg_s
 		return 0;
 	if (!ht->scratch)
 		ht->scratch = calloc(1, sizeof(*ht->scratch));
-	if (!ht->scratch || !progtrace__agg_reserve(ht->pt, helperagg__bytes(agg_ncpu(), n)))
+	if (!ht->scratch || !progtrace__agg_reserve(ht->pt, aggset__bytes(progagg__ncpu(), n)))
 		return 0;
-	*bytes = helperagg__bytes(agg_ncpu(), n);
+	*bytes = aggset__bytes(progagg__ncpu(), n);
 	return n;
 }
 
@@ -620,7 +612,7 @@ static int load_probe(struct helpertrace *ht, const struct helper_site *site, bo
 	skel->rodata->lat_ctx_off = progtrace__ctx_off();
 	skel->rodata->lat_stack_shift = progtrace__stack_shift();
 	skel->rodata->agg_nsites = (__u32)nagg;
-	skel->rodata->agg_ncpu = (__u32)agg_ncpu();
+	skel->rodata->agg_ncpu = (__u32)progagg__ncpu();
 	for (int k = 0; k < nagg; k++)
 		skel->rodata->agg_sites[k] = agg[k];
 	entry = fentry ? skel->progs.lat_helper_entry : skel->progs.lat_helper_kentry;
@@ -643,7 +635,7 @@ static int load_probe(struct helpertrace *ht, const struct helper_site *site, bo
 		e = collector__share(ht->col, skel->obj);
 	if (!e)
 		e = bpf_map__set_max_entries(skel->maps.lat_agg,
-					     nagg ? (__u32)(nagg * agg_ncpu()) : 1);
+					     nagg ? (__u32)(nagg * progagg__ncpu()) : 1);
 	if (!e)
 		e = helpertrace_bpf__load(skel);
 	/* The exit first, then the entry: a call that begins in between gets an exit without
@@ -686,12 +678,15 @@ static int probe_add(struct helpertrace *ht, const struct helper_site *site,
 		     struct helpertrace_bpf *skel, const struct lat_hagg_site *agg, int nagg,
 		     size_t bytes)
 {
-	struct helperagg *ha = NULL;
+	struct agg_key keys[LAT_HAGG_SITES];
+	struct aggset *ha = NULL;
 	int e = 0;
 
+	for (int k = 0; k < nagg && k < LAT_HAGG_SITES; k++)
+		keys[k] = (struct agg_key){ LAT_EV_HELPER, agg[k].prog_id, site->helper_id,
+					    agg[k].map_id };
 	if (nagg) {
-		ha = helperagg__open(bpf_map__fd(skel->maps.lat_agg), agg_ncpu(), agg, nagg,
-				     site->helper_id);
+		ha = aggset__open(bpf_map__fd(skel->maps.lat_agg), progagg__ncpu(), keys, nagg);
 		if (!ha)
 			e = -errno;
 	}
@@ -707,7 +702,7 @@ static int probe_add(struct helpertrace *ht, const struct helper_site *site,
 		}
 	}
 	if (e) {
-		helperagg__free(ha);
+		aggset__free(ha);
 		probe_destroy(skel);
 		if (ht->pt)
 			progtrace__agg_release(ht->pt, bytes);

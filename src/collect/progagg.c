@@ -8,6 +8,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <bpf/libbpf.h>
+
 #include "collect/progagg.h"
 
 struct progagg {
@@ -29,6 +31,28 @@ size_t progagg__bytes(int ncpu)
 	if (page <= 0)
 		page = 4096;
 	return (sz + (size_t)page - 1) / (size_t)page * (size_t)page;
+}
+
+/* Possible CPUs: the records per series of a lat_agg array (every CPU a probe may run on). */
+int progagg__ncpu(void)
+{
+	int n = libbpf_num_possible_cpus();
+
+	return n <= 0 || n > LAT_MAX_CPUS ? LAT_MAX_CPUS : n;
+}
+
+/* The cap on in-kernel aggregates: LAT_AGG_BUDGET, or LATTOP_AGG_BUDGET bytes (a debug knob,
+ * to test what happens past the cap with a few programs or spans). */
+size_t progagg__budget(void)
+{
+	const char *v = getenv("LATTOP_AGG_BUDGET");
+	char *end;
+	unsigned long long b;
+
+	if (!v || !*v)
+		return LAT_AGG_BUDGET;
+	b = strtoull(v, &end, 10);
+	return *end ? LAT_AGG_BUDGET : (size_t)b;
 }
 
 /* Whether one more program fits in the budget. */

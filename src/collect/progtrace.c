@@ -64,20 +64,6 @@ struct progtrace {
  * iterator takes on the program it is visiting. */
 #define ORPHAN_REFS 3
 
-/* The cap on in-kernel aggregates: LAT_AGG_BUDGET, or LATTOP_AGG_BUDGET bytes (a debug knob,
- * to test what happens past the cap with a few programs). */
-static size_t budget_bytes(void)
-{
-	const char *v = getenv("LATTOP_AGG_BUDGET");
-	char *end;
-	unsigned long long b;
-
-	if (!v || !*v)
-		return LAT_AGG_BUDGET;
-	b = strtoull(v, &end, 10);
-	return *end ? LAT_AGG_BUDGET : (size_t)b;
-}
-
 /* Create the tracer, its shared nesting map and the helper-call slots. */
 struct progtrace *progtrace__new(struct collector *c)
 {
@@ -88,7 +74,7 @@ struct progtrace *progtrace__new(struct collector *c)
 		return NULL;
 	pt->col = c;
 	pt->agg = true;
-	pt->budget = budget_bytes();
+	pt->budget = progagg__budget();
 	pt->ncpu = libbpf_num_possible_cpus();
 	if (pt->ncpu <= 0 || pt->ncpu > LAT_MAX_CPUS)
 		pt->ncpu = LAT_MAX_CPUS;

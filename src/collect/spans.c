@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * spans.c - load bpf/spans.bpf.c with the spans' probe table and attach every probe; load one
- * bpf/spanfn.bpf.c copy per fentry/fexit probe, sharing the spans object's maps.
+ * bpf/spanfn.bpf.c copy per fentry/fexit probe, sharing the spans object's maps; map and
+ * harvest the spans' in-kernel aggregates.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "collect/aggset.h"
 #include "collect/collector.h"
 #include "collect/spanage.h"
 #include "collect/spans.h"
@@ -29,6 +31,9 @@ struct spans {
 	int nfn;
 	struct spanage *age; /* drops starts older than their span's timeout */
 	int n;
+	int agg_ncpu;                  /* CPUs per span in lat_agg; 0: samples go as events */
+	struct aggset *agg;            /* the spans' aggregates (NULL on the ring buffer) */
+	struct progagg_delta *scratch; /* one harvest's buckets */
 };
 
 /* A kernel function's prototype, from the BTF of vmlinux or of a loaded module. */
@@ -158,7 +163,10 @@ static int attach_fn(struct spans *s, const struct span_spec *sp, int span,
 			 which, kind, p->func, p->func, strerror(-e));
 		return -ENOENT;
 	}
+	fn->rodata->span_agg_ncpu = s->skel->rodata->span_agg_ncpu;
 	e = bpf_map__reuse_fd(fn->maps.pending, bpf_map__fd(s->skel->maps.pending));
+	if (!e)
+		e = bpf_map__reuse_fd(fn->maps.lat_agg, bpf_map__fd(s->skel->maps.lat_agg));
 	if (!e)
 		e = bpf_map__reuse_fd(fn->maps.span_loss, bpf_map__fd(s->skel->maps.span_loss));
 	if (!e)
@@ -381,7 +389,11 @@ static int load_object(struct spans *s, struct collector *c, const bool used_tp[
 	for (uint32_t tp = LAT_TP_NONE + 1; tp < LAT_TP__COUNT; tp++)
 		bpf_program__set_autoload(tp_prog(s->skel, tp), used_tp[tp]);
 	bpf_program__set_autoload(s->skel->progs.lat_span_tp, ngeneric > 0);
-	e = -collector__share(c, s->skel->obj);
+	s->skel->rodata->span_agg_ncpu = (__u32)s->agg_ncpu;
+	e = -bpf_map__set_max_entries(s->skel->maps.lat_agg,
+				      s->agg_ncpu ? (__u32)(s->n * s->agg_ncpu) : 1);
+	if (!e)
+		e = -collector__share(c, s->skel->obj);
 	if (!e)
 		e = -spans_bpf__load(s->skel);
 	if (e)
@@ -458,11 +470,40 @@ static int start_aging(struct spans *s, const struct span_spec *sp, int n, char 
 	return 0;
 }
 
+/* Bytes the aggregates of n spans take in the kernel. */
+size_t spans__agg_bytes(int n)
+{
+	return aggset__bytes(progagg__ncpu(), n);
+}
+
+/* Map the aggregates the loaded object sized: span i's series is (LAT_EV_SEG, i, 0, 0), the
+ * one its events would go to. Returns 0 or a positive errno with one sentence in err. */
+static int map_aggs(struct spans *s, char *err, size_t errlen)
+{
+	struct agg_key keys[LAT_SPAN_MAX];
+
+	if (!s->agg_ncpu)
+		return 0;
+	for (int i = 0; i < s->n; i++)
+		keys[i] = (struct agg_key){ LAT_EV_SEG, (uint32_t)i, 0, 0 };
+	s->scratch = calloc(1, sizeof(*s->scratch));
+	s->agg = s->scratch ? aggset__open(bpf_map__fd(s->skel->maps.lat_agg), s->agg_ncpu, keys,
+					   s->n)
+			    : NULL;
+	if (!s->agg) {
+		int e = s->scratch ? errno : ENOMEM;
+
+		snprintf(err, errlen, "cannot map the spans' aggregates: %s", strerror(e));
+		return e;
+	}
+	return 0;
+}
+
 /* Load and attach every span: check fentry/fexit functions, open the object, fill its probe
- * table, load it, attach the probes, then the tp_btf tracepoints, and start aging last (the
- * table it sweeps exists then). */
-struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n, char *err,
-			 size_t errlen)
+ * table, load it, map its aggregates, attach the probes, then the tp_btf tracepoints, and
+ * start aging last (the table it sweeps exists then). */
+struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n, bool agg,
+			 char *err, size_t errlen)
 {
 	struct spans *s = calloc(1, sizeof(*s));
 	bool used_tp[LAT_TP__COUNT] = {};
@@ -470,7 +511,8 @@ struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n,
 
 	if (!s)
 		return NULL;
-	s->n = n;
+	s->n = n < LAT_SPAN_MAX ? n : LAT_SPAN_MAX;
+	s->agg_ncpu = agg && s->n > 0 ? progagg__ncpu() : 0;
 	e = check_fns(sp, n, err, errlen);
 	if (e)
 		goto fail;
@@ -482,6 +524,8 @@ struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n,
 	}
 	ngeneric = fill_probe_table(s, sp, n, used_tp);
 	e = load_object(s, c, used_tp, ngeneric, err, errlen);
+	if (!e)
+		e = map_aggs(s, err, errlen);
 	if (!e)
 		e = attach_probes(s, sp, n, err, errlen);
 	if (!e)
@@ -506,8 +550,23 @@ void spans__free(struct spans *s)
 		bpf_link__destroy(s->links[i]);
 	for (int i = s->nfn - 1; i >= 0; i--)
 		spanfn_bpf__destroy(s->fn[i]);
+	aggset__free(s->agg);
+	free(s->scratch);
 	spans_bpf__destroy(s->skel);
 	free(s);
+}
+
+/* Hand what each span's aggregates gained since the last harvest to sink. */
+void spans__harvest(struct spans *s, bool force, progagg_sink sink, void *arg)
+{
+	if (s && s->agg)
+		aggset__harvest(s->agg, force, s->scratch, sink, arg);
+}
+
+/* Bytes of kernel memory the spans' aggregates take (0 on the ring buffer). */
+size_t spans__agg_mem(const struct spans *s)
+{
+	return s && s->agg ? spans__agg_bytes(s->n) : 0;
 }
 
 /* Loss counters of span i (one lookup in the shared span_loss array), the starts the timeout

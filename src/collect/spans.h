@@ -15,9 +15,11 @@
 #ifndef LAT_SPANS_H
 #define LAT_SPANS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "collect/progagg.h"
 #include "lattop.h"
 
 struct collector;
@@ -77,9 +79,19 @@ int spans__parse_file(const char *path, struct span_spec *out, int max, int *n, 
 
 /* Load and attach every span; NULL + errno with one sentence in err. errno ENOENT means the
  * user's to fix (exit status 2): a missing file, symbol or kernel function, an argument the
- * function lacks, or a kernel that cannot load fentry/fexit programs for the span that asks. */
-struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n, char *err,
-			 size_t errlen);
+ * function lacks, or a kernel that cannot load fentry/fexit programs for the span that asks.
+ * agg: aggregate each span's samples in the kernel (per span and CPU, spans__agg_bytes(n) of
+ * kernel memory; read by spans__harvest); false: one ring-buffer event per sample, for
+ * consumers of every sample (--raw recordings). */
+struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n, bool agg,
+			 char *err, size_t errlen);
+/* Bytes the in-kernel aggregates of n spans take (whole pages), for the session's budget. */
+size_t spans__agg_bytes(int n);
+/* Bytes the aggregates of s take now (0 when its samples go through the ring buffer). */
+size_t spans__agg_mem(const struct spans *s);
+/* Hand what each span's aggregates gained since the last harvest to sink, as (LAT_EV_SEG,
+ * span index, 0, 0); force: look at every CPU (the last harvest). A no-op on the ring path. */
+void spans__harvest(struct spans *s, bool force, progagg_sink sink, void *arg);
 /* Detach and free (NULL is a no-op). */
 void spans__free(struct spans *s);
 /* Default span timeout: a start whose end has not come in 10 s is dropped from the pending

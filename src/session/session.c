@@ -204,11 +204,36 @@ static int check_filter(struct session *s, const struct filter_ent *fl, int n, c
 	return 0;
 }
 
+/* True when something consumes every run's event, so the program probes and the spans send
+ * one per run through the ring buffer instead of aggregating in the kernel: a --raw recording
+ * (its events are read back one by one: --events, -o trace), or LATTOP_PATH=ring (a knob for
+ * benchmarks and tests comparing the two paths). Nothing else reads span events one by one:
+ * the model, recordings without --raw, the reports and --listen take the aggregated series. */
+static bool needs_events(const struct opts *o)
+{
+	const char *v = getenv("LATTOP_PATH");
+
+	return o->raw || (v && !strcmp(v, "ring"));
+}
+
+/* Whether the spans aggregate in the kernel: unless every event is needed, and when their
+ * aggregates fit in the budget (opened first, the spans take it before any program); past it
+ * their samples go through the ring buffer, counted in agg_over_budget as a program's would. */
+static bool spans_agg(struct session *s)
+{
+	if (needs_events(s->o))
+		return false;
+	if (spans__agg_bytes(s->o->nspans) <= progagg__budget())
+		return true;
+	s->span_over_budget = 1;
+	return false;
+}
+
 /* Load and attach the spans and give each its (empty) series: a span that never fires still
  * shows, with a count of 0. Returns 0 or a negative errno (errno set) with err. */
 static int open_spans(struct session *s, char *err, size_t errlen)
 {
-	s->sp = spans__new(s->col, s->o->spans, s->o->nspans, err, errlen);
+	s->sp = spans__new(s->col, s->o->spans, s->o->nspans, spans_agg(s), err, errlen);
 	if (!s->sp)
 		return -errno;
 	for (int i = 0; i < s->o->nspans; i++) {
@@ -308,17 +333,8 @@ static void on_agg(void *arg, uint16_t kind, uint32_t id, uint32_t aux, uint32_t
 	struct series *se = model__series(s->m, kind, id, aux, aux2);
 
 	if (!se || model__add_agg(s->m, se, d->idx, d->cnt, d->n, &d->d, SRC_FENTRY))
-		session__error(s, "out of memory: a harvest of program %u's runs is missing", id);
-}
-
-/* True when something consumes every run's event, so the program probes send one per run
- * through the ring buffer instead of aggregating in the kernel: a --raw recording, or
- * LATTOP_PATH=ring (a knob for benchmarks comparing the two paths). */
-static bool needs_events(const struct opts *o)
-{
-	const char *v = getenv("LATTOP_PATH");
-
-	return o->raw || (v && !strcmp(v, "ring"));
+		session__error(s, "out of memory: a harvest of %s %u's runs is missing",
+			       kind == LAT_EV_SEG ? "span" : "program", id);
 }
 
 /* Open phase 4, sources of figures: bpf_stats (on exactly as long as its fd is open), the
@@ -340,6 +356,9 @@ static int open_sources(struct session *s, char *err, size_t errlen)
 	if (s->pt) {
 		progtrace__set_agg(s->pt, !needs_events(s->o));
 		progtrace__set_sink(s->pt, on_agg, s);
+		/* The spans' aggregates (loaded already) count against the same cap. */
+		if (spans__agg_mem(s->sp))
+			progtrace__agg_reserve(s->pt, spans__agg_mem(s->sp));
 	}
 	if (s->pt && progtrace__probe(s->pt, why, sizeof(why))) {
 		progtrace__free(s->pt);
@@ -395,7 +414,7 @@ static void path_notice(struct session *s)
 		 "%zu programs; more go through the ring buffer): probe floor %llu ns per "
 		 "invocation (the latency our probes report for an empty program)",
 		 mem.per_program >> 10, mem.budget >> 20,
-		 progagg__max_programs(mem.ncpu, mem.budget), floor);
+		 progagg__max_programs(mem.ncpu, mem.budget - spans__agg_mem(s->sp)), floor);
 }
 
 /* Open phase 6, the view: where figures come from, probes for the watched programs, the mode
@@ -505,6 +524,7 @@ void session__flush(struct session *s)
 		progtrace__harvest(s->pt);
 	if (s->ht)
 		helpertrace__harvest(s->ht, false);
+	spans__harvest(s->sp, true, on_agg, s);
 }
 
 /* Move queued events into the model. */
@@ -542,17 +562,17 @@ static void stale_counters(struct session *s)
 	model__set_counter(s->m, "helper_stale", n.helper_stale);
 }
 
-/* Watched programs put on the ring buffer because the aggregates' budget was spent: a named
- * count (not a loss: their runs arrive as events), from the first one on. */
+/* Watched programs (and the spans, as one) put on the ring buffer because the aggregates'
+ * budget was spent: a named count (not a loss: their runs arrive as events), from the first
+ * one on. */
 static void agg_counters(struct session *s)
 {
-	struct progtrace_mem mem;
+	struct progtrace_mem mem = {};
 
-	if (!s->pt)
-		return;
-	progtrace__agg_mem(s->pt, &mem);
-	if (mem.over_budget)
-		model__set_tally(s->m, "agg_over_budget", mem.over_budget);
+	if (s->pt)
+		progtrace__agg_mem(s->pt, &mem);
+	if (mem.over_budget + s->span_over_budget)
+		model__set_tally(s->m, "agg_over_budget", mem.over_budget + s->span_over_budget);
 }
 
 /* Release programs their owners unloaded (our links alone keep them alive): note why, and
@@ -589,12 +609,13 @@ static void collector_errors(struct session *s)
 /* Take the in-kernel aggregates into the open interval. */
 static void harvest(struct session *s, uint64_t now)
 {
+	spans__harvest(s->sp, false, on_agg, s);
+	s->harvest_ns = now;
 	if (!s->pt)
 		return;
 	progtrace__harvest(s->pt);
 	if (s->ht)
 		helpertrace__harvest(s->ht, false);
-	s->harvest_ns = now;
 }
 
 /* Sample stats and close the interval. */

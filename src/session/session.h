@@ -76,6 +76,7 @@ struct session {
 	uint64_t helper_foreign_retired; /* helper_foreign of helper probe sets already freed */
 	bool probes_used; /* a program probe was attached: prog_stale/helper_stale are shown */
 	struct spans *sp;       /* -u / --spans probes (segments mode), or NULL */
+	uint64_t span_over_budget; /* 1 when the spans' aggregates did not fit: ring buffer */
 	struct segsession *seg; /* --profile / --discover: the vhost chain, or NULL */
 	int stats_fd;
 	int lock_fd;

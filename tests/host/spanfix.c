@@ -38,10 +38,21 @@
  *                 a span timeout); prints "napped N"
  *   libc N        N calls each of the C library's l64a and a64l (functions hardly anything
  *                 else calls), for -u on a shared library; prints "libc N"
+ *   hot N T       T threads (at most 16) each making N getppid syscalls as fast as they can
+ *                 (a span on its enter and exit tracepoints then ends millions of times a
+ *                 second); prints "hot C NS": C = N x T calls, in NS ns of wall time
+ *   ladder N      N calls of spanfix_work, call i (0..N-1) spinning 500 + 25 x step us,
+ *                 step = ((i + 5) / 10) mod 101: steps of 10 calls (5 in the first and the
+ *                 last of 1000), so that with N = 1000 the calls ranked 500, 950 and 990
+ *                 (p50, p95, p99) lie mid-step, 5 calls away from a duration 25 us apart;
+ *                 calls long enough (500..3000 us) that two sessions timing the same calls
+ *                 agree within 0.2% (their probes run one after the other); prints
+ *                 "laddered N"
  *   quit (or EOF) exit
  * The functions spin on CLOCK_MONOTONIC (no sleeping: a sleep's wake-up latency would blur
  * the durations the test checks), but for sleeps, whose syscall is what is timed.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,6 +199,34 @@ out:
 	return done;
 }
 
+/* One hot thread: n getppid syscalls (glibc does not cache it: each is a syscall). */
+static void *hot_thread(void *arg)
+{
+	long n = (long)arg;
+
+	for (long i = 0; i < n; i++)
+		syscall(SYS_getppid);
+	return NULL;
+}
+
+/* T threads of n getppid calls each; the calls made, or -1 (*ns: the wall time they took). */
+static long hot(long n, int t, unsigned long long *ns)
+{
+	pthread_t th[16];
+	unsigned long long t0 = mono_ns();
+	long calls;
+	int k;
+
+	for (k = 0; k < t && k < 16; k++)
+		if (pthread_create(&th[k], NULL, hot_thread, (void *)n))
+			break;
+	for (int i = 0; i < k; i++)
+		pthread_join(th[i], NULL);
+	*ns = mono_ns() - t0;
+	calls = n * k;
+	return k == t ? calls : -1;
+}
+
 int main(void)
 {
 	struct sigaction sa = { .sa_handler = on_usr1 };
@@ -276,6 +315,15 @@ int main(void)
 			for (int i = 0; i < n; i++)
 				sink = (char)a64l(l64a(i + 1));
 			printf("libc %d\n", n);
+		} else if (sscanf(line, "hot %d %d", &n, &k) == 2 && n > 0 && k > 0 && k <= 16) {
+			unsigned long long ns;
+			long calls = hot(n, k, &ns);
+
+			printf("hot %ld %llu\n", calls, ns);
+		} else if (sscanf(line, "ladder %d", &n) == 1) {
+			for (int i = 0; i < n; i++)
+				spanfix_work(500 + 25 * (unsigned)((i + 5) / 10 % 101));
+			printf("laddered %d\n", n);
 		} else if (sscanf(line, "udp %d", &n) == 1) {
 			printf("udp %d\n", udp_echo(n));
 		} else if (!strncmp(line, "quit", 4)) {

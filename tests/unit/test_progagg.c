@@ -14,7 +14,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "collect/helperagg.h"
+#include "collect/aggset.h"
 #include "collect/progagg.h"
 #include "model/model.h"
 #include "test.h"
@@ -211,15 +211,17 @@ static void note(void *arg, uint16_t kind, uint32_t id, uint32_t aux, uint32_t a
 
 /* A helper probe's map holds site k's record of CPU c at k * ncpu + c: each site's harvest is
  * its own calls, handed on as (helper, program, helper id, map id). The map is a memfd here,
- * mapped by helperagg and by the test (the probes' side). */
+ * mapped by aggset and by the test (the probes' side). */
 static void test_helper_sites(void)
 {
-	const struct lat_hagg_site sites[3] = { { 11, 101 }, { 11, 102 }, { 12, 101 } };
-	size_t len = helperagg__bytes(2, 3);
+	const struct agg_key sites[3] = { { LAT_EV_HELPER, 11, 2, 101 },
+					  { LAT_EV_HELPER, 11, 2, 102 },
+					  { LAT_EV_HELPER, 12, 2, 101 } };
+	size_t len = aggset__bytes(2, 3);
 	int fd = memfd_create("agg", 0);
 	struct progagg_delta *d = calloc(1, sizeof(*d));
 	struct lat_agg *mem = MAP_FAILED;
-	struct helperagg *ha = NULL;
+	struct aggset *ha = NULL;
 	struct got g = {};
 
 	ASSERT_EQ(len, 14 * 4096, "3 sites x 2 CPUs x 9,024 B in whole pages");
@@ -227,13 +229,13 @@ static void test_helper_sites(void)
 	    !ASSERT_NONNULL(d, "scratch"))
 		goto out;
 	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	ha = helperagg__open(fd, 2, sites, 3, 2 /* BPF_FUNC_map_update_elem */);
+	ha = aggset__open(fd, 2, sites, 3); /* helper 2: BPF_FUNC_map_update_elem */
 	if (!ASSERT_TRUE(mem != MAP_FAILED, "map") || !ASSERT_NONNULL(ha, "open"))
 		goto out;
 	sim_add(&mem[0 * 2 + 1], 300); /* site 0, CPU 1 */
 	sim_add(&mem[2 * 2 + 0], 700); /* site 2, CPU 0 */
 	sim_add(&mem[2 * 2 + 1], 700); /* site 2, CPU 1 */
-	helperagg__harvest(ha, false, d, note, &g);
+	aggset__harvest(ha, false, d, note, &g);
 	if (!ASSERT_EQ(g.n, 2, "two sites gained"))
 		goto out;
 	ASSERT_EQ(g.kind[0], LAT_EV_HELPER, "kind");
@@ -247,10 +249,10 @@ static void test_helper_sites(void)
 	ASSERT_EQ(g.count[1], 2, "site 2 count, both CPUs");
 	ASSERT_EQ(g.sum[1], 1400, "site 2 sum");
 	g.n = 0;
-	helperagg__harvest(ha, true, d, note, &g);
+	aggset__harvest(ha, true, d, note, &g);
 	ASSERT_EQ(g.n, 0, "nothing twice");
 out:
-	helperagg__free(ha);
+	aggset__free(ha);
 	if (mem != MAP_FAILED)
 		munmap(mem, len);
 	if (fd >= 0)
