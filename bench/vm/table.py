@@ -12,6 +12,7 @@ import sys
 NAMES = {
     "stats": "bpf_stats (enable_stats fd)",
     "ref": "reference probe (bench/vm/xdpbench_probe.bpf.c ref_*)",
+    "refstats": "reference probe with bpf_stats on (as in a lattop session)",
     "agg": "in-kernel aggregation prototype (agg_*)",
     "aggplain": "the prototype with plain adds (not nesting-safe)",
     "lattopring": "lattop -p ID -b, an event per run (ring buffer, LATTOP_PATH=ring)",
@@ -47,7 +48,7 @@ def main():
             info = f
             continue
         r = int(f["round"])
-        for kind in ("refreport", "aggreport", "aggplainreport", "lattopringreport",
+        for kind in ("refreport", "refstatsreport", "aggreport", "aggplainreport", "lattopringreport",
                      "lattopreport", "lattopbeforereport"):
             if " " + kind + " " in line:
                 reports.setdefault(kind, []).append((r, line.split(kind + " ", 1)[1]))
@@ -92,7 +93,7 @@ def main():
                   f"{spread([x[1] for x in c], '{:.0f}') if c else ''} |")
     print()
     print("Counts and losses per round (expected = solo + all-vCPU runs of that round):")
-    for kind in ("refreport", "aggreport", "aggplainreport", "lattopringreport",
+    for kind in ("refreport", "refstatsreport", "aggreport", "aggplainreport", "lattopringreport",
                      "lattopreport", "lattopbeforereport"):
         for r, text in reports.get(kind, []):
             print(f"- round {r} {kind[:-6]}: {text}")

@@ -11,7 +11,7 @@ mkdir -p $T
 ROUNDS=${VMB_ROUNDS:-3}
 CALLS=${VMB_CALLS:-5}
 REPEAT=${VMB_REPEAT:-20000}
-OBS=" ${VMB_OBS:-stats ref agg aggplain lattopring lattop} "
+OBS=" ${VMB_OBS:-stats ref refstats agg aggplain lattopring lattop} "
 # on NAME: is observer NAME in this run (VMB_OBS)?
 on() { case $OBS in *" $1 "*) return 0 ;; esac; return 1; }
 NCPU=$(grep -c '^processor' /proc/cpuinfo)
@@ -122,6 +122,20 @@ while [ $r -le $ROUNDS ]; do
 		got=$(xcmd 'ref off')
 		echo "VMB round=$r refreport expected=$expected $got"
 		expect vmbench-ref-count-$r "$got" "ref count $expected"
+	fi
+
+	# The reference probe with bpf_stats on, as lattop's sessions have it: the stats then
+	# time the probes' own programs too (their trampolines read the clock around each).
+	if on refstats; then
+		bare $r
+		if expect vmbench-refstats-on-$r "$(xcmd 'stats on') $(xcmd 'ref on')" "ok ok"; then
+			measure $r refstats 1
+			measure $r refstats $NCPU
+		fi
+		got=$(xcmd 'ref off')
+		xcmd 'stats off' >/dev/null
+		echo "VMB round=$r refstatsreport expected=$expected $got"
+		expect vmbench-refstats-count-$r "$got" "ref count $expected"
 	fi
 
 	# The in-kernel aggregation prototype (log-linear per-CPU histogram, count/sum/max).
