@@ -84,9 +84,13 @@ struct lat_nest {
 	__u64 stale;    /* entries reclaimed: their exit never came (loss counter prog_stale) */
 	__u64 unpaired; /* exits that found no entry of theirs: the entry probe was not attached
 			 * yet (attach/detach), overflowed, or missed (counted as recursion) */
+	__u64 pad2[4];  /* to whole cache lines: no two CPUs' stacks share one (below) */
 };
 
-_Static_assert(sizeof(struct lat_nest) == 8 + 8 * LAT_NEST_MAX + 16 * LAT_NEST_MAX + 24,
+/* Whole 64-byte cache lines, in a page-aligned (BPF_F_MMAPABLE) array: every CPU writes its own
+ * lines only (a plain array's values start 16 bytes past a line). Same for lat_hnest. */
+_Static_assert(sizeof(struct lat_nest) == 8 + 8 * LAT_NEST_MAX + 16 * LAT_NEST_MAX + 24 + 32 &&
+		       sizeof(struct lat_nest) % 64 == 0,
 	       "lat_nest layout changed");
 
 /* Per-CPU helper-call slots, one per program nesting depth (an entry of the lat_hnest array
@@ -102,9 +106,11 @@ struct lat_hnest {
 	__u64 foreign;                /* calls from another interrupt context than the top
 				       * program's (a program interrupting it): not attributed */
 	__u64 stale;                  /* slots reclaimed by the program probes (helper_stale) */
+	__u64 pad[4];                 /* to whole cache lines (see lat_nest) */
 };
 
-_Static_assert(sizeof(struct lat_hnest) == 8 * LAT_NEST_MAX + 8 * LAT_NEST_MAX + 32,
+_Static_assert(sizeof(struct lat_hnest) == 8 * LAT_NEST_MAX + 8 * LAT_NEST_MAX + 64 &&
+		       sizeof(struct lat_hnest) % 64 == 0,
 	       "lat_hnest layout changed");
 
 /* One watched program's in-kernel aggregate on one CPU: an entry of its copy's lat_agg array

@@ -7,6 +7,8 @@
  *
  * User space creates both maps once and every copy reuses their fds. ARRAYs indexed by CPU:
  * their lookups are inlined by the verifier, so they call no traceable kernel function.
+ * BPF_F_MMAPABLE for its page-aligned values: with whole-line records no cache line is written
+ * by two CPUs (nothing maps them).
  */
 #ifndef LATTOP_NEST_BPF_H
 #define LATTOP_NEST_BPF_H
@@ -16,6 +18,7 @@
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, LAT_MAX_CPUS);
+	__uint(map_flags, BPF_F_MMAPABLE);
 	__type(key, __u32);
 	__type(value, struct lat_nest);
 } lat_nest SEC(".maps");
@@ -23,6 +26,7 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, LAT_MAX_CPUS);
+	__uint(map_flags, BPF_F_MMAPABLE);
 	__type(key, __u32);
 	__type(value, struct lat_hnest);
 } lat_hnest SEC(".maps");

@@ -67,6 +67,7 @@ struct progtrace {
 /* Create the tracer, its shared nesting map and the helper-call slots. */
 struct progtrace *progtrace__new(struct collector *c)
 {
+	LIBBPF_OPTS(bpf_map_create_opts, mmapable, .map_flags = BPF_F_MMAPABLE);
 	struct progtrace *pt = calloc(1, sizeof(*pt));
 	int e;
 
@@ -78,12 +79,14 @@ struct progtrace *progtrace__new(struct collector *c)
 	pt->ncpu = libbpf_num_possible_cpus();
 	if (pt->ncpu <= 0 || pt->ncpu > LAT_MAX_CPUS)
 		pt->ncpu = LAT_MAX_CPUS;
+	/* Page-aligned values (BPF_F_MMAPABLE, as bpf/nest.bpf.h declares them): whole-line
+	 * records, so no cache line is written by two CPUs. */
 	pt->nest_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "lat_nest", sizeof(__u32),
-				     sizeof(struct lat_nest), LAT_MAX_CPUS, NULL);
+				     sizeof(struct lat_nest), LAT_MAX_CPUS, &mmapable);
 	pt->hnest_fd = pt->nest_fd < 0 ? -1
 					: bpf_map_create(BPF_MAP_TYPE_ARRAY, "lat_hnest",
 							 sizeof(__u32), sizeof(struct lat_hnest),
-							 LAT_MAX_CPUS, NULL);
+							 LAT_MAX_CPUS, &mmapable);
 	pt->scratch = pt->hnest_fd < 0 ? NULL : calloc(1, sizeof(*pt->scratch));
 	if (!pt->scratch) {
 		e = pt->hnest_fd < 0 ? errno : ENOMEM;
