@@ -41,11 +41,9 @@ const volatile struct lat_hagg_site agg_sites[LAT_HAGG_SITES] = {};
 /* The aggregates are agg.bpf.h's lat_agg: user space sets its max_entries to
  * agg_nsites * agg_ncpu before load (1 without sites). */
 
-/* Aggregate a call of program prog on map of dur ns if the pair is one of ours. */
-static __always_inline bool helper_agg(__u32 prog, __u32 map, __u64 dur)
+/* Aggregate a call of program prog on map of dur ns, on CPU cpu, if the pair is one of ours. */
+static __always_inline bool helper_agg(__u32 cpu, __u32 prog, __u32 map, __u64 dur)
 {
-	__u32 cpu = bpf_get_smp_processor_id();
-
 	for (__u32 k = 0; k < LAT_HAGG_SITES; k++) {
 		struct lat_agg *a;
 		__u32 i;
@@ -101,8 +99,9 @@ static __always_inline bool same_task(const struct lat_nest *n, __u32 d, __u64 f
  * program's (foreign), or a traced call already holds the slot (busy). */
 static __always_inline int helper_enter(void *ctx, struct bpf_map *map, bool kprobe)
 {
-	struct lat_nest *n = cpu_nest();
-	struct lat_hnest *h = cpu_hnest();
+	__u32 cpu = bpf_get_smp_processor_id(); /* once: a helper call on 6.1 */
+	struct lat_nest *n = cpu_nest_at(cpu);
+	struct lat_hnest *h = cpu_hnest_at(cpu);
 	__u32 d;
 
 	if (!n || !h || entry_off)
@@ -134,8 +133,9 @@ static __always_inline int helper_enter(void *ctx, struct bpf_map *map, bool kpr
 static __always_inline int helper_leave(void *ctx, bool kprobe)
 {
 	__u64 now = bpf_ktime_get_ns();
-	struct lat_nest *n = cpu_nest();
-	struct lat_hnest *h = cpu_hnest();
+	__u32 cpu = bpf_get_smp_processor_id(); /* once: a helper call on 6.1 */
+	struct lat_nest *n = cpu_nest_at(cpu);
+	struct lat_hnest *h = cpu_hnest_at(cpu);
 	__u64 start;
 	__u32 d;
 
@@ -151,7 +151,7 @@ static __always_inline int helper_leave(void *ctx, bool kprobe)
 	if (!start || h->func[d] != func_idx)
 		return 0; /* not ours: skipped at entry (counted there) */
 	h->start_ns[d] = 0;
-	if (!helper_agg(n->ids[d], h->map_id[d], now - start))
+	if (!helper_agg(cpu, n->ids[d], h->map_id[d], now - start))
 		emit_event(LAT_EV_HELPER, 0, n->ids[d], helper_id, h->map_id[d], start,
 			   now - start);
 	return 0;

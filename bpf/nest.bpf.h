@@ -46,17 +46,6 @@ static __always_inline struct lat_hnest *cpu_hnest_at(__u32 cpu)
 	return bpf_map_lookup_elem(&lat_hnest, &cpu);
 }
 
-/* This CPU's program stack (NULL only if the map is missing). */
-static __always_inline struct lat_nest *cpu_nest(void)
-{
-	return cpu_nest_at(bpf_get_smp_processor_id());
-}
-
-/* This CPU's helper-call slots (NULL only if the map is missing). */
-static __always_inline struct lat_hnest *cpu_hnest(void)
-{
-	return cpu_hnest_at(bpf_get_smp_processor_id());
-}
 
 /*
  * The CPU's preempt_count, which says whether it runs a task, serves softirqs, or handles a
