@@ -75,6 +75,10 @@ if session $T/ns.csv --no-stats -p "$light" -w $T/ns.lrec; then
 	lattop -r $T/ns.lrec -b -o csv -n 1000 >$T/nsi.csv 2>&1
 	expect replay-cpu-empty "$(col cpu_pct "$light" $T/nsi.csv | sort -u)" ""
 	expect replay-run-cnt-empty "$(col run_cnt "$light" $T/nsi.csv | sort -u)" ""
+	expect replay-intervals-add-up "$(col count "$light" $T/nsi.csv | awk '{s+=$1} END{print s+0}')" 4321
+	lattop -r $T/ns.lrec -b -o json -n 1000 >$T/nsi.json 2>&1
+	expect replay-json-nulls "$(grep -o "\"prog_id\":$light,[^}]*" $T/nsi.json | grep -c '"cpu_pct":null,"run_cnt":null')" \
+		"$(grep -c "\"prog_id\":$light," $T/nsi.json)" || head -c 600 $T/nsi.json
 	lattop -r $T/ns.lrec -b -n 1 >$T/nsn.txt 2>&1
 	ok replay-notice grep -q 'note: bpf_stats off (--no-stats): programs without probes show no figures' $T/nsn.txt ||
 		cat $T/nsn.txt
