@@ -4,7 +4,7 @@
 # watched program's count is exact from its probes, with percentiles; every bpf_stats figure
 # (cpu_pct, run_cnt; a program without probes: its count too) is empty, never 0, live and
 # replayed; stats someone else turned on (the sysctl) stay on, are said in a warning and still
-# show nothing. Busybox ash.
+# show nothing; the TUI says so too. Busybox ash.
 . /tests/lib.sh
 T=/tmp/nostats
 mkdir -p $T
@@ -97,7 +97,23 @@ if session $T/un.csv --no-stats; then
 		grep -E "^ts_ns|,$heavy," $T/un.csv | tail -n 2
 fi
 
-# 4: stats turned on by the sysctl: left on, said in a warning, still no stats figure.
+# 4: the TUI says so under the header; the watched row's CPU% and RUNS are '-', SRC events.
+tmux -f /dev/null new-session -d -s ns -x 160 -y 40 "TERM=tmux-256color lattop --no-stats -d 0.5 -p $light 2>$T/tui.err; echo EXITED \$?; sleep 30"
+i=0
+while ! tmux capture-pane -p -t ns | grep -q 'target_light.*events' && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+cmd "run light 100" >/dev/null
+sleep 1.2
+tmux capture-pane -p -t ns >$T/scr
+ok tui-notice grep -q '^bpf_stats off (--no-stats): programs without probes show no figures' $T/scr ||
+	{ head -n 8 $T/scr; cat $T/tui.err; }
+expect tui-row-stats-cells "$(awk '/target_light/{print $(NF-2), $(NF-1), $NF}' $T/scr)" "- - events"
+tmux send-keys -t ns q
+sleep 1
+tmux capture-pane -p -t ns >$T/scr2
+ok tui-exit grep -q 'EXITED 0' $T/scr2
+tmux kill-server 2>/dev/null
+
+# 5: stats turned on by the sysctl: left on, said in a warning, still no stats figure.
 echo 1 >/proc/sys/kernel/bpf_stats_enabled
 if session $T/sy.csv --no-stats -p "$light"; then
 	expect sysctl-kernel-counts "$(counted light 700)" 700
