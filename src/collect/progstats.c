@@ -26,6 +26,32 @@ int progstats__enable(void)
 	return fd < 0 ? -errno : fd;
 }
 
+/* Whether BPF run-time stats are on now, for any reason: the kernel.bpf_stats_enabled sysctl
+ * reads only what was written to it, not the fds of bpf_enable_stats, so the one sure sign is a
+ * run counted: run an empty socket filter of our own once and read its run_cnt. */
+int progstats__on_now(void)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	unsigned char pkt[64] = {};
+	LIBBPF_OPTS(bpf_test_run_opts, run, .data_in = pkt, .data_size_in = sizeof(pkt));
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+	int fd, err;
+
+	fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "lattop_stats_on", "GPL", insns, 2, NULL);
+	if (fd < 0)
+		return -errno;
+	err = bpf_prog_test_run_opts(fd, &run);
+	if (!err)
+		err = bpf_obj_get_info_by_fd(fd, &info, &len);
+	err = err ? -errno : info.run_cnt > 0;
+	close(fd);
+	return err;
+}
+
 /* Full name of a program from its BTF func_info (bpftool's profile_target_name). */
 void progstats__name(int fd, const void *infop, char *buf, size_t len)
 {

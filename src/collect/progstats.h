@@ -15,6 +15,10 @@
 /* Turn on BPF_STATS_RUN_TIME for as long as the returned fd stays open (never the global
  * sysctl, so stats switch off when lattop exits). Returns the fd or a negative errno. */
 int progstats__enable(void);
+/* Whether BPF run-time stats are on now, by anyone (the kernel.bpf_stats_enabled sysctl or
+ * another process's bpf_enable_stats fd; the sysctl alone does not show the fds): 1 on, 0 off,
+ * or a negative errno when it cannot tell. */
+int progstats__on_now(void);
 
 /* Read every loaded program's id, type, name and counters into *out (grown as needed, *cap
  * its capacity); *n is set to the count. Programs that vanish mid-scan are skipped.

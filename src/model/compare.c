@@ -228,6 +228,7 @@ int cmp_side__add_interval(struct cmp_side *sd, const struct model *m)
 			return -ENOMEM;
 		model__row(m, &m->s[i], false, &r);
 		h = r.has_dist ? model__row_hist(&r) : NULL;
+		cs->has_count |= r.has_rate;
 		if (!r.count && !(h && h->count))
 			continue;
 		if (series_take(cs, (uint32_t)blk, r.count, h))

@@ -77,6 +77,8 @@ struct cmp_block {
 struct cmp_series {
 	struct cmp_key key;
 	bool has_dist;         /* a histogram was recorded (per-invocation figures) */
+	bool has_count;        /* an interval had a count (from bpf_stats or probes; none: a
+				* --no-stats recording's program without probes) */
 	uint64_t count;        /* runs */
 	struct hist h;         /* the whole recording's histogram (empty without has_dist) */
 	struct cmp_block *b;   /* blocks with runs, ascending */
@@ -140,6 +142,7 @@ struct cmp_row {
 	enum cmp_status status;
 	const struct cmp_series *sa, *sb; /* NULL on the side that lacks the key */
 	uint64_t count_a, count_b;
+	bool has_count_a, has_count_b; /* the side has the key and a count of it (not "-") */
 	struct cmp_fig f[CMP__NSTAT];
 };
 

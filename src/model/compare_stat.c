@@ -241,7 +241,7 @@ out:
 static void side_figs(const struct cmp_side *sd, const struct cmp_series *cs, double v[CMP__NSTAT],
 		      bool ok[CMP__NSTAT])
 {
-	ok[CMP_RATE] = sd->dur_ns > 0;
+	ok[CMP_RATE] = sd->dur_ns > 0 && cs->has_count;
 	v[CMP_RATE] = sd->dur_ns ? (double)cs->count / ((double)sd->dur_ns / 1e9) : 0;
 	for (int st = CMP_P50; st < CMP__NSTAT; st++) {
 		ok[st] = cs->has_dist && cs->h.count;
@@ -282,6 +282,8 @@ static int row_figs(const struct compare *c, struct cmp_row *r, const uint32_t *
 		side_figs(c->b, r->sb, vb, okb);
 	r->count_a = r->sa ? r->sa->count : 0;
 	r->count_b = r->sb ? r->sb->count : 0;
+	r->has_count_a = r->sa && r->sa->has_count;
+	r->has_count_b = r->sb && r->sb->has_count;
 	if (r->sa && r->sb && row_draws(c, r, wa, wb, ch, nch))
 		return -ENOMEM;
 	for (int st = 0; st < CMP__NSTAT; st++) {

@@ -325,9 +325,14 @@ void model__apply_stats(struct model *m, const struct prog_stat *st, size_t n, u
 		if (!s)
 			continue;
 		s->seen = true;
-		s->src |= SRC_STATS;
 		snprintf(s->name, sizeof(s->name), "%s", st[i].name);
 		snprintf(s->type, sizeof(s->type), "%s", st[i].type_name);
+		s->recursion_misses = st[i].recursion_misses;
+		/* Without bpf_stats the counters read 0, or someone else's system-wide stats:
+		 * neither is this session's to show. */
+		if (m->no_stats)
+			continue;
+		s->src |= SRC_STATS;
 		/* The first reading is the baseline: a program's history before lattop started is
 		 * not this session's. Counters only grow; a reset (ID reuse cannot happen: IDs are
 		 * cyclic but never reused while alive) would show as a smaller value, taken as new. */
@@ -340,13 +345,13 @@ void model__apply_stats(struct model *m, const struct prog_stat *st, size_t n, u
 		s->stats_primed = true;
 		s->run_cnt = st[i].run_cnt;
 		s->run_time_ns = st[i].run_time_ns;
-		s->recursion_misses = st[i].recursion_misses;
 	}
 
 	for (size_t i = 0; i < m->n; i++) {
 		struct series *s = &m->s[i];
 
-		if (s->kind == LAT_EV_PROG && (s->src & SRC_STATS) && !s->seen && !s->gone) {
+		if (s->kind == LAT_EV_PROG && ((s->src & SRC_STATS) || m->no_stats) && !s->seen &&
+		    !s->gone) {
 			s->gone = true;
 			s->gone_ns = now_ns;
 		}
@@ -776,13 +781,17 @@ const struct hist *model__row_hist(const struct row *r)
 }
 
 /* True when a row's count and percentiles come from per-invocation events: the series was
- * measured in the window, or (no bpf_stats behind it) it has a histogram at all. */
+ * measured in the window, or (no bpf_stats behind it, not a program) it has a histogram at
+ * all. A program without bpf_stats (--no-stats) follows the window too: probes on with no
+ * runs yet is 0 runs; probes off is no figures, not the 0 of an emptied histogram. */
 static bool row_per_event(const struct model *m, const struct series *s, const struct hist *h,
 			  bool cumulative)
 {
-	if (m->legacy_rows || !(s->src & SRC_STATS))
+	bool meas = cumulative ? s->meas_cum : s->meas_last;
+
+	if (m->legacy_rows || (!(s->src & SRC_STATS) && s->kind != LAT_EV_PROG))
 		return h && (s->src & (SRC_SELF | SRC_FENTRY));
-	return cumulative ? s->meas_cum : s->meas_last;
+	return meas;
 }
 
 /* Compute a row for series s from the last interval or the cumulative figures. */
@@ -804,7 +813,8 @@ void model__row(const struct model *m, const struct series *s, bool cumulative, 
 	if (s->has_hist)
 		h = cumulative ? &s->h_cum : &s->h_last;
 
-	r->source = (s->src & SRC_STATS) ? "stats" : "events";
+	/* No source: neither bpf_stats nor probes behind the row (--no-stats, not watched). */
+	r->source = (s->src & SRC_STATS) ? "stats" : "-";
 	if (row_per_event(m, s, h, cumulative)) {
 		/* Per-invocation source: every figure from the histogram (none yet: 0 runs). */
 		r->source = (s->src & SRC_SELF) ? "self" : "events";

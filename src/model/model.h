@@ -173,6 +173,10 @@ struct model {
 	/* A recording older than format 1.3 does not say per interval whether a series was
 	 * measured per invocation: rows then follow the old rule (a histogram wins). */
 	bool legacy_rows;
+	/* A live session without bpf_stats (--no-stats): scans list programs (names, types,
+	 * unloads) but their run_cnt/run_time_ns are not read, and no series gets SRC_STATS:
+	 * a program without probes has no figures ("-"), never zeros. */
+	bool no_stats;
 };
 
 /* Create an empty model starting at now_ns; NULL + errno on failure. */
@@ -223,7 +227,8 @@ struct prog_stat {
 	char type_name[32];
 	uint64_t run_cnt, run_time_ns, recursion_misses;
 };
-/* Apply a complete scan of loaded programs: new ones appear, missing ones are marked gone. */
+/* Apply a complete scan of loaded programs: new ones appear, missing ones are marked gone;
+ * their counters are taken unless m->no_stats. */
 void model__apply_stats(struct model *m, const struct prog_stat *st, size_t n, uint64_t now_ns);
 /* Set the sources' absolute loss counters; what grew since the last call is added to the open
  * interval (a counter that went down, e.g. a detached probe's, restarts from its new value). */
@@ -283,7 +288,8 @@ struct row {
 	uint64_t total_runs; /* absolute run_cnt from bpf_stats (0 if none) */
 	const char *prog_name; /* helper rows: the calling program's name */
 	/* Where count and percentiles come from: "events" (per-invocation probes), "self" (the
-	 * program times itself) or "stats" (bpf_stats: counts and averages only). */
+	 * program times itself), "stats" (bpf_stats: counts and averages only) or "-" (neither:
+	 * --no-stats and no probes, so no figures). */
 	const char *source;
 	const struct model *m; /* the model and figures the row came from (named counters) */
 	bool cumulative;

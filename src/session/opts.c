@@ -381,6 +381,12 @@ static const struct opt_def opt_table[] = {
 	  "IDs or names, comma-separated (up to " STR(FILTER_MAX) "; a name may\n"
 	  "match several programs)",
 	  opts__parse_filter, 0 },
+	{ "no-stats", 0, NULL,
+	  "do not turn on bpf_stats (every BPF program on the\n"
+	  "machine pays for it): figures only for the programs\n"
+	  "with probes (-p, --demo) and segments; needs fentry\n"
+	  "unless spans or --profile are given",
+	  NULL, FIELD(no_stats) },
 	{ "interval", 'd', "SECS", "refresh/report interval, decimals allowed (default 1)",
 	  o_interval, 0 },
 	{ "batch", 'b', NULL, "print one report per interval to stdout, no TUI", NULL,

@@ -72,6 +72,7 @@ struct opts {
 	uint32_t fifo_slots;     /* --fifo-slots N (debug), 0 = the design's sizes */
 	const char *listen;      /* --listen [ADDR:]PORT: serve /metrics (checked by opts__parse) */
 	bool tui;                /* --tui: with --listen, keep the TUI (headless otherwise) */
+	bool no_stats;           /* --no-stats: no bpf_stats fd; figures from the probes alone */
 };
 
 /* What opts__parse asks the caller to do. */
@@ -108,8 +109,8 @@ int opts__filter_str(const struct opts *o, char *buf, size_t len);
 int opts__parse_secs(const char *s, uint64_t *ns);
 /* Name of a mode ("programs", ...). */
 const char *opts__mode_name(enum lat_mode m);
-/* Check the recording/replay options (-w, -r, --raw, --events, -o trace) go together;
- * 0 or -EINVAL with one sentence in err (opts_rec.c). */
+/* Check the recording/replay options (-w, -r, --raw, --events, -o trace, --no-stats) go
+ * together; 0 or -EINVAL with one sentence in err (opts_rec.c). */
 int opts__check_record(struct opts *o, char *err, size_t errlen);
 /* Check the vhost segment options (--discover, --device, --flow, --profile, --details,
  * --fifo-slots) go together, resolve the device and load the profile; 0 or -EINVAL with one

@@ -42,6 +42,9 @@ int opts__check_record(struct opts *o, char *err, size_t errlen)
 	else if (o->compare && (o->nfilter || o->mode_set))
 		bad = "-p and -m do not apply to --compare: every recorded series is matched by "
 		      "name";
+	else if (o->replay && o->no_stats)
+		bad = "--no-stats applies to live sessions; a replay (-r) shows what was recorded: "
+		      "drop --no-stats";
 	else if (o->out == OUT_TRACE && !o->events)
 		bad = "-o trace exports events: use it with -r FILE --events";
 	if (bad) {

@@ -337,13 +337,22 @@ static void on_agg(void *arg, uint16_t kind, uint32_t id, uint32_t aux, uint32_t
 			       kind == LAT_EV_SEG ? "span" : "program", id);
 }
 
-/* Open phase 4, sources of figures: bpf_stats (on exactly as long as its fd is open), the
- * program probes where this kernel can trace BPF programs (tried on a program of our own),
- * and the demo, which self-times only where fentry cannot measure it. */
-static int open_sources(struct session *s, char *err, size_t errlen)
+/* bpf_stats for the session, on exactly as long as its fd is open; with --no-stats no fd is
+ * taken and the model reads no counters (stats someone else turned on stay on: a warning says
+ * so, since every program pays for them anyway). */
+static int open_stats(struct session *s, char *err, size_t errlen)
 {
-	char why[160];
-
+	if (s->o->no_stats) {
+		s->m->no_stats = true;
+		if (progstats__on_now() > 0)
+			session__warn(s, "bpf_stats is on already (the kernel.bpf_stats_enabled "
+					 "sysctl or another tool): every BPF program pays for it "
+					 "anyway; --no-stats leaves it on and shows none of its "
+					 "figures");
+		/* A fact of the machine, not of the filter: it stays through filter edits. */
+		s->warn_keep = strlen(s->warn);
+		return EXIT_OK;
+	}
 	s->stats_fd = progstats__enable();
 	if (s->stats_fd < 0) {
 		snprintf(err, errlen,
@@ -352,25 +361,64 @@ static int open_sources(struct session *s, char *err, size_t errlen)
 			 strerror(-s->stats_fd));
 		return EXIT_RUNTIME;
 	}
+	return EXIT_OK;
+}
+
+/* The program probes, where this kernel can trace BPF programs (tried on a program of our
+ * own). Returns 0, or a negative errno with why (and the probes freed). */
+static int open_probes(struct session *s, char *why, size_t len)
+{
+	int e;
+
+	why[0] = '\0';
 	s->pt = progtrace__new(s->col);
-	if (s->pt) {
-		progtrace__set_agg(s->pt, !needs_events(s->o));
-		progtrace__set_sink(s->pt, on_agg, s);
-		/* The spans' aggregates (loaded already) count against the same cap. */
-		if (spans__agg_mem(s->sp))
-			progtrace__agg_reserve(s->pt, spans__agg_mem(s->sp));
+	if (!s->pt) {
+		e = -errno;
+		snprintf(why, len, "cannot create the nesting map (%s)", strerror(-e));
+		return e;
 	}
-	if (s->pt && progtrace__probe(s->pt, why, sizeof(why))) {
+	progtrace__set_agg(s->pt, !needs_events(s->o));
+	progtrace__set_sink(s->pt, on_agg, s);
+	/* The spans' aggregates (loaded already) count against the same cap. */
+	if (spans__agg_mem(s->sp))
+		progtrace__agg_reserve(s->pt, spans__agg_mem(s->sp));
+	e = progtrace__probe(s->pt, why, len);
+	if (e) {
+		if (!why[0])
+			snprintf(why, len, "%s", strerror(-e));
 		progtrace__free(s->pt);
 		s->pt = NULL;
+	}
+	return e;
+}
+
+/* Open phase 4, sources of figures: bpf_stats (unless --no-stats), the program probes, and the
+ * demo, which self-times only where fentry cannot measure it. With --no-stats and no probes
+ * nothing is left to measure unless segments are (spans, the vhost chain). */
+static int open_sources(struct session *s, char *err, size_t errlen)
+{
+	char why[160];
+	int e;
+
+	e = open_stats(s, err, errlen);
+	if (e != EXIT_OK)
+		return e;
+	if (open_probes(s, why, sizeof(why)) && s->o->no_stats) {
+		if (!s->o->nspans && !s->o->profile_path && !s->o->discover) {
+			snprintf(err, errlen,
+				 "--no-stats needs per-invocation probes and there are none here "
+				 "(%s): drop --no-stats for bpf_stats counts and averages",
+				 why);
+			return EXIT_USAGE;
+		}
+		snprintf(s->notice, sizeof(s->notice),
+			 "no per-invocation latency for programs: %s; with --no-stats (bpf_stats "
+			 "off) programs show no figures",
+			 why);
+	} else if (!s->pt) {
 		snprintf(s->notice, sizeof(s->notice),
 			 "no per-invocation latency: %s; showing bpf_stats counts and averages%s",
 			 why, s->o->demo ? " (demo programs time themselves)" : "");
-	} else if (!s->pt) {
-		snprintf(s->notice, sizeof(s->notice),
-			 "no per-invocation latency: cannot create the nesting map (%s); "
-			 "showing bpf_stats counts and averages",
-			 strerror(errno));
 	}
 	if (s->o->demo) {
 		s->demo = demo__start(s->col, s->pt == NULL, err, errlen);
@@ -417,6 +465,20 @@ static void path_notice(struct session *s)
 		 progagg__max_programs(mem.ncpu, mem.budget - spans__agg_mem(s->sp)), floor);
 }
 
+/* Put text before the notice (what does not fit of the notice's end is cut). */
+static void notice_first(struct session *s, const char *text)
+{
+	size_t t = strlen(text), n = strlen(s->notice);
+
+	if (t >= sizeof(s->notice))
+		t = sizeof(s->notice) - 1;
+	if (t + n >= sizeof(s->notice))
+		n = sizeof(s->notice) - 1 - t;
+	memmove(s->notice + t, s->notice, n);
+	memcpy(s->notice, text, t);
+	s->notice[t + n] = '\0';
+}
+
 /* Open phase 6, the view: where figures come from, probes for the watched programs, the mode
  * asked for (one this kernel cannot give degrades to the overview, saying why). */
 static void open_view(struct session *s)
@@ -427,9 +489,12 @@ static void open_view(struct session *s)
 		snprintf(s->m->source, sizeof(s->m->source), "fentry");
 		s->m->floor_ns = progtrace__floor_ns(s->pt);
 		path_notice(s);
+		if (s->o->no_stats)
+			notice_first(s, "bpf_stats off (--no-stats): programs without probes show "
+					"no figures; ");
 	} else {
 		snprintf(s->m->source, sizeof(s->m->source), "%s",
-			 s->o->demo ? "stats+self" : "stats");
+			 s->o->no_stats ? "none" : s->o->demo ? "stats+self" : "stats");
 	}
 	session__sync_watch(s);
 	if (s->o->mode != MODE_PROGRAMS &&

@@ -130,7 +130,10 @@ static void text_side(FILE *f, const struct cmp_row *r, bool b, const char *name
 	fputc(' ', f);
 	put_col(f, what, 14);
 	fprintf(f, " %-6s", b ? "B" : "A");
-	fmt_count(b ? r->count_b : r->count_a, buf, sizeof(buf));
+	if (b ? r->has_count_b : r->has_count_a)
+		fmt_count(b ? r->count_b : r->count_a, buf, sizeof(buf));
+	else
+		snprintf(buf, sizeof(buf), "-");
 	fprintf(f, " %12s", buf);
 	for (int st = 0; st < CMP__NSTAT; st++) {
 		const struct cmp_fig *fg = &r->f[st];
@@ -278,10 +281,10 @@ int cmp_view__csv(const struct cmp_view *v, FILE *f)
 		fputc(',', f);
 		text__csv_field(f, r->key.sub);
 		fprintf(f, ",%s,", compare__status_name(r->status));
-		if (r->sa)
+		if (r->has_count_a)
 			fprintf(f, "%" PRIu64, r->count_a);
 		fputc(',', f);
-		if (r->sb)
+		if (r->has_count_b)
 			fprintf(f, "%" PRIu64, r->count_b);
 		for (int st = 0; st < CMP__NSTAT; st++) {
 			const struct cmp_fig *fg = &r->f[st];
@@ -342,11 +345,11 @@ static void json_row(struct jsonw *w, const struct cmp_row *r)
 		jsonw__string_field(w, "map_name", r->key.sub);
 	}
 	jsonw__string_field(w, "status", compare__status_name(r->status));
-	if (r->sa)
+	if (r->has_count_a)
 		jsonw__u64_field(w, "count_a", r->count_a);
 	else
 		jsonw__null_field(w, "count_a");
-	if (r->sb)
+	if (r->has_count_b)
 		jsonw__u64_field(w, "count_b", r->count_b);
 	else
 		jsonw__null_field(w, "count_b");

@@ -246,7 +246,7 @@ static void change_cell(FILE *f, const struct cmp_row *r, int st)
 		a, b, chg);
 }
 
-/* A count cell ("-" for a side without the series). */
+/* A count cell ("-" for a side without the series, or without a count of it). */
 static void count_cell(FILE *f, bool has, uint64_t n)
 {
 	char buf[32];
@@ -272,8 +272,8 @@ static void summary_row(FILE *f, const struct html_cmp *hc, size_t i)
 	text__html(f, what);
 	fprintf(f, "</td><td class=\"txt verdict %s\">%s</td>", compare__status_name(r->status),
 		verdict(r->status));
-	count_cell(f, r->sa, r->count_a);
-	count_cell(f, r->sb, r->count_b);
+	count_cell(f, r->has_count_a, r->count_a);
+	count_cell(f, r->has_count_b, r->count_b);
 	for (int st = 0; st < CMP__NSTAT; st++)
 		change_cell(f, r, st);
 	fputs("</tr>\n", f);
@@ -300,7 +300,7 @@ static void figs_side(FILE *f, const struct cmp_row *r, bool b)
 	char buf[32];
 
 	fprintf(f, "<tr><th>%s</th>", b ? "B (after)" : "A (before)");
-	count_cell(f, b ? r->sb : r->sa, b ? r->count_b : r->count_a);
+	count_cell(f, b ? r->has_count_b : r->has_count_a, b ? r->count_b : r->count_a);
 	for (int st = 0; st < CMP__NSTAT; st++) {
 		const struct cmp_fig *fg = &r->f[st];
 

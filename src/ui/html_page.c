@@ -219,9 +219,13 @@ static void page_series(FILE *f, const struct html_data *d, size_t i)
 		      "<span class=\"key\" style=\"background:var(--c999)\"></span>p99.9"
 		      "<span class=\"key\" style=\"background:var(--cmax)\"></span>max</p>\n",
 		      f);
-	else
+	else if (t->has_rate)
 		fputs("<p class=\"note\">No per-invocation latency in this recording (bpf_stats "
 		      "counts and run time): the line is the average run time.</p>\n",
+		      f);
+	else
+		fputs("<p class=\"note\">No figures in this recording: bpf_stats was off "
+		      "(--no-stats) and no probes measured it.</p>\n",
 		      f);
 	html_svg__heat(f, d, se);
 	html_svg__hist(f, se);

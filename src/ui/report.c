@@ -110,7 +110,10 @@ static void text_sums(FILE *f, const struct row *r)
 	char buf[32];
 
 	sum_values(r, v);
-	fmt_count(r->count, buf, sizeof(buf));
+	if (r->has_rate)
+		fmt_count(r->count, buf, sizeof(buf));
+	else /* no source behind the row (--no-stats, no probes): no count, not 0 */
+		snprintf(buf, sizeof(buf), "-");
 	fprintf(f, " %12s", buf);
 	for (int c = 1; c < NSUM; c++) {
 		if (!r->has_rate || (c > 1 && !r->has_dist))
@@ -205,7 +208,7 @@ static void row_json(struct jsonw *w, const struct row *r)
 	jsonw__string_field(w, "type", r->s->type);
 	jsonw__string_field(w, "name", r->s->name);
 	for (int c = 0; c < NSUM; c++) {
-		if (c != 0 && !(r->has_rate && (c == 1 || r->has_dist)))
+		if (!(r->has_rate && (c <= 1 || r->has_dist)))
 			jsonw__null_field(w, sum_keys[c]);
 		else if (c == 1)
 			jsonw__double_field(w, sum_keys[c], r->avg_ns);
@@ -229,7 +232,7 @@ static void row_csv(FILE *f, const char *kind, const struct row *r)
 	fputc(',', f);
 	text__csv_field(f, r->s->name);
 	for (int c = 0; c < NSUM; c++) {
-		if (c == 0 || (r->has_rate && (c == 1 || r->has_dist)))
+		if (r->has_rate && (c <= 1 || r->has_dist))
 			fprintf(f, ",%.0f", v[c]);
 		else
 			fputs(",", f);

@@ -196,7 +196,10 @@ static void draw_figs(int y, const struct cmp_row *r, bool b)
 		clrtoeol();
 		return;
 	}
-	fmt_count(b ? r->count_b : r->count_a, buf, sizeof(buf));
+	if (b ? r->has_count_b : r->has_count_a)
+		fmt_count(b ? r->count_b : r->count_a, buf, sizeof(buf));
+	else
+		snprintf(buf, sizeof(buf), "-");
 	l = (size_t)snprintf(line, sizeof(line), "  %s  %s runs", b ? "B" : "A", buf);
 	for (int st = 0; st < CMP__NSTAT && l < sizeof(line); st++) {
 		const struct cmp_fig *f = &r->f[st];

@@ -293,9 +293,11 @@ void tui__draw_pane(struct tui *t, int y0, int height)
 	else if (h)
 		snprintf(title, sizeof(title),
 			 " %u %s: %s latency histogram, %s runs (Enter closes)", r->s->id, name, t->cumulative ? "cumulative" : "interval", cnt);
-	else
+	else if (r->has_rate)
 		snprintf(title, sizeof(title), " %u %s: %s runs %s (Enter closes)", r->s->id, name,
 			 cnt, t->cumulative ? "in all" : "in the interval");
+	else /* no source behind the row (--no-stats): no count, not a count of 0 */
+		snprintf(title, sizeof(title), " %u %s: no figures (Enter closes)", r->s->id, name);
 	attron(tui_attr(t, TH_TITLE));
 	mvaddnstr(y0, 0, title, COLS);
 	clrtoeol();
@@ -304,9 +306,12 @@ void tui__draw_pane(struct tui *t, int y0, int height)
 	if (!h) {
 		char why[1024];
 
-		snprintf(why, sizeof(why),
-			 "  No latency distribution for this program: bpf_stats gives only run "
-			 "counts and run time%s%s.",
+		snprintf(why, sizeof(why), "  %s%s%s.",
+			 (r->s->src & SRC_STATS)
+				 ? "No latency distribution for this program: bpf_stats gives "
+				   "only run counts and run time"
+				 : "No figures for this program: bpf_stats is off (--no-stats) "
+				   "and no probes measured it",
 			 r->s->note[0] ? "; "
 				       : " (watch it with -p or f where the kernel allows fentry)",
 			 note);

@@ -34,6 +34,18 @@ usage filter-id-range 2 "bad program ID '4294967296'" -b -p 4294967296
 usage stray-argument 2 "unexpected argument 'foo'" -b foo
 usage unknown-id 2 "no loaded BPF program has ID 4000000000" -b -n 1 -p 4000000000
 usage unknown-name 2 "no loaded BPF program is named 'no_such_prog_x'" -b -n 1 -p no_such_prog_x
+# --no-stats: nothing to measure without probes (this kernel refuses fentry: KERNEL.md), said
+# before any screen (the TUI's run too) and before the demo loads; a replay shows what was
+# recorded.
+NOPROBES="--no-stats needs per-invocation probes and there are none here \(this kernel refuses fentry/fexit \(EPERM\)\): drop --no-stats for bpf_stats counts and averages"
+usage no-stats-no-probes 2 "^lattop: $NOPROBES\$" --no-stats -b -n 1
+usage no-stats-no-probes-tui 2 "^lattop: $NOPROBES\$" --no-stats
+usage no-stats-no-probes-watch 2 "^lattop: $NOPROBES\$" --no-stats -b -n 1 -p 1
+usage no-stats-no-probes-demo 2 "^lattop: $NOPROBES\$" --no-stats --demo -b -n 1
+expect_eq no-stats-demo-not-loaded "$(demo_loaded)" 0
+NOREPLAY="--no-stats applies to live sessions; a replay \(-r\) shows what was recorded: drop --no-stats"
+usage no-stats-replay 2 "^lattop: $NOREPLAY\$" -r tests/data/sample.lrec -b --no-stats
+usage no-stats-compare 2 "^lattop: $NOREPLAY\$" -r tests/data/sample.lrec --compare tests/data/sample.lrec --no-stats
 
 # Not root: one sentence, status 1, nothing started.
 NEEDS="lattop: a live session needs root (CAP_SYS_ADMIN) to list BPF programs and enable their run-time stats: run it with sudo"

@@ -418,5 +418,13 @@ err_case segments-needs-spans "segments mode needs spans or a profile: give -u, 
 wait_gone
 $LATTOP -b -n 1 -d 0.2 -u "$FIXABS:spanfix_work" >/dev/null 2>&1
 expect_eq after-error-runs $? 0
+# --no-stats with spans on a kernel without fentry: the spans are something to measure, so the
+# session runs; programs mode says why programs have no figures and shows them as '-', not 0.
+wait_gone
+$LATTOP --no-stats -m programs -b -n 1 -d 0.2 -u "$FIXABS:spanfix_work" >"$TMP/ns.txt" 2>"$TMP/ns.err"
+expect_eq no-stats-spans-runs $? 0
+check no-stats-spans-notice grep -q '^note: no per-invocation latency for programs: .*; with --no-stats (bpf_stats off) programs show no figures$' "$TMP/ns.txt"
+check no-stats-spans-source grep -q '  source none$' "$TMP/ns.txt"
+expect_eq no-stats-spans-no-figures "$(awk '$3=="lat_span_uprobe"{print $4,$5,$12,$13,$14}' "$TMP/ns.txt" | sort -u)" "- - - - -"
 wait
 end_suite

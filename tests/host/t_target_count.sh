@@ -22,6 +22,10 @@ lat=$!
 for _ in $(seq 100); do [ -s "$TMP/t.json" ] && break; sleep 0.05; done
 echo "run light 12345" >&"${TGT[1]}"; read -r r1 <&"${TGT[0]}"
 echo "run heavy 777" >&"${TGT[1]}"; read -r r2 <&"${TGT[0]}"
+# A session turns bpf_stats on (the control for --no-stats, whose positive test needs fentry:
+# tests/vm/guest/t_16_no_stats.sh): the kernel counted every run.
+echo "stats light" >&"${TGT[1]}"; read -r st <&"${TGT[0]}"
+expect_eq stats-on-in-session "${st% run_time_ns *}" "run_cnt 12345"
 sleep 0.6
 echo "unload" >&"${TGT[1]}"; read -r r3 <&"${TGT[0]}"
 wait $lat

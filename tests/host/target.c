@@ -13,6 +13,9 @@
  *   par light|heavy|heavy2|emit|maps|maps2 T N
  *                            run the program N times in each of T threads at once (thread i
  *                            pinned to CPU i modulo the CPUs); prints "ran T*N"
+ *   stats light|heavy|heavy2|emit|maps|maps2
+ *                            prints "run_cnt C run_time_ns T", the program's bpf_stats
+ *                            counters (they grow only while BPF run-time stats are on)
  *   loops L                  set target_heavy's bpf_loop iterations
  *   loops2 L                 set target_heavy2's bpf_loop iterations
  *   emit K                   set target_emit's events per run
@@ -147,6 +150,21 @@ static int par(const struct bpf_program *p, unsigned t, unsigned n)
 	return err ? -err : 0;
 }
 
+/* Print prog's bpf_stats counters. */
+static int stats(const struct bpf_program *p)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len)) {
+		printf("error %s\n", strerror(errno));
+		return -errno;
+	}
+	printf("run_cnt %llu run_time_ns %llu\n", (unsigned long long)info.run_cnt,
+	       (unsigned long long)info.run_time_ns);
+	return 0;
+}
+
 /* The program a command names (target_emit for any other name). */
 static const struct bpf_program *named(struct target_bpf *skel, const char *what)
 {
@@ -182,6 +200,8 @@ int main(void)
 			run(named(skel, what), n);
 		} else if (sscanf(line, "spin %31s %u", what, &n) == 2) {
 			spin(named(skel, what), n);
+		} else if (sscanf(line, "stats %31s", what) == 1) {
+			stats(named(skel, what));
 		} else if (sscanf(line, "loops2 %u", &n) == 1) { /* before "loops %u": it would read 2 */
 			skel->data->heavy2_loops = n;
 			printf("ok\n");

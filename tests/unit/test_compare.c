@@ -167,6 +167,45 @@ out:
 	cmp_side__free(b);
 }
 
+/* A program with no source in its recording (--no-stats, no probes: no runs, not measured):
+ * its count and rate are missing on that side, not 0; a measured program that did not run is
+ * 0. */
+static void test_no_count(void)
+{
+	static const struct plan pa[] = {
+		{ LAT_EV_PROG, 10, 0, 0, "unmeasured", "xdp", NULL, v_same, 0 },
+		{ LAT_EV_PROG, 11, 0, 0, "measured", "xdp", NULL, v_same, 10 },
+	};
+	static const struct plan pb[] = {
+		{ LAT_EV_PROG, 20, 0, 0, "unmeasured", "xdp", NULL, v_same, 0 },
+		{ LAT_EV_PROG, 21, 0, 0, "measured", "xdp", NULL, v_same, 10 },
+	};
+	struct cmp_side *a = side_of(pa, 2), *b = side_of(pb, 2);
+	struct compare c = { 0 };
+	const struct cmp_row *r;
+
+	if (!ASSERT_NONNULL(a, "side a") || !ASSERT_NONNULL(b, "side b") ||
+	    !ASSERT_OK(compare__run(&c, a, b), "compare__run"))
+		goto out;
+	r = row_of(&c, LAT_EV_PROG, "unmeasured", "xdp");
+	if (ASSERT_NONNULL(r, "unmeasured row")) {
+		ASSERT_TRUE(r->sa && r->sb, "present on both sides");
+		ASSERT_TRUE(!r->has_count_a && !r->has_count_b, "no count on either side");
+		ASSERT_TRUE(!r->f[CMP_RATE].has_a && !r->f[CMP_RATE].has_b, "no rate");
+		ASSERT_TRUE(!r->f[CMP_RATE].has_change, "no rate change");
+	}
+	r = row_of(&c, LAT_EV_PROG, "measured", "xdp");
+	if (ASSERT_NONNULL(r, "measured row")) {
+		ASSERT_TRUE(r->has_count_a && r->has_count_b, "counts");
+		ASSERT_EQ(r->count_a, 200, "count a");
+		ASSERT_TRUE(r->f[CMP_RATE].has_a && r->f[CMP_RATE].has_b, "rates");
+	}
+out:
+	compare__fini(&c);
+	cmp_side__free(a);
+	cmp_side__free(b);
+}
+
 static void test_noise(void)
 {
 	struct cmp_side *a = NULL, *b = NULL;
@@ -286,5 +325,6 @@ int main(void)
 	RUN_TEST(test_noise);
 	RUN_TEST(test_heat);
 	RUN_TEST(test_blocks);
+	RUN_TEST(test_no_count);
 	return TEST_EXIT();
 }

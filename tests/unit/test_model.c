@@ -345,6 +345,62 @@ out:
 	model__free(m);
 }
 
+/* --no-stats: a scan lists programs but its counters are not this session's (0, or someone
+ * else's system-wide stats): a probed program's figures come from its events alone, 0 runs
+ * while probed is 0, and an unprobed one has no figures at all, never zeros. */
+static void test_no_stats(void)
+{
+	struct model *m = model__new(0);
+	struct prog_stat st[2] = { ps(10, "watched", 1000, 90000), ps(11, "other", 500, 7000) };
+	struct series *w, *o;
+	struct row r;
+
+	m->no_stats = true;
+	model__apply_stats(m, st, 2, 0);
+	w = model__find(m, LAT_EV_PROG, 10, 0, 0);
+	o = model__find(m, LAT_EV_PROG, 11, 0, 0);
+	if (!ASSERT_TRUE(w && o, "scan lists the programs"))
+		goto out;
+	ASSERT_STREQ(w->name, "watched", "name from the scan");
+	ASSERT_EQ(w->src & SRC_STATS, 0, "no stats source");
+	model__set_probing(m, w, true);
+	/* Interval 1: the counters move (stats on elsewhere), no event harvested yet. */
+	st[0] = ps(10, "watched", 3000, 290000);
+	st[1] = ps(11, "other", 900, 9000);
+	model__apply_stats(m, st, 2, S);
+	model__close_interval(m, S);
+	model__row(m, w, false, &r);
+	ASSERT_EQ(r.has_rate, 1, "probed: measured");
+	ASSERT_EQ(r.count, 0, "probed, no event: 0 runs, not the counters' delta");
+	ASSERT_STREQ(r.source, "events", "source events");
+	ASSERT_TRUE(r.cpu_pct < 0, "no CPU% without stats");
+	ASSERT_EQ(r.total_runs, 0, "no run_cnt taken");
+	model__row(m, o, false, &r);
+	ASSERT_EQ(r.has_rate, 0, "unprobed: no count");
+	ASSERT_EQ(r.has_dist, 0, "unprobed: no percentiles");
+	ASSERT_TRUE(r.cpu_pct < 0, "unprobed: no CPU%");
+	ASSERT_STREQ(r.source, "-", "unprobed: no source");
+	/* Interval 2: 1,000 runs as events; "other" is unloaded. */
+	events(m, 10, 1000, 700);
+	model__apply_stats(m, st, 1, 2 * S);
+	model__close_interval(m, 2 * S);
+	model__row(m, w, false, &r);
+	ASSERT_EQ(r.count, 1000, "exact count from the events");
+	ASSERT_EQ(r.has_dist, 1, "percentiles");
+	ASSERT_TRUE(r.p50 > 0, "p50");
+	ASSERT_TRUE(o->gone, "an unloaded program is gone without stats too");
+	/* Interval 3: detached, nothing measured it: no figures, not an empty histogram's 0. */
+	model__set_probing(m, w, false);
+	model__close_interval(m, 3 * S);
+	model__close_interval(m, 4 * S);
+	model__row(m, w, false, &r);
+	ASSERT_EQ(r.has_rate, 0, "detached: no figures");
+	model__row(m, w, true, &r);
+	ASSERT_EQ(r.count, 1000, "cumulative keeps the measured runs");
+out:
+	model__free(m);
+}
+
 int main(void)
 {
 	test__suite = "model";
@@ -356,6 +412,7 @@ int main(void)
 	RUN_TEST(test_p99_history);
 	RUN_TEST(test_heat_history);
 	RUN_TEST(test_probed_count_from_events_only);
+	RUN_TEST(test_no_stats);
 	printf("model: %d passed, %d failed\n", test__passed, test__failed);
 	return TEST_EXIT();
 }

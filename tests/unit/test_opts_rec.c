@@ -62,6 +62,30 @@ static void test_refused(void)
 	}
 }
 
+/* --no-stats: a live session's; a replay or a comparison shows what was recorded. */
+static void test_no_stats(void)
+{
+	static const char *ok0[] = { "-b", "-n", "1", "--no-stats", "-p", "12", NULL };
+	static const char *b0[] = { "-r", "a", "--no-stats", NULL };
+	static const char *b1[] = { "-r", "a", "--compare", "b", "--no-stats", NULL };
+	static const char *b2[] = { "-r", "a", "--html", "o.html", "--no-stats", NULL };
+	static const char *const *bad[] = { b0, b1, b2 };
+	static struct opts o;
+	char err[512];
+
+	ASSERT_EQ(parse(&o, err, ok0), 0, "--no-stats live");
+	ASSERT_TRUE(o.no_stats, "no_stats set");
+	ASSERT_EQ(parse(&o, err, (const char *[]){ "-b", NULL }), 0, "default");
+	ASSERT_TRUE(!o.no_stats, "stats by default");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ASSERT_EQ(parse(&o, err, bad[i]), -EINVAL, "--no-stats with -r");
+		ASSERT_STREQ(err,
+			     "--no-stats applies to live sessions; a replay (-r) shows what was "
+			     "recorded: drop --no-stats",
+			     "says drop it");
+	}
+}
+
 /* --html: a report of a recording, a file of its own; the sentences name the fix. */
 static void test_html(void)
 {
@@ -150,6 +174,7 @@ int main(void)
 	RUN_TEST(test_refused);
 	RUN_TEST(test_html);
 	RUN_TEST(test_compare);
+	RUN_TEST(test_no_stats);
 	printf("opts-rec: %d passed, %d failed\n", test__passed, test__failed);
 	return TEST_EXIT();
 }
