@@ -133,8 +133,7 @@ static struct xdpbench_probe_bpf *probe_open_at(bool ref, bool atomic, int fd, c
 	bpf_program__set_autoload(p->progs.agg_exit, !ref);
 	if (bpf_program__set_attach_target(ref ? p->progs.ref_entry : p->progs.agg_entry, fd,
 					   name) ||
-	    bpf_program__set_attach_target(ref ? p->progs.ref_exit : p->progs.agg_exit, fd,
-					   name) ||
+	    bpf_program__set_attach_target(ref ? p->progs.ref_exit : p->progs.agg_exit, fd, name) ||
 	    xdpbench_probe_bpf__load(p) || xdpbench_probe_bpf__attach(p)) {
 		int err = errno;
 
@@ -195,9 +194,39 @@ static void agg_report(struct xdpbench_probe_bpf *p)
 	       percpu_sum(bpf_map__fd(p->maps.agg_stack), 0, ns, ns - 8), vs);
 }
 
+/* The helpers-mode reference: ref_* on bench_update and on htab_map_update_elem. */
+static struct xdpbench_probe_bpf *href_prog, *href_fn;
+
+/* href on|off: attach both instances, or print both counts and detach. */
+static void cmd_href(bool on)
+{
+	int err;
+
+	if (on && !href_prog) {
+		href_prog = probe_open_at(true, true, bpf_program__fd(tgt->progs.bench_update),
+					  "bench_update");
+		href_fn = href_prog ? probe_open_at(true, true, 0, "htab_map_update_elem") : NULL;
+		if (href_fn) {
+			printf("ok\n");
+			return;
+		}
+		err = errno;
+		xdpbench_probe_bpf__destroy(href_prog);
+		href_prog = NULL;
+		printf("error href: %s\n", strerror(err));
+	} else if (href_prog) {
+		printf("href count %llu %llu\n", ref_total(href_prog), ref_total(href_fn));
+		xdpbench_probe_bpf__destroy(href_prog);
+		xdpbench_probe_bpf__destroy(href_fn);
+		href_prog = href_fn = NULL;
+	} else {
+		printf("error href: not on\n");
+	}
+}
+
 int main(void)
 {
-	struct xdpbench_probe_bpf *ref = NULL, *agg = NULL, *href = NULL, *hfn = NULL;
+	struct xdpbench_probe_bpf *ref = NULL, *agg = NULL;
 	char line[256], what[16];
 	unsigned t, c, r;
 	int stats_fd = -1;
@@ -230,29 +259,7 @@ int main(void)
 				printf("error prog: empty or update\n");
 			}
 		} else if (sscanf(line, "href %15s", what) == 1) {
-			if (!strcmp(what, "on") && !href) {
-				href = probe_open_at(true, true,
-						     bpf_program__fd(tgt->progs.bench_update),
-						     "bench_update");
-				hfn = href ? probe_open_at(true, true, 0, "htab_map_update_elem")
-					   : NULL;
-				if (hfn) {
-					printf("ok\n");
-				} else {
-					int err = errno;
-
-					xdpbench_probe_bpf__destroy(href);
-					href = NULL;
-					printf("error href: %s\n", strerror(err));
-				}
-			} else if (href) {
-				printf("href count %llu %llu\n", ref_total(href), ref_total(hfn));
-				xdpbench_probe_bpf__destroy(href);
-				xdpbench_probe_bpf__destroy(hfn);
-				href = hfn = NULL;
-			} else {
-				printf("error href: not on\n");
-			}
+			cmd_href(!strcmp(what, "on"));
 		} else if (sscanf(line, "stats %15s", what) == 1) {
 			if (!strcmp(what, "on") && stats_fd < 0) {
 				stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
@@ -302,8 +309,8 @@ int main(void)
 	}
 	xdpbench_probe_bpf__destroy(ref);
 	xdpbench_probe_bpf__destroy(agg);
-	xdpbench_probe_bpf__destroy(href);
-	xdpbench_probe_bpf__destroy(hfn);
+	xdpbench_probe_bpf__destroy(href_prog);
+	xdpbench_probe_bpf__destroy(href_fn);
 	if (stats_fd >= 0)
 		close(stats_fd);
 	xdpbench_target_bpf__destroy(tgt);
