@@ -22,12 +22,13 @@ NAMES = {
     "lattopbefore": "the same with lattop built from an earlier commit (VMB_BEFORE)",
     "hstats": "update program: bpf_stats (enable_stats fd)",
     "href": "update program: reference probe on the program and on htab_map_update_elem",
+    "hrefstats": "update program: the same reference with bpf_stats on (as in a lattop session)",
     "hlattop": "update program: lattop -m helpers -p ID -b, aggregated in the kernel",
 }
 # Observers of bench_update (one hash-map update per run): baseline hbare, ratio to href.
-HELPERS = ("hstats", "href", "hlattop")
+HELPERS = ("hstats", "href", "hrefstats", "hlattop")
 REPORTS = tuple(k + "report" for k in ("ref", "refstats", "agg", "aggplain", "lattopring",
-                                       "lattop", "lattopbefore", "href", "hlattop"))
+                                       "lattop", "lattopbefore", "href", "hrefstats", "hlattop"))
 
 
 def base_of(mode):

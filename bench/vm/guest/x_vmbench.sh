@@ -4,7 +4,7 @@
 # same two runs (only when it attached: a failed attach must not show as a cost of 0). Prints
 # raw "VMB ..." lines (bench/vm/table.py makes the table) and PASS/FAIL lines for the exact
 # counts only: nothing here is a timed assertion. The helpers-mode observers (hstats, href,
-# hlattop) watch bench_update instead (one hash-map update per run), each after bare runs of
+# hrefstats, hlattop) watch bench_update instead (one hash-map update per run), each after bare runs of
 # that program (mode=hbare).
 . /tests/lib.sh
 T=/tmp/vmbench
@@ -29,7 +29,7 @@ IDU=$(awk '$1=="id_update"{print $2}' $T/out)
 # bench_update's map update must stay a call of htab_map_update_elem (the verifier does not
 # inline an update), or the function's probes (href, hlattop) would not see every run.
 update_calls_htab() { bpftool prog dump xlated id "$IDU" | grep -q 'call htab_map_update_elem'; }
-if on hstats || on href || on hlattop; then
+if on hstats || on href || on hrefstats || on hlattop; then
 	ok vmbench-update-calls-htab update_calls_htab ||
 		bpftool prog dump xlated id "$IDU" | grep call
 fi
@@ -132,6 +132,21 @@ stats_obs() {
 	fi
 	xcmd 'stats off' >/dev/null
 }
+# href_obs ROUND MODE [stats]: the helpers-mode reference, ref_* on bench_update and on
+# htab_map_update_elem (with bpf_stats on too when asked, as a lattop session has it): both
+# instances must see every run.
+href_obs() {
+	ans=$(xcmd 'href on')
+	[ -z "$3" ] || ans="$(xcmd 'stats on') $ans"
+	if expect vmbench-$2-on-$1 "$ans" "${3:+ok }ok"; then
+		measure $1 $2 1
+		measure $1 $2 $NCPU
+	fi
+	got=$(xcmd 'href off')
+	[ -z "$3" ] || xcmd 'stats off' >/dev/null
+	echo "VMB round=$1 $2report expected=$expected $got"
+	expect vmbench-$2-count-$1 "$got" "href count $expected $expected"
+}
 
 expected=$(($(runs_of 1) + $(runs_of $NCPU)))
 
@@ -209,8 +224,9 @@ while [ $r -le $ROUNDS ]; do
 
 	# Helpers mode: bench_update (one htab_map_update_elem per run) under bpf_stats, under the
 	# reference probe on both the program and htab_map_update_elem (two instances of ref_*),
-	# and under lattop -m helpers (its program probes plus its helper probes, aggregated).
-	if on hstats || on href || on hlattop; then
+	# alone and with bpf_stats on, and under lattop -m helpers (its program probes plus its
+	# helper probes, aggregated).
+	if on hstats || on href || on hrefstats || on hlattop; then
 		expect vmbench-prog-update-$r "$(xcmd 'prog update')" ok
 	fi
 	if on hstats; then
@@ -219,13 +235,11 @@ while [ $r -le $ROUNDS ]; do
 	fi
 	if on href; then
 		bare $r hbare
-		if expect vmbench-href-on-$r "$(xcmd 'href on')" ok; then
-			measure $r href 1
-			measure $r href $NCPU
-		fi
-		got=$(xcmd 'href off')
-		echo "VMB round=$r hrefreport expected=$expected $got"
-		expect vmbench-href-count-$r "$got" "href count $expected $expected"
+		href_obs $r href
+	fi
+	if on hrefstats; then
+		bare $r hbare
+		href_obs $r hrefstats stats
 	fi
 	if on hlattop; then
 		bare $r hbare
