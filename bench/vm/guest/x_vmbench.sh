@@ -4,8 +4,8 @@
 # same two runs (only when it attached: a failed attach must not show as a cost of 0). Prints
 # raw "VMB ..." lines (bench/vm/table.py makes the table) and PASS/FAIL lines for the exact
 # counts only: nothing here is a timed assertion. The helpers-mode observers (hstats, href,
-# hrefstats, hlattop) watch bench_update instead (one hash-map update per run), each after bare runs of
-# that program (mode=hbare).
+# hrefstats, hlattop) watch bench_update instead (one hash-map update per run), each after bare
+# runs of that program (mode=hbare).
 . /tests/lib.sh
 T=/tmp/vmbench
 mkdir -p $T
@@ -27,7 +27,8 @@ wait_line '^ready' $T/out 600 || { fail vmbench-driver "xdpbench did not start: 
 ID=$(awk '$1=="id"{print $2}' $T/out)
 IDU=$(awk '$1=="id_update"{print $2}' $T/out)
 # bench_update's map update must stay a call of htab_map_update_elem (the verifier does not
-# inline an update), or the function's probes (href, hlattop) would not see every run.
+# inline an update), or the function's probes (href, hrefstats, hlattop) would not see every
+# run.
 update_calls_htab() { bpftool prog dump xlated id "$IDU" | grep -q 'call htab_map_update_elem'; }
 if on hstats || on href || on hrefstats || on hlattop; then
 	ok vmbench-update-calls-htab update_calls_htab ||
