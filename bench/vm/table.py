@@ -4,7 +4,9 @@
 per observer and number of driving threads, the ns each run gains over the bare program measured
 just before it in the same round (median and range over the rounds), the ratio to the reference
 probe of the same round, the exact counts and loss counters, and lattop's thread CPU per million
-runs. Usage: table.py RESULTS_LOG"""
+runs. The helpers-mode observers (HELPERS) watch bench_update: their baseline is its bare runs
+(mode=hbare) and their ratio is to href, the reference probe on both the program and
+htab_map_update_elem. Usage: table.py RESULTS_LOG"""
 import re
 import statistics
 import sys
@@ -18,7 +20,20 @@ NAMES = {
     "lattopring": "lattop -p ID -b, an event per run (ring buffer, LATTOP_PATH=ring)",
     "lattop": "lattop -p ID -b, aggregated in the kernel (the default)",
     "lattopbefore": "the same with lattop built from an earlier commit (VMB_BEFORE)",
+    "hstats": "update program: bpf_stats (enable_stats fd)",
+    "href": "update program: reference probe on the program and on htab_map_update_elem",
+    "hrefstats": "update program: the same reference with bpf_stats on (as in a lattop session)",
+    "hlattop": "update program: lattop -m helpers -p ID -b, aggregated in the kernel",
 }
+# Observers of bench_update (one hash-map update per run): baseline hbare, ratio to href.
+HELPERS = ("hstats", "href", "hrefstats", "hlattop")
+REPORTS = tuple(k + "report" for k in ("ref", "refstats", "agg", "aggplain", "lattopring",
+                                       "lattop", "lattopbefore", "href", "hrefstats", "hlattop"))
+
+
+def base_of(mode):
+    """The bare mode an observer's added ns are taken against, and its reference observer."""
+    return ("hbare", "href") if mode in HELPERS else ("bare", "ref")
 
 
 def kv(line):
@@ -48,25 +63,24 @@ def main():
             info = f
             continue
         r = int(f["round"])
-        for kind in ("refreport", "refstatsreport", "aggreport", "aggplainreport", "lattopringreport",
-                     "lattopreport", "lattopbeforereport"):
+        for kind in REPORTS:
             if " " + kind + " " in line:
                 reports.setdefault(kind, []).append((r, line.split(kind + " ", 1)[1]))
         if "mode" not in f:
             continue
         mode, t, med = f["mode"], int(f["threads"]), int(f["med"])
-        if mode == "bare":
-            bare[t] = med
-            meas.setdefault(("bare", t), []).append(med)
+        if mode in ("bare", "hbare"):
+            bare[(mode, t)] = med
+            meas.setdefault((mode, t), []).append(med)
             continue
         meas.setdefault((mode, t), []).append(med)
-        added.setdefault((mode, t), {})[r] = med - bare.get(t, 0)
+        added.setdefault((mode, t), {})[r] = med - bare.get((base_of(mode)[0], t), 0)
         if "coll_ns" in f:
             runs = int(f["runs"]) / 1e6
             cpu.setdefault((mode, t), []).append(
                 (int(f["coll_ns"]) / runs / 1e6, int(f["ui_ns"]) / runs / 1e6))
     for (mode, t), per in added.items():
-        ref = added.get(("ref", t), {})
+        ref = added.get((base_of(mode)[1], t), {})
         ratio[(mode, t)] = [per[r] / ref[r] for r in per if r in ref and ref[r] > 0]
     ncpu = info.get("ncpu", "?")
     tcg = ("QEMU TCG -icount shift=0: a guest ns is one instruction executed"
@@ -76,13 +90,20 @@ def main():
           f"bpf_prog_test_run calls of {info.get('repeat', '?')} runs per thread and "
           "measurement; figures: median [min .. max] over the rounds")
     print()
+    print("Rows \"update program\": bench_update, one bpf_map_update_elem per run on a hash map; "
+          "added ns against its own bare runs, ratio to its reference (href).")
+    print()
     print("| observer | drivers | ns per run | added ns per run vs bare | x reference probe "
           "| lattop collector CPU ms per M runs | lattop UI thread CPU ms per M runs |")
     print("|---|---|---|---|---|---|---|")
     for t in sorted({k[1] for k in meas}):
         drivers = "solo" if t == 1 else f"{t} threads, one per vCPU"
-        print(f"| bare | {drivers} | {spread(meas.get(('bare', t), []))} | | | | |")
+        if ("bare", t) in meas:
+            print(f"| bare | {drivers} | {spread(meas[('bare', t)])} | | | | |")
         for mode in NAMES:
+            if mode == HELPERS[0] and ("hbare", t) in meas:
+                print(f"| update program: bare | {drivers} | {spread(meas[('hbare', t)])} "
+                      "| | | | |")
             if (mode, t) not in meas:
                 continue
             c = cpu.get((mode, t), [])
@@ -93,8 +114,7 @@ def main():
                   f"{spread([x[1] for x in c], '{:.0f}') if c else ''} |")
     print()
     print("Counts and losses per round (expected = solo + all-vCPU runs of that round):")
-    for kind in ("refreport", "refstatsreport", "aggreport", "aggplainreport", "lattopringreport",
-                     "lattopreport", "lattopbeforereport"):
+    for kind in REPORTS:
         for r, text in reports.get(kind, []):
             print(f"- round {r} {kind[:-6]}: {text}")
     ncpu_i = int(ncpu) if str(ncpu).isdigit() else 0

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * xdpbench.c - the VM benchmark's driver: loads an empty XDP program and runs it with
+ * xdpbench.c - the VM benchmark's driver: loads two XDP programs (xdpbench_target.bpf.c:
+ * bench_empty, empty; bench_update, one hash-map update per run) and runs one of them with
  * bpf_prog_test_run under each observer, on command (bench/vm/guest/x_vmbench.sh drives it).
  *
- * Prints "id ID" and "ready", then reads commands from stdin:
+ * Prints "id ID" (bench_empty), "id_update ID" (bench_update) and "ready", then reads commands
+ * from stdin:
+ *   prog empty|update  the program the next runs drive (bench_empty at start); prints "ok"
  *   run T C R      T threads, thread i pinned to CPU i, each making C bpf_prog_test_run calls
  *                  of R repeats, all starting together; prints "ran runs=N med=M min=A max=B"
  *                  over the T*C calls' per-run averages (ns, the kernel's own timing of the
@@ -14,6 +17,10 @@
  *   agg on|off     the in-kernel aggregation prototype (agg_*); off prints "agg count N
  *                  buckets B overflow O": the count, the buckets summed, nesting overflows
  *   agg plain      the prototype with plain adds instead of atomic ones (off as above)
+ *   href on|off    the helpers-mode reference: one instance of ref_* on bench_update, another
+ *                  on the kernel function htab_map_update_elem (what its map update calls);
+ *                  off prints "href count N M": the program's runs and the function's calls
+ *                  seen (each instance's histogram summed)
  *   quit (or EOF)  exit
  * Errors: "error WHAT: why" lines; the command is not done.
  */
@@ -35,6 +42,7 @@
 #define MAX_CALLS 1000
 
 static struct xdpbench_target_bpf *tgt;
+static struct bpf_program *driven; /* what run drives: bench_empty or bench_update */
 static pthread_barrier_t start_line;
 
 /* One driving thread's job and results. */
@@ -62,7 +70,7 @@ static void *drive(void *arg)
 		LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt, .data_size_in = sizeof(pkt),
 			    .repeat = d->repeat);
 
-		if (bpf_prog_test_run_opts(bpf_program__fd(tgt->progs.bench_empty), &opts))
+		if (bpf_prog_test_run_opts(bpf_program__fd(driven), &opts))
 			d->err = errno;
 		d->avg_ns[i] = opts.duration;
 	}
@@ -110,11 +118,11 @@ static void cmd_run(unsigned t, unsigned c, unsigned r)
 	       all[0], all[n - 1]);
 }
 
-/* Open the probe object with only the two programs of one observer, aimed at bench_empty. */
-static struct xdpbench_probe_bpf *probe_open(bool ref, bool atomic)
+/* Open the probe object with only the two programs of one observer, aimed at the function
+ * name of program fd (fd 0: name is a kernel function). */
+static struct xdpbench_probe_bpf *probe_open_at(bool ref, bool atomic, int fd, const char *name)
 {
 	struct xdpbench_probe_bpf *p = xdpbench_probe_bpf__open();
-	int fd = bpf_program__fd(tgt->progs.bench_empty);
 
 	if (!p)
 		return NULL;
@@ -124,9 +132,8 @@ static struct xdpbench_probe_bpf *probe_open(bool ref, bool atomic)
 	bpf_program__set_autoload(p->progs.agg_entry, !ref);
 	bpf_program__set_autoload(p->progs.agg_exit, !ref);
 	if (bpf_program__set_attach_target(ref ? p->progs.ref_entry : p->progs.agg_entry, fd,
-					   "bench_empty") ||
-	    bpf_program__set_attach_target(ref ? p->progs.ref_exit : p->progs.agg_exit, fd,
-					   "bench_empty") ||
+					   name) ||
+	    bpf_program__set_attach_target(ref ? p->progs.ref_exit : p->progs.agg_exit, fd, name) ||
 	    xdpbench_probe_bpf__load(p) || xdpbench_probe_bpf__attach(p)) {
 		int err = errno;
 
@@ -135,6 +142,12 @@ static struct xdpbench_probe_bpf *probe_open(bool ref, bool atomic)
 		return NULL;
 	}
 	return p;
+}
+
+/* The same, aimed at bench_empty (the observers of the empty program). */
+static struct xdpbench_probe_bpf *probe_open(bool ref, bool atomic)
+{
+	return probe_open_at(ref, atomic, bpf_program__fd(tgt->progs.bench_empty), "bench_empty");
 }
 
 /* Every CPU's values of one u64 per-CPU array entry, summed. */
@@ -181,6 +194,36 @@ static void agg_report(struct xdpbench_probe_bpf *p)
 	       percpu_sum(bpf_map__fd(p->maps.agg_stack), 0, ns, ns - 8), vs);
 }
 
+/* The helpers-mode reference: ref_* on bench_update and on htab_map_update_elem. */
+static struct xdpbench_probe_bpf *href_prog, *href_fn;
+
+/* href on|off: attach both instances, or print both counts and detach. */
+static void cmd_href(bool on)
+{
+	int err;
+
+	if (on && !href_prog) {
+		href_prog = probe_open_at(true, true, bpf_program__fd(tgt->progs.bench_update),
+					  "bench_update");
+		href_fn = href_prog ? probe_open_at(true, true, 0, "htab_map_update_elem") : NULL;
+		if (href_fn) {
+			printf("ok\n");
+			return;
+		}
+		err = errno;
+		xdpbench_probe_bpf__destroy(href_prog);
+		href_prog = NULL;
+		printf("error href: %s\n", strerror(err));
+	} else if (href_prog) {
+		printf("href count %llu %llu\n", ref_total(href_prog), ref_total(href_fn));
+		xdpbench_probe_bpf__destroy(href_prog);
+		xdpbench_probe_bpf__destroy(href_fn);
+		href_prog = href_fn = NULL;
+	} else {
+		printf("error href: not on\n");
+	}
+}
+
 int main(void)
 {
 	struct xdpbench_probe_bpf *ref = NULL, *agg = NULL;
@@ -195,16 +238,28 @@ int main(void)
 		return 1;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	driven = tgt->progs.bench_empty;
 	{
-		struct bpf_prog_info info = {};
-		__u32 len = sizeof(info);
+		struct bpf_prog_info info = {}, uinfo = {};
+		__u32 len = sizeof(info), ulen = sizeof(uinfo);
 
 		bpf_obj_get_info_by_fd(bpf_program__fd(tgt->progs.bench_empty), &info, &len);
-		printf("id %u\nready\n", info.id);
+		bpf_obj_get_info_by_fd(bpf_program__fd(tgt->progs.bench_update), &uinfo, &ulen);
+		printf("id %u\nid_update %u\nready\n", info.id, uinfo.id);
 	}
 	while (fgets(line, sizeof(line), stdin)) {
 		if (sscanf(line, "run %u %u %u", &t, &c, &r) == 3) {
 			cmd_run(t, c, r);
+		} else if (sscanf(line, "prog %15s", what) == 1) {
+			if (!strcmp(what, "empty") || !strcmp(what, "update")) {
+				driven = what[0] == 'e' ? tgt->progs.bench_empty
+							: tgt->progs.bench_update;
+				printf("ok\n");
+			} else {
+				printf("error prog: empty or update\n");
+			}
+		} else if (sscanf(line, "href %15s", what) == 1) {
+			cmd_href(!strcmp(what, "on"));
 		} else if (sscanf(line, "stats %15s", what) == 1) {
 			if (!strcmp(what, "on") && stats_fd < 0) {
 				stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
@@ -254,6 +309,8 @@ int main(void)
 	}
 	xdpbench_probe_bpf__destroy(ref);
 	xdpbench_probe_bpf__destroy(agg);
+	xdpbench_probe_bpf__destroy(href_prog);
+	xdpbench_probe_bpf__destroy(href_fn);
 	if (stats_fd >= 0)
 		close(stats_fd);
 	xdpbench_target_bpf__destroy(tgt);

@@ -3,7 +3,9 @@
 # the bare program first (solo, then one driver per vCPU), then the observer attached and the
 # same two runs (only when it attached: a failed attach must not show as a cost of 0). Prints
 # raw "VMB ..." lines (bench/vm/table.py makes the table) and PASS/FAIL lines for the exact
-# counts only: nothing here is a timed assertion.
+# counts only: nothing here is a timed assertion. The helpers-mode observers (hstats, href,
+# hrefstats, hlattop) watch bench_update instead (one hash-map update per run), each after bare
+# runs of that program (mode=hbare).
 . /tests/lib.sh
 T=/tmp/vmbench
 mkdir -p $T
@@ -11,7 +13,7 @@ mkdir -p $T
 ROUNDS=${VMB_ROUNDS:-3}
 CALLS=${VMB_CALLS:-5}
 REPEAT=${VMB_REPEAT:-20000}
-OBS=" ${VMB_OBS:-stats ref refstats agg aggplain lattopring lattop} "
+OBS=" ${VMB_OBS:-stats ref refstats agg aggplain lattopring lattop href hlattop} "
 # on NAME: is observer NAME in this run (VMB_OBS)?
 on() { case $OBS in *" $1 "*) return 0 ;; esac; return 1; }
 NCPU=$(grep -c '^processor' /proc/cpuinfo)
@@ -23,6 +25,15 @@ xdpbench <$T/in >$T/out 2>$T/err &
 exec 3>$T/in
 wait_line '^ready' $T/out 600 || { fail vmbench-driver "xdpbench did not start: $(cat $T/out $T/err)"; exit 1; }
 ID=$(awk '$1=="id"{print $2}' $T/out)
+IDU=$(awk '$1=="id_update"{print $2}' $T/out)
+# bench_update's map update must stay a call of htab_map_update_elem (the verifier does not
+# inline an update), or the function's probes (href, hrefstats, hlattop) would not see every
+# run.
+update_calls_htab() { bpftool prog dump xlated id "$IDU" | grep -q 'call htab_map_update_elem'; }
+if on hstats || on href || on hrefstats || on hlattop; then
+	ok vmbench-update-calls-htab update_calls_htab ||
+		bpftool prog dump xlated id "$IDU" | grep call
+fi
 
 # xcmd LINE: one command to the driver, its one-line answer printed.
 xcmd() {
@@ -61,18 +72,30 @@ measure() {
 	[ -n "$4" ] && extra=" coll_ns=$(($(others_ns $4) - c0)) ui_ns=$(($(cpu_ns $4 $4) - u0))"
 	echo "VMB round=$1 mode=$2 threads=$3 ${out#ran }$extra"
 }
-# bare ROUND: the program alone, solo and on every vCPU (the baseline of the next observer).
+# bare ROUND [MODE]: the driven program alone, solo and on every vCPU (the baseline of the
+# next observer); MODE hbare for bench_update.
 bare() {
-	measure $1 bare 1
-	measure $1 bare $NCPU
+	measure $1 ${2:-bare} 1
+	measure $1 ${2:-bare} $NCPU
 }
 runs_of() { echo $(($1 * CALLS * REPEAT)); }
-# lattop_obs ROUND MODE [BINARY]: lattop (or BINARY) watching the program (batch, cumulative
-# CSV) through the runs of one measurement pair: exact count, every loss counter, its threads'
-# CPU. The path comes from the environment (LATTOP_PATH=ring: an event per run).
+# prog_count PROG [MAP]: the watched program's cumulative count in lattop's CSV (in helpers
+# mode, with MAP, its "(program)" row).
+prog_count() {
+	if [ -n "$2" ]; then
+		hcol count '(program)' '' $T/l.csv
+	else
+		col count "$1" $T/l.csv | tail -n 1
+	fi
+}
+# lattop_obs ROUND MODE BINARY PROG [MAP]: BINARY (lattop, or an earlier build) watching program
+# PROG (batch, cumulative CSV) through the runs of one measurement pair: exact count, every loss
+# counter, its threads' CPU. With MAP, in helpers mode (-m helpers): the program's row and its
+# (bpf_map_update_elem, MAP) helper row must both count every run. The path comes from the
+# environment (LATTOP_PATH=ring: an event per run).
 lattop_obs() {
 	rm -f $T/l.csv $T/l.err
-	${3:-lattop} -b -o csv -c -d 0.5 -D 3000 -p "$ID" >$T/l.csv 2>$T/l.err &
+	$3 ${5:+-m helpers} -b -o csv -c -d 0.5 -D 3000 -p "$4" >$T/l.csv 2>$T/l.err &
 	lp=$!
 	if ! wait_line 'fentry' $T/l.csv 1200; then
 		fail vmbench-$2-$1 "lattop did not attach: $(tail -n 3 $T/l.err)"
@@ -83,33 +106,56 @@ lattop_obs() {
 	measure $1 $2 1 $lp
 	measure $1 $2 $NCPU $lp
 	i=0
-	while [ "$(col count "$ID" $T/l.csv | tail -n 1)" != "$expected" ] && [ $i -lt 200 ]; do
+	while [ "$(prog_count $4 $5)" != "$expected" ] && [ $i -lt 200 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
 	kill -INT $lp
 	wait $lp
-	row=$(awk -F, -v id="$ID" 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next} $h["prog_id"]==id{
+	row=$(awk -F, -v id="$4" -v hm="$5" 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next}
+		$h["prog_id"]==id && (hm=="" || $h["helper"]=="(program)"){
 		r = "count=" $h["count"] " rb_drops=" $h["rb_drops"] " queue_drops=" $h["queue_drops"] \
 		    " recursion_drops=" $h["recursion_drops"] " nest_drops=" $h["nest_drops"] \
 		    " counters=" $h["counters"]} END{print r}' $T/l.csv)
+	[ -z "$5" ] || row="$row hcount=$(hcol count bpf_map_update_elem "$5" $T/l.csv)"
 	echo "VMB round=$1 $2report expected=$expected $row"
-	expect vmbench-$2-count-$1 "$(col count "$ID" $T/l.csv | tail -n 1)" "$expected"
+	expect vmbench-$2-count-$1 "$(prog_count $4 $5)" "$expected"
+	[ -z "$5" ] || expect vmbench-$2-helper-count-$1 \
+		"$(hcol count bpf_map_update_elem "$5" $T/l.csv)" "$expected"
 	expect vmbench-$2-drops-$1 "$(csv_drops $T/l.csv)" 0
+}
+
+# stats_obs ROUND MODE: bpf_stats through an fd, as lattop enables it.
+stats_obs() {
+	if expect vmbench-$2-on-$1 "$(xcmd 'stats on')" ok; then
+		measure $1 $2 1
+		measure $1 $2 $NCPU
+	fi
+	xcmd 'stats off' >/dev/null
+}
+# href_obs ROUND MODE [stats]: the helpers-mode reference, ref_* on bench_update and on
+# htab_map_update_elem (with bpf_stats on too when asked, as a lattop session has it): both
+# instances must see every run.
+href_obs() {
+	ans=$(xcmd 'href on')
+	[ -z "$3" ] || ans="$(xcmd 'stats on') $ans"
+	if expect vmbench-$2-on-$1 "$ans" "${3:+ok }ok"; then
+		measure $1 $2 1
+		measure $1 $2 $NCPU
+	fi
+	got=$(xcmd 'href off')
+	[ -z "$3" ] || xcmd 'stats off' >/dev/null
+	echo "VMB round=$1 $2report expected=$expected $got"
+	expect vmbench-$2-count-$1 "$got" "href count $expected $expected"
 }
 
 expected=$(($(runs_of 1) + $(runs_of $NCPU)))
 
 r=1
 while [ $r -le $ROUNDS ]; do
-	# bpf_stats through an fd, as lattop enables it.
 	if on stats; then
 		bare $r
-		if expect vmbench-stats-on-$r "$(xcmd 'stats on')" ok; then
-			measure $r stats 1
-			measure $r stats $NCPU
-		fi
-		xcmd 'stats off' >/dev/null
+		stats_obs $r stats
 	fi
 
 	# The reference probe: per-CPU start, per-CPU log2 histogram.
@@ -166,16 +212,41 @@ while [ $r -le $ROUNDS ]; do
 	# the binary of an earlier commit (VMB_BEFORE) the same way.
 	if on lattopring; then
 		bare $r
-		LATTOP_PATH=ring lattop_obs $r lattopring
+		LATTOP_PATH=ring lattop_obs $r lattopring lattop "$ID"
 	fi
 	if on lattop; then
 		bare $r
-		lattop_obs $r lattop
+		lattop_obs $r lattop lattop "$ID"
 	fi
 	if on lattopbefore; then
 		bare $r
-		lattop_obs $r lattopbefore lattop-before
+		lattop_obs $r lattopbefore lattop-before "$ID"
 	fi
+
+	# Helpers mode: bench_update (one htab_map_update_elem per run) under bpf_stats, under the
+	# reference probe on both the program and htab_map_update_elem (two instances of ref_*),
+	# alone and with bpf_stats on, and under lattop -m helpers (its program probes plus its
+	# helper probes, aggregated).
+	if on hstats || on href || on hrefstats || on hlattop; then
+		expect vmbench-prog-update-$r "$(xcmd 'prog update')" ok
+	fi
+	if on hstats; then
+		bare $r hbare
+		stats_obs $r hstats
+	fi
+	if on href; then
+		bare $r hbare
+		href_obs $r href
+	fi
+	if on hrefstats; then
+		bare $r hbare
+		href_obs $r hrefstats stats
+	fi
+	if on hlattop; then
+		bare $r hbare
+		lattop_obs $r hlattop lattop "$IDU" bench_hash
+	fi
+	xcmd 'prog empty' >/dev/null
 	r=$((r + 1))
 done
 echo quit >&3
