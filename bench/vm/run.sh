@@ -6,9 +6,9 @@
 # Environment: OUTPUT (.output), VMB_SMP (vCPUs, 4), VMB_ROUNDS (interleaved rounds, 3),
 # VMB_CALLS (bpf_prog_test_run calls per thread and measurement, 5), VMB_REPEAT (runs per call,
 # 20000), VMB_OBS (the observers to run, space-separated, of: stats ref refstats agg aggplain
-# lattopring lattop lattopbefore, and, watching bench_update (one hash-map update per run) for
-# helpers mode, hstats href hrefstats hlattop; all but hstats, hrefstats and lattopbefore by
-# default), VMB_BEFORE (a lattop binary built from an earlier commit: adds the observer
+# lattopring lattop lattopnostats lattopbefore, and, watching bench_update (one hash-map update
+# per run) for helpers mode, hstats href hrefstats hlattop hlattopnostats; all but hstats,
+# hrefstats and lattopbefore by default), VMB_BEFORE (a lattop binary built from an earlier commit: adds the observer
 # lattopbefore, the same batch session run with that binary), VMB_ICOUNT=1 (QEMU -icount
 # shift=0 on single-threaded TCG: a guest ns is one instruction, so "ns per run" counts the
 # instructions each run executes, without the host's timing noise), VM_* knobs of
@@ -20,7 +20,7 @@ OUT=$OUTPUT/bench/vm
 mkdir -p "$OUT/guest"
 rm -f "$OUT"/guest/*
 cp bench/vm/guest/*.sh "$OUT/guest/"
-OBS=${VMB_OBS:-stats ref refstats agg aggplain lattopring lattop href hlattop}
+OBS=${VMB_OBS:-stats ref refstats agg aggplain lattopring lattop lattopnostats href hlattop hlattopnostats}
 cp bench/vm/bins.txt "$OUT/bins.txt"
 if [ -n "${VMB_BEFORE:-}" ]; then
 	[ -x "$VMB_BEFORE" ] || { echo "vmbench: VMB_BEFORE=$VMB_BEFORE is not an executable" >&2; exit 2; }

@@ -20,15 +20,18 @@ NAMES = {
     "lattopring": "lattop -p ID -b, an event per run (ring buffer, LATTOP_PATH=ring)",
     "lattop": "lattop -p ID -b, aggregated in the kernel (the default)",
     "lattopbefore": "the same with lattop built from an earlier commit (VMB_BEFORE)",
+    "lattopnostats": "lattop --no-stats -p ID -b, aggregated (no bpf_stats fd)",
     "hstats": "update program: bpf_stats (enable_stats fd)",
     "href": "update program: reference probe on the program and on htab_map_update_elem",
     "hrefstats": "update program: the same reference with bpf_stats on (as in a lattop session)",
     "hlattop": "update program: lattop -m helpers -p ID -b, aggregated in the kernel",
+    "hlattopnostats": "update program: lattop --no-stats -m helpers -p ID -b, aggregated",
 }
 # Observers of bench_update (one hash-map update per run): baseline hbare, ratio to href.
-HELPERS = ("hstats", "href", "hrefstats", "hlattop")
+HELPERS = ("hstats", "href", "hrefstats", "hlattop", "hlattopnostats")
 REPORTS = tuple(k + "report" for k in ("ref", "refstats", "agg", "aggplain", "lattopring",
-                                       "lattop", "lattopbefore", "href", "hrefstats", "hlattop"))
+                                       "lattop", "lattopbefore", "lattopnostats", "href",
+                                       "hrefstats", "hlattop", "hlattopnostats"))
 
 
 def base_of(mode):

@@ -13,7 +13,7 @@ mkdir -p $T
 ROUNDS=${VMB_ROUNDS:-3}
 CALLS=${VMB_CALLS:-5}
 REPEAT=${VMB_REPEAT:-20000}
-OBS=" ${VMB_OBS:-stats ref refstats agg aggplain lattopring lattop href hlattop} "
+OBS=" ${VMB_OBS:-stats ref refstats agg aggplain lattopring lattop lattopnostats href hlattop hlattopnostats} "
 # on NAME: is observer NAME in this run (VMB_OBS)?
 on() { case $OBS in *" $1 "*) return 0 ;; esac; return 1; }
 NCPU=$(grep -c '^processor' /proc/cpuinfo)
@@ -30,7 +30,7 @@ IDU=$(awk '$1=="id_update"{print $2}' $T/out)
 # inline an update), or the function's probes (href, hrefstats, hlattop) would not see every
 # run.
 update_calls_htab() { bpftool prog dump xlated id "$IDU" | grep -q 'call htab_map_update_elem'; }
-if on hstats || on href || on hrefstats || on hlattop; then
+if on hstats || on href || on hrefstats || on hlattop || on hlattopnostats; then
 	ok vmbench-update-calls-htab update_calls_htab ||
 		bpftool prog dump xlated id "$IDU" | grep call
 fi
@@ -222,12 +222,17 @@ while [ $r -le $ROUNDS ]; do
 		bare $r
 		lattop_obs $r lattopbefore lattop-before "$ID"
 	fi
+	# The same with --no-stats: no bpf_stats fd, so neither the program nor the probes pay it.
+	if on lattopnostats; then
+		bare $r
+		lattop_obs $r lattopnostats "lattop --no-stats" "$ID"
+	fi
 
 	# Helpers mode: bench_update (one htab_map_update_elem per run) under bpf_stats, under the
 	# reference probe on both the program and htab_map_update_elem (two instances of ref_*),
 	# alone and with bpf_stats on, and under lattop -m helpers (its program probes plus its
 	# helper probes, aggregated).
-	if on hstats || on href || on hrefstats || on hlattop; then
+	if on hstats || on href || on hrefstats || on hlattop || on hlattopnostats; then
 		expect vmbench-prog-update-$r "$(xcmd 'prog update')" ok
 	fi
 	if on hstats; then
@@ -245,6 +250,10 @@ while [ $r -le $ROUNDS ]; do
 	if on hlattop; then
 		bare $r hbare
 		lattop_obs $r hlattop lattop "$IDU" bench_hash
+	fi
+	if on hlattopnostats; then
+		bare $r hbare
+		lattop_obs $r hlattopnostats "lattop --no-stats" "$IDU" bench_hash
 	fi
 	xcmd 'prog empty' >/dev/null
 	r=$((r + 1))
