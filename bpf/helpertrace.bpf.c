@@ -123,6 +123,7 @@ static __always_inline int helper_enter(void *ctx, struct bpf_map *map, bool kpr
 	/* Read without trusting the BTF type (the generic helpers declare u64 arguments). */
 	h->map_id[d] = BPF_CORE_READ(map, id);
 	h->func[d] = func_idx;
+	h->frame[d] = (__u64)ctx;
 	h->start_ns[d] = bpf_ktime_get_ns();
 	return 0;
 }
@@ -145,10 +146,13 @@ static __always_inline int helper_leave(void *ctx, bool kprobe)
 	if (d == 0 || d > LAT_NEST_MAX)
 		return 0;
 	d = (d - 1) & (LAT_NEST_MAX - 1);
-	if (!same_ctx(n->ctx[d], cpu_irq_ctx(), kprobe) || !same_task(n, d, (__u64)ctx))
+	/* fexit gets the same frame as its fentry: the slot's frame tells the call that took it
+	 * from any other (a foreign one has its own frame), without reading the context again. A
+	 * kretprobe's pt_regs are not its kprobe's: there the context and thread decide. */
+	if (kprobe && (!same_ctx(n->ctx[d], cpu_irq_ctx(), kprobe) || !same_task(n, d, (__u64)ctx)))
 		return 0; /* counted as foreign at entry */
 	start = h->start_ns[d];
-	if (!start || h->func[d] != func_idx)
+	if (!start || h->func[d] != func_idx || (!kprobe && h->frame[d] != (__u64)ctx))
 		return 0; /* not ours: skipped at entry (counted there) */
 	h->start_ns[d] = 0;
 	if (!helper_agg(cpu, n->ids[d], h->map_id[d], now - start))

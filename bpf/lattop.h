@@ -106,10 +106,12 @@ struct lat_hnest {
 	__u64 foreign;                /* calls from another interrupt context than the top
 				       * program's (a program interrupting it): not attributed */
 	__u64 stale;                  /* slots reclaimed by the program probes (helper_stale) */
+	__u64 frame[LAT_NEST_MAX];    /* the fentry probe's frame: its fexit's ctx is the same */
 	__u64 pad[4];                 /* to whole cache lines (see lat_nest) */
 };
 
-_Static_assert(sizeof(struct lat_hnest) == 8 * LAT_NEST_MAX + 8 * LAT_NEST_MAX + 64 &&
+_Static_assert(sizeof(struct lat_hnest) == 8 * LAT_NEST_MAX + 8 * LAT_NEST_MAX + 64 +
+						 8 * LAT_NEST_MAX &&
 		       sizeof(struct lat_hnest) % 64 == 0,
 	       "lat_hnest layout changed");
 
