@@ -97,7 +97,7 @@ static __always_inline bool same_task(const struct lat_nest *n, __u32 d, __u64 f
 /* A traced call starts: take the slot of the program on top of the stack, unless no watched
  * program runs (counted in outside), the call comes from another interrupt context than that
  * program's (foreign), or a traced call already holds the slot (busy). */
-static __always_inline int helper_enter(void *ctx, struct bpf_map *map, bool kprobe)
+static __always_inline int helper_enter(void *ctx, struct bpf_map *map, bool kprobe, bool typed)
 {
 	__u32 cpu = bpf_get_smp_processor_id(); /* once: a helper call on 6.1 */
 	struct lat_nest *n = cpu_nest_at(cpu);
@@ -120,8 +120,9 @@ static __always_inline int helper_enter(void *ctx, struct bpf_map *map, bool kpr
 		h->busy++;
 		return 0;
 	}
-	/* Read without trusting the BTF type (the generic helpers declare u64 arguments). */
-	h->map_id[d] = BPF_CORE_READ(map, id);
+	/* A direct load where the function's BTF types the argument (lat_helper_entry_btf), else
+	 * a read that trusts no type (the generic helpers declare u64 arguments). */
+	h->map_id[d] = typed ? map->id : BPF_CORE_READ(map, id);
 	h->func[d] = func_idx;
 	h->frame[d] = (__u64)ctx;
 	h->start_ns[d] = bpf_ktime_get_ns();
@@ -164,7 +165,16 @@ static __always_inline int helper_leave(void *ctx, bool kprobe)
 SEC("fentry/placeholder")
 int BPF_PROG(lat_helper_entry, struct bpf_map *map)
 {
-	return helper_enter(ctx, map, false);
+	return helper_enter(ctx, map, false, false);
+}
+
+/* The same where the function's BTF says its first argument is a struct bpf_map * (user space
+ * checks before choosing it): the verifier then lets the probe load map->id directly instead
+ * of calling bpf_probe_read_kernel. */
+SEC("fentry/placeholder")
+int BPF_PROG(lat_helper_entry_btf, struct bpf_map *map)
+{
+	return helper_enter(ctx, map, false, true);
 }
 
 SEC("fexit/placeholder")
@@ -177,7 +187,7 @@ int BPF_PROG(lat_helper_exit)
 SEC("kprobe")
 int BPF_KPROBE(lat_helper_kentry, struct bpf_map *map)
 {
-	return helper_enter(ctx, map, true);
+	return helper_enter(ctx, map, true, false);
 }
 
 SEC("kretprobe")

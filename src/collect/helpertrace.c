@@ -116,7 +116,31 @@ static uint64_t probe_misses(const struct helper_probe *p)
 		return progstats__recursion_misses(bpf_program__fd(k->progs.lat_helper_kentry)) +
 		       progstats__recursion_misses(bpf_program__fd(k->progs.lat_helper_kexit));
 	return progstats__recursion_misses(bpf_program__fd(k->progs.lat_helper_entry)) +
+	       progstats__recursion_misses(bpf_program__fd(k->progs.lat_helper_entry_btf)) +
 	       progstats__recursion_misses(bpf_program__fd(k->progs.lat_helper_exit));
+}
+
+/* Does func's BTF type its first argument as struct bpf_map *? Then its fentry probe can load
+ * the map's id directly (lat_helper_entry_btf). */
+static bool map_arg_typed(struct helpertrace *ht, const char *func)
+{
+	const struct btf_type *t;
+	const struct btf_param *p;
+	int id;
+
+	if (!ht->vmlinux)
+		ht->vmlinux = btf__load_vmlinux_btf();
+	id = ht->vmlinux ? btf__find_by_name_kind(ht->vmlinux, func, BTF_KIND_FUNC) : -1;
+	t = id < 0 ? NULL : btf__type_by_id(ht->vmlinux, btf__type_by_id(ht->vmlinux, id)->type);
+	if (!t || !btf_is_func_proto(t) || btf_vlen(t) < 1)
+		return false;
+	p = btf_params(t);
+	t = btf__type_by_id(ht->vmlinux, btf__resolve_type(ht->vmlinux, p[0].type));
+	if (!t || !btf_is_ptr(t))
+		return false;
+	t = btf__type_by_id(ht->vmlinux, btf__resolve_type(ht->vmlinux, t->type));
+	return t && btf_is_struct(t) &&
+	       !strcmp(btf__name_by_offset(ht->vmlinux, t->name_off), "bpf_map");
 }
 
 /* Sums of the per-CPU slots' busy and foreign counters. */
@@ -602,6 +626,7 @@ static int load_probe(struct helpertrace *ht, const struct helper_site *site, bo
 {
 	struct helpertrace_bpf *skel = helpertrace_bpf__open();
 	struct bpf_program *entry, *exit;
+	bool typed;
 	int e;
 
 	*out = NULL;
@@ -615,9 +640,13 @@ static int load_probe(struct helpertrace *ht, const struct helper_site *site, bo
 	skel->rodata->agg_ncpu = (__u32)progagg__ncpu();
 	for (int k = 0; k < nagg; k++)
 		skel->rodata->agg_sites[k] = agg[k];
-	entry = fentry ? skel->progs.lat_helper_entry : skel->progs.lat_helper_kentry;
+	typed = fentry && map_arg_typed(ht, site->func);
+	entry = typed	 ? skel->progs.lat_helper_entry_btf
+		: fentry ? skel->progs.lat_helper_entry
+			 : skel->progs.lat_helper_kentry;
 	exit = fentry ? skel->progs.lat_helper_exit : skel->progs.lat_helper_kexit;
-	bpf_program__set_autoload(skel->progs.lat_helper_entry, fentry);
+	bpf_program__set_autoload(skel->progs.lat_helper_entry, fentry && !typed);
+	bpf_program__set_autoload(skel->progs.lat_helper_entry_btf, typed);
 	bpf_program__set_autoload(skel->progs.lat_helper_exit, fentry);
 	bpf_program__set_autoload(skel->progs.lat_helper_kentry, !fentry);
 	bpf_program__set_autoload(skel->progs.lat_helper_kexit, !fentry);
@@ -709,7 +738,7 @@ static int probe_add(struct helpertrace *ht, const struct helper_site *site,
 		return e;
 	}
 	snprintf(ht->p[ht->n].func, sizeof(ht->p[0].func), "%s", site->func);
-	ht->p[ht->n].kprobe = !bpf_program__autoload(skel->progs.lat_helper_entry);
+	ht->p[ht->n].kprobe = !bpf_program__autoload(skel->progs.lat_helper_exit);
 	ht->p[ht->n].agg = ha;
 	ht->p[ht->n].agg_bytes = bytes;
 	ht->p[ht->n++].skel = skel;
