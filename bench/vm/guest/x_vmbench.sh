@@ -133,20 +133,23 @@ stats_obs() {
 	fi
 	xcmd 'stats off' >/dev/null
 }
-# href_obs ROUND MODE [stats]: the helpers-mode reference, ref_* on bench_update and on
-# htab_map_update_elem (with bpf_stats on too when asked, as a lattop session has it): both
-# instances must see every run.
-href_obs() {
-	ans=$(xcmd 'href on')
-	[ -z "$3" ] || ans="$(xcmd 'stats on') $ans"
-	if expect vmbench-$2-on-$1 "$ans" "${3:+ok }ok"; then
+# ref_obs ROUND MODE WHICH [stats]: the reference probe WHICH (ref: on the empty program; href:
+# on bench_update and on htab_map_update_elem, two instances), with bpf_stats on as well when
+# asked (as in a lattop session: the stats then time the probes' own programs too); every
+# instance must have seen every run.
+ref_obs() {
+	ans=$(xcmd "$3 on")
+	[ -z "$4" ] || ans="$(xcmd 'stats on') $ans"
+	if expect vmbench-$2-on-$1 "$ans" "${4:+ok }ok"; then
 		measure $1 $2 1
 		measure $1 $2 $NCPU
 	fi
-	got=$(xcmd 'href off')
-	[ -z "$3" ] || xcmd 'stats off' >/dev/null
+	got=$(xcmd "$3 off")
+	[ -z "$4" ] || xcmd 'stats off' >/dev/null
 	echo "VMB round=$1 $2report expected=$expected $got"
-	expect vmbench-$2-count-$1 "$got" "href count $expected $expected"
+	want="$3 count $expected"
+	[ "$3" = ref ] || want="$want $expected"
+	expect vmbench-$2-count-$1 "$got" "$want"
 }
 
 expected=$(($(runs_of 1) + $(runs_of $NCPU)))
@@ -158,30 +161,15 @@ while [ $r -le $ROUNDS ]; do
 		stats_obs $r stats
 	fi
 
-	# The reference probe: per-CPU start, per-CPU log2 histogram.
+	# The reference probe: per-CPU start, per-CPU log2 histogram; then the same with
+	# bpf_stats on, as lattop's sessions have it.
 	if on ref; then
 		bare $r
-		if expect vmbench-ref-on-$r "$(xcmd 'ref on')" ok; then
-			measure $r ref 1
-			measure $r ref $NCPU
-		fi
-		got=$(xcmd 'ref off')
-		echo "VMB round=$r refreport expected=$expected $got"
-		expect vmbench-ref-count-$r "$got" "ref count $expected"
+		ref_obs $r ref ref
 	fi
-
-	# The reference probe with bpf_stats on, as lattop's sessions have it: the stats then
-	# time the probes' own programs too (their trampolines read the clock around each).
 	if on refstats; then
 		bare $r
-		if expect vmbench-refstats-on-$r "$(xcmd 'stats on') $(xcmd 'ref on')" "ok ok"; then
-			measure $r refstats 1
-			measure $r refstats $NCPU
-		fi
-		got=$(xcmd 'ref off')
-		xcmd 'stats off' >/dev/null
-		echo "VMB round=$r refstatsreport expected=$expected $got"
-		expect vmbench-refstats-count-$r "$got" "ref count $expected"
+		ref_obs $r refstats ref stats
 	fi
 
 	# The in-kernel aggregation prototype (log-linear per-CPU histogram, count/sum/max).
@@ -241,11 +229,11 @@ while [ $r -le $ROUNDS ]; do
 	fi
 	if on href; then
 		bare $r hbare
-		href_obs $r href
+		ref_obs $r href href
 	fi
 	if on hrefstats; then
 		bare $r hbare
-		href_obs $r hrefstats stats
+		ref_obs $r hrefstats href stats
 	fi
 	if on hlattop; then
 		bare $r hbare
