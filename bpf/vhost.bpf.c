@@ -14,7 +14,14 @@
  * the oldest pending kick (S0), each tun_sendmsg pushes one slot per packet it carries (a
  * TUN_MSG_PTR batch of num XDP buffers, else one), and each netif_receive_skb pops one slot,
  * always, so the FIFO stays aligned whether or not the packet is the target flow. Only target
- * packets on the target device are emitted.
+ * packets on the target device are measured.
+ *
+ * A target packet's samples go, with vseg_agg_ncpu set (the default), into the (segment, CPU)
+ * records of agg.bpf.h's lat_agg, which user space harvests through mmap at each interval close
+ * (collect/aggset.c), as spans do: at vhost-net rates (1-2 M packets/s per queue) four events a
+ * packet are more than the one shared ring buffer and its consumer take. Without it (--details,
+ * --raw, LATTOP_PATH=ring, or the aggregates' budget is spent) each sample is one LAT_EV_SEG
+ * event, and the packet's sequence number (pkt_seq, the one counter every CPU writes) pairs them.
  *
  * Coalesced kicks: vhost queues the work once however many kicks arrive before it runs
  * (VHOST_WORK_QUEUED), so one run serves every kick pending when it starts. S0 is measured
@@ -29,6 +36,7 @@
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include "agg.bpf.h"
 #include "emit.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
@@ -65,6 +73,9 @@ const volatile __u32 tids[LAT_VHOST_MAX_TID] = {}; /* profile worker threads; no
 const volatile __u32 ntid = 0;
 const volatile __u32 s0_slots = LAT_VHOST_S0_SLOTS; /* FIFO sizes (--fifo-slots shrinks them) */
 const volatile __u32 s2_slots = LAT_VHOST_S2_SLOTS;
+/* CPUs each segment has a record for in lat_agg (user space sets it, and lat_agg's max_entries
+ * to LAT_VSEG__COUNT times it, before load); 0: every sample goes through the ring buffer. */
+const volatile __u32 vseg_agg_ncpu = 0;
 
 struct lat_vhost_counters vcnt SEC(".bss");
 __u64 pkt_seq SEC(".bss");
@@ -406,9 +417,32 @@ static __always_inline bool flow_match(struct sk_buff *skb)
 	return true;
 }
 
+/* Add the samples a target packet has (have: bit LAT_VSEG_x + 1) to this CPU's records of the
+ * segments: true when added (aggregation on), false when they go as events. */
+static __always_inline bool vseg_agg(__u16 have, __u64 s0, __u64 s1, __u64 s2)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	__u64 dur[LAT_VSEG__COUNT] = { s0, s1, s2, s0 + s1 + s2 };
+
+	if (!vseg_agg_ncpu || cpu >= vseg_agg_ncpu)
+		return false;
+	for (__u32 k = 0; k < LAT_VSEG__COUNT; k++) {
+		__u32 i = k * vseg_agg_ncpu + cpu;
+		struct lat_agg *a;
+
+		if (!(have & (1 << (k + 1))))
+			continue;
+		a = bpf_map_lookup_elem(&lat_agg, &i);
+		if (a) /* i < max_entries: always there */
+			agg_add(a, dur[k]);
+	}
+	return true;
+}
+
 /* A packet enters the stack on a worker: pop its slot (always, to keep the FIFO aligned), then
- * emit S0, S1, S2 and total when it is the target flow on the target device. flags carries
- * which samples the packet has (bit LAT_VSEG_x + 1), so a reader knows when it has them all. */
+ * aggregate or emit S0, S1, S2 and total when it is the target flow on the target device. An
+ * event's flags carry which samples the packet has (bit LAT_VSEG_x + 1), so a reader knows
+ * when it has them all. */
 static __always_inline int on_netif_receive_skb(struct sk_buff *skb)
 {
 	__u64 now = bpf_ktime_get_ns(), sent = 0, s0 = 0, s1 = 0, s2 = 0, seq;
@@ -446,6 +480,8 @@ static __always_inline int on_netif_receive_skb(struct sk_buff *skb)
 	}
 	if ((have & 0xe) == 0xe)
 		have |= 1 << (LAT_VSEG_TOTAL + 1);
+	if (vseg_agg(have, s0, s1, s2))
+		return 0;
 	seq = __sync_fetch_and_add(&pkt_seq, 1);
 	if (have & (1 << (LAT_VSEG_S0 + 1)))
 		emit_event(LAT_EV_SEG, have, LAT_SEG_VHOST + LAT_VSEG_S0, wk->queue, seq,
