@@ -423,23 +423,20 @@ size_t vhost__agg_mem(const struct vhost *v)
 	return v && v->agg ? vhost__agg_bytes() : 0;
 }
 
-/* The chain's counters (the object's mmapped .bss). */
+/* The chain's counters: the sum of every CPU's copy (the object's mmapped .bss). Every field
+ * is a __u64, so the copies add up field by field. */
 void vhost__counters(const struct vhost *v, struct lat_vhost_counters *out)
 {
-	const volatile struct lat_vhost_counters *c = &v->skel->bss->vcnt;
+	enum { NF = sizeof(*out) / sizeof(uint64_t) };
+	uint64_t sum[NF] = {};
 
-	out->fifo_overflow = c->fifo_overflow;
-	out->fifo_underflow = c->fifo_underflow;
-	out->s0_miss = c->s0_miss;
-	out->s1_miss = c->s1_miss;
-	out->work_eventfd_miss = c->work_eventfd_miss;
-	out->pkts_seen = c->pkts_seen;
-	out->pkts_matched = c->pkts_matched;
-	out->s2_leftover = c->s2_leftover;
-	out->kicks = c->kicks;
-	out->kicks_filtered = c->kicks_filtered;
-	out->coalesced = c->coalesced;
-	out->runs = c->runs;
+	for (int cpu = 0; cpu < LAT_MAX_CPUS; cpu++) {
+		const volatile uint64_t *c = (const volatile uint64_t *)&v->skel->bss->vcnt[cpu].c;
+
+		for (int f = 0; f < NF; f++)
+			sum[f] += c[f];
+	}
+	memcpy(out, sum, sizeof(*out));
 }
 
 /* (thread, eventfd) pairs seen so far. */
