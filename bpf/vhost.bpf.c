@@ -78,6 +78,9 @@ const volatile __u32 s2_slots = LAT_VHOST_S2_SLOTS;
 /* CPUs each segment has a record for in lat_agg (user space sets it, and lat_agg's max_entries
  * to LAT_VSEG__COUNT times it, before load); 0: every sample goes through the ring buffer. */
 const volatile __u32 vseg_agg_ncpu = 0;
+/* Count what each (worker, eventfd) pair carries in assoc: only discover reads it, so a measure
+ * session spares its hash lookup and two atomic adds per target packet. */
+const volatile __u32 want_assoc = 0;
 
 struct lat_vhost_cpu_counters vcnt[LAT_MAX_CPUS] SEC(".bss") __attribute__((aligned(64)));
 __u64 pkt_seq SEC(".bss");
@@ -252,12 +255,14 @@ static __always_inline int on_poll_wakeup(void *wait)
 	return 0;
 }
 
-/* Count a run and a target packet for discover. */
+/* Count runs and target packets of a (worker, eventfd) pair for discover. */
 static __always_inline void assoc_add(__u32 tid, __u64 ctx, __u64 runs, __u64 packets)
 {
 	struct lat_vhost_assoc_key key = { .tid = tid, .ctx = ctx };
 	struct lat_vhost_assoc *a, init = {};
 
+	if (!want_assoc)
+		return;
 	a = bpf_map_lookup_elem(&assoc, &key);
 	if (!a) {
 		init.pid = bpf_get_current_pid_tgid() >> 32;

@@ -257,6 +257,7 @@ static int load(struct vhost *v, struct collector *c, const struct vhost_conf *c
 		k->rodata->s2_slots = conf->fifo_slots;
 	}
 	k->rodata->vseg_agg_ncpu = (__u32)v->agg_ncpu;
+	k->rodata->want_assoc = conf->assoc;
 	e = bpf_map__set_max_entries(k->maps.lat_agg,
 				     v->agg_ncpu ? (__u32)(LAT_VSEG__COUNT * v->agg_ncpu) : 1);
 	if (e)

@@ -28,6 +28,7 @@ struct vhost_conf {
 	uint32_t tid[LAT_VHOST_MAX_TID]; /* profile worker threads (none = any) */
 	int ntid;
 	uint32_t fifo_slots;   /* 0 = the design's sizes; else both FIFOs hold this many */
+	bool assoc; /* count what each (worker, eventfd) pair carries, for vhost__assoc (discover) */
 	bool agg; /* aggregate each segment's samples in the kernel (per segment and CPU,
 		   * vhost__agg_bytes() of kernel memory; read by vhost__harvest); false: one
 		   * ring-buffer event per sample, for consumers of every packet (--details, --raw) */
@@ -67,7 +68,8 @@ size_t vhost__agg_mem(const struct vhost *v);
 void vhost__harvest(struct vhost *v, bool force, progagg_sink sink, void *arg);
 /* The chain's counters since load. */
 void vhost__counters(const struct vhost *v, struct lat_vhost_counters *out);
-/* Copy up to max (thread, eventfd) pairs seen so far into out; returns how many. */
+/* Copy up to max (thread, eventfd) pairs seen so far into out (none unless loaded with
+ * conf.assoc); returns how many. */
 int vhost__assoc(const struct vhost *v, struct vhost_assoc *out, int max);
 
 #endif /* LAT_VHOST_H */

@@ -223,6 +223,7 @@ int segsession__open(struct segsession **out, const struct opts *o, struct colle
 	conf.flow = o->flow;
 	conf.fifo_slots = o->fifo_slots;
 	conf.agg = agg;
+	conf.assoc = o->discover;
 	g->v = vhost__new(col, &conf, err, errlen);
 	if (!g->v)
 		return EXIT_RUNTIME;
