@@ -2,8 +2,8 @@
 /*
  * agg.bpf.h - add one run to a per-CPU in-kernel aggregate (struct lat_agg, bpf/lattop.h):
  * shared by the program probes (progtrace.bpf.c), the helper probes (helpertrace.bpf.c), each
- * of which gets its own mmapable lat_agg array, defined here, and the spans (span.bpf.h: one
- * array for the spans object and its fentry/fexit copies).
+ * of which gets its own mmapable lat_agg array, defined here, the spans (span.bpf.h: one
+ * array for the spans object and its fentry/fexit copies) and the vhost chain (vhost.bpf.c).
  *
  * Only the CPU a record belongs to adds to it, with atomic adds (a probe nested on the same CPU
  * between a load and a store of the one it interrupted cannot lose an increment); max and
@@ -17,8 +17,9 @@
 
 /* The aggregates (struct lat_agg) of the object that includes this: user space sizes the array
  * before load (progtrace.bpf.c: one record per possible CPU; helpertrace.bpf.c: one per site
- * and CPU; span.bpf.h: one per span and CPU; 1 when nothing is aggregated) and mmaps it. An ARRAY: its lookup is inlined by the
- * verifier, so it calls no traceable kernel function. */
+ * and CPU; span.bpf.h: one per span and CPU; vhost.bpf.c: one per segment and CPU; 1 when
+ * nothing is aggregated) and mmaps it. An ARRAY: its lookup is inlined by the verifier, so it
+ * calls no traceable kernel function. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);

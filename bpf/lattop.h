@@ -319,6 +319,16 @@ struct lat_vhost_counters {
 
 _Static_assert(sizeof(struct lat_vhost_counters) == 12 * 8, "lat_vhost_counters layout changed");
 
+/* One CPU's copy of the counters (bpf/vhost.bpf.c vcnt[], user space sums them): 128 bytes, so
+ * that, in an array aligned to 64, no two CPUs' copies share a cache line. */
+struct lat_vhost_cpu_counters {
+	struct lat_vhost_counters c;
+	__u64 pad[4];
+};
+
+_Static_assert(sizeof(struct lat_vhost_cpu_counters) == 128,
+	       "lat_vhost_cpu_counters layout changed");
+
 /* Discover: what one (worker thread, eventfd) pair carried (the assoc hash map). */
 struct lat_vhost_assoc_key {
 	__u32 tid;

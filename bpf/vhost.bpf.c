@@ -14,7 +14,14 @@
  * the oldest pending kick (S0), each tun_sendmsg pushes one slot per packet it carries (a
  * TUN_MSG_PTR batch of num XDP buffers, else one), and each netif_receive_skb pops one slot,
  * always, so the FIFO stays aligned whether or not the packet is the target flow. Only target
- * packets on the target device are emitted.
+ * packets on the target device are measured.
+ *
+ * A target packet's samples go, with vseg_agg_ncpu set (the default), into the (segment, CPU)
+ * records of agg.bpf.h's lat_agg, which user space harvests through mmap at each interval close
+ * (collect/aggset.c), as spans do: at vhost-net rates (1-2 M packets/s per queue) four events a
+ * packet are more than the one shared ring buffer and its consumer take. Without it (--details,
+ * --raw, LATTOP_PATH=ring, or the aggregates' budget is spent) each sample is one LAT_EV_SEG
+ * event, and the packet's sequence number (pkt_seq, the one counter every CPU writes) pairs them.
  *
  * Coalesced kicks: vhost queues the work once however many kicks arrive before it runs
  * (VHOST_WORK_QUEUED), so one run serves every kick pending when it starts. S0 is measured
@@ -22,13 +29,16 @@
  *
  * Maps keyed by ctx, work and tid are hash maps: these probes are not on a path helpers mode
  * traces (they run in eventfd, vhost and tun code, never inside a watched BPF program).
- * Counters are .bss globals with atomic adds.
+ * Counters are .bss globals, one copy per CPU (vcnt[], on its own cache lines), with atomic adds
+ * (a probe nested on the same CPU cannot lose one): the per-packet adds stay in the CPU's cache
+ * instead of moving one line between every CPU running the chain. User space sums them.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include "agg.bpf.h"
 #include "emit.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
@@ -65,8 +75,14 @@ const volatile __u32 tids[LAT_VHOST_MAX_TID] = {}; /* profile worker threads; no
 const volatile __u32 ntid = 0;
 const volatile __u32 s0_slots = LAT_VHOST_S0_SLOTS; /* FIFO sizes (--fifo-slots shrinks them) */
 const volatile __u32 s2_slots = LAT_VHOST_S2_SLOTS;
+/* CPUs each segment has a record for in lat_agg (user space sets it, and lat_agg's max_entries
+ * to LAT_VSEG__COUNT times it, before load); 0: every sample goes through the ring buffer. */
+const volatile __u32 vseg_agg_ncpu = 0;
+/* Count what each (worker, eventfd) pair carries in assoc: only discover reads it, so a measure
+ * session spares its hash lookup and two atomic adds per target packet. */
+const volatile __u32 want_assoc = 0;
 
-struct lat_vhost_counters vcnt SEC(".bss");
+struct lat_vhost_cpu_counters vcnt[LAT_MAX_CPUS] SEC(".bss") __attribute__((aligned(64)));
 __u64 pkt_seq SEC(".bss");
 
 /* Zeroed values to create entries from (a map value can be copied from, the stack is too
@@ -106,6 +122,10 @@ struct {
 	__type(key, struct lat_vhost_assoc_key);
 	__type(value, struct lat_vhost_assoc);
 } assoc SEC(".maps");
+
+/* Add n to counter fld of this CPU's copy. */
+#define vcnt_add(fld, n)                                                                      \
+	__sync_fetch_and_add(&vcnt[bpf_get_smp_processor_id() & LAT_CPU_MASK].c.fld, (n))
 
 /* This CPU's kick slot. */
 static __always_inline struct lat_vhost_kick *my_kick(void)
@@ -213,7 +233,7 @@ static __always_inline int on_poll_wakeup(void *wait)
 		return 0; /* not from a kick we saw start (e.g. VHOST_SET_VRING_KICK) */
 	efd = k->ctx;
 	if (ctx_index(efd) < 0) {
-		__sync_fetch_and_add(&vcnt.kicks_filtered, 1);
+		vcnt_add(kicks_filtered, 1);
 		return 0;
 	}
 	bpf_map_update_elem(&work_ctx, &work, &efd, BPF_ANY);
@@ -227,20 +247,22 @@ static __always_inline int on_poll_wakeup(void *wait)
 	t = f->tail;
 	if (t - f->head >= s0_slots) {
 		f->head = t - s0_slots + 1; /* drop the oldest */
-		__sync_fetch_and_add(&vcnt.fifo_overflow, 1);
+		vcnt_add(fifo_overflow, 1);
 	}
 	f->slot[t & (LAT_VHOST_S0_SLOTS - 1)] = k->start_ns;
 	f->tail = t + 1;
-	__sync_fetch_and_add(&vcnt.kicks, 1);
+	vcnt_add(kicks, 1);
 	return 0;
 }
 
-/* Count a run and a target packet for discover. */
+/* Count runs and target packets of a (worker, eventfd) pair for discover. */
 static __always_inline void assoc_add(__u32 tid, __u64 ctx, __u64 runs, __u64 packets)
 {
 	struct lat_vhost_assoc_key key = { .tid = tid, .ctx = ctx };
 	struct lat_vhost_assoc *a, init = {};
 
+	if (!want_assoc)
+		return;
 	a = bpf_map_lookup_elem(&assoc, &key);
 	if (!a) {
 		init.pid = bpf_get_current_pid_tgid() >> 32;
@@ -278,10 +300,10 @@ static __always_inline int on_tx_kick(void *work)
 	wk->kick_ns = 0;
 	wk->s1_ns = 0;
 	wk->head = wk->tail; /* a run starts with no packet in flight */
-	__sync_fetch_and_add(&vcnt.runs, 1);
+	vcnt_add(runs, 1);
 	cp = bpf_map_lookup_elem(&work_ctx, &w);
 	if (!cp) {
-		__sync_fetch_and_add(&vcnt.work_eventfd_miss, 1);
+		vcnt_add(work_eventfd_miss, 1);
 		wk->ctx = 0;
 		wk->queue = 0;
 		return 0;
@@ -293,12 +315,12 @@ static __always_inline int on_tx_kick(void *work)
 	assoc_add(tid, efd, 1, 0);
 	f = bpf_map_lookup_elem(&s0fifo, &efd);
 	if (!f || f->head == f->tail) {
-		__sync_fetch_and_add(&vcnt.s0_miss, 1);
+		vcnt_add(s0_miss, 1);
 		return 0;
 	}
 	wk->kick_ns = f->slot[f->head & (LAT_VHOST_S0_SLOTS - 1)];
 	if (f->tail - f->head > 1)
-		__sync_fetch_and_add(&vcnt.coalesced, f->tail - f->head - 1);
+		vcnt_add(coalesced, f->tail - f->head - 1);
 	f->head = f->tail;
 	return 0;
 }
@@ -313,7 +335,7 @@ static __always_inline int on_tx_kick_ret(void)
 		return 0;
 	wk->active = 0;
 	if (wk->tail != wk->head)
-		__sync_fetch_and_add(&vcnt.s2_leftover, wk->tail - wk->head);
+		vcnt_add(s2_leftover, wk->tail - wk->head);
 	wk->head = wk->tail;
 	return 0;
 }
@@ -331,7 +353,7 @@ static __always_inline int on_tun_sendmsg(struct msghdr *m)
 	if (!wk)
 		return 0; /* not a vhost worker we watch */
 	if (!wk->active) {
-		__sync_fetch_and_add(&vcnt.s1_miss, 1);
+		vcnt_add(s1_miss, 1);
 		return 0;
 	}
 	if (!wk->s1_ns)
@@ -346,7 +368,7 @@ static __always_inline int on_tun_sendmsg(struct msghdr *m)
 			break;
 		if (t - wk->head >= s2_slots) {
 			wk->head = t - s2_slots + 1;
-			__sync_fetch_and_add(&vcnt.fifo_overflow, 1);
+			vcnt_add(fifo_overflow, 1);
 		}
 		wk->slot[t & (LAT_VHOST_S2_SLOTS - 1)] = now;
 		wk->tail = t + 1;
@@ -406,9 +428,32 @@ static __always_inline bool flow_match(struct sk_buff *skb)
 	return true;
 }
 
+/* Add the samples a target packet has (have: bit LAT_VSEG_x + 1) to this CPU's records of the
+ * segments: true when added (aggregation on), false when they go as events. */
+static __always_inline bool vseg_agg(__u16 have, __u64 s0, __u64 s1, __u64 s2)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	__u64 dur[LAT_VSEG__COUNT] = { s0, s1, s2, s0 + s1 + s2 };
+
+	if (!vseg_agg_ncpu || cpu >= vseg_agg_ncpu)
+		return false;
+	for (__u32 k = 0; k < LAT_VSEG__COUNT; k++) {
+		__u32 i = k * vseg_agg_ncpu + cpu;
+		struct lat_agg *a;
+
+		if (!(have & (1 << (k + 1))))
+			continue;
+		a = bpf_map_lookup_elem(&lat_agg, &i);
+		if (a) /* i < max_entries: always there */
+			agg_add(a, dur[k]);
+	}
+	return true;
+}
+
 /* A packet enters the stack on a worker: pop its slot (always, to keep the FIFO aligned), then
- * emit S0, S1, S2 and total when it is the target flow on the target device. flags carries
- * which samples the packet has (bit LAT_VSEG_x + 1), so a reader knows when it has them all. */
+ * aggregate or emit S0, S1, S2 and total when it is the target flow on the target device. An
+ * event's flags carry which samples the packet has (bit LAT_VSEG_x + 1), so a reader knows
+ * when it has them all. */
 static __always_inline int on_netif_receive_skb(struct sk_buff *skb)
 {
 	__u64 now = bpf_ktime_get_ns(), sent = 0, s0 = 0, s1 = 0, s2 = 0, seq;
@@ -419,17 +464,17 @@ static __always_inline int on_netif_receive_skb(struct sk_buff *skb)
 	if (!wk || !wk->active)
 		return 0;
 	if (wk->head == wk->tail) {
-		__sync_fetch_and_add(&vcnt.fifo_underflow, 1);
+		vcnt_add(fifo_underflow, 1);
 	} else {
 		sent = wk->slot[wk->head & (LAT_VHOST_S2_SLOTS - 1)];
 		wk->head++;
 	}
 	if (ifindex && BPF_CORE_READ(skb, dev, ifindex) != ifindex)
 		return 0;
-	__sync_fetch_and_add(&vcnt.pkts_seen, 1);
+	vcnt_add(pkts_seen, 1);
 	if (!flow_match(skb))
 		return 0;
-	__sync_fetch_and_add(&vcnt.pkts_matched, 1);
+	vcnt_add(pkts_matched, 1);
 	if (wk->ctx)
 		assoc_add(tid, wk->ctx, 0, 1);
 	if (wk->kick_ns) {
@@ -446,6 +491,8 @@ static __always_inline int on_netif_receive_skb(struct sk_buff *skb)
 	}
 	if ((have & 0xe) == 0xe)
 		have |= 1 << (LAT_VSEG_TOTAL + 1);
+	if (vseg_agg(have, s0, s1, s2))
+		return 0;
 	seq = __sync_fetch_and_add(&pkt_seq, 1);
 	if (have & (1 << (LAT_VSEG_S0 + 1)))
 		emit_event(LAT_EV_SEG, have, LAT_SEG_VHOST + LAT_VSEG_S0, wk->queue, seq,

@@ -3,7 +3,8 @@
  * vhost.c - load bpf/vhost.bpf.c and attach its kprobes to the vhost-net transmit path.
  *
  * fentry/fexit where the kernel and the modules' BTF allow (~3 ns per hit against ~47 for a
- * kprobe), kprobes/kretprobes otherwise: the object carries both and loads one set.
+ * kprobe), kprobes/kretprobes otherwise: the object carries both and loads one set. With
+ * aggregation on, map the segments' in-kernel aggregates and harvest them (collect/aggset.c).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -16,6 +17,7 @@
 #include <bpf/libbpf.h>
 
 #include "base/ksyms.h"
+#include "collect/aggset.h"
 #include "collect/collector.h"
 #include "collect/vhost.h"
 #include "vhost.skel.h"
@@ -28,6 +30,9 @@ struct vhost {
 	struct bpf_link *links[VHOST_LINKS];
 	int nlinks;
 	char fallback[192]; /* why fentry/fexit were given up, or "" */
+	int agg_ncpu;                  /* CPUs per segment in lat_agg; 0: samples go as events */
+	struct aggset *agg;            /* the segments' aggregates (NULL on the ring buffer) */
+	struct progagg_delta *scratch; /* one harvest's buckets */
 };
 
 /* The functions of the chain, their module, and whether the chain is useless without them. */
@@ -251,6 +256,12 @@ static int load(struct vhost *v, struct collector *c, const struct vhost_conf *c
 		k->rodata->s0_slots = conf->fifo_slots;
 		k->rodata->s2_slots = conf->fifo_slots;
 	}
+	k->rodata->vseg_agg_ncpu = (__u32)v->agg_ncpu;
+	k->rodata->want_assoc = conf->assoc;
+	e = bpf_map__set_max_entries(k->maps.lat_agg,
+				     v->agg_ncpu ? (__u32)(LAT_VSEG__COUNT * v->agg_ncpu) : 1);
+	if (e)
+		return e;
 	n = probes(k, ks, pr);
 	for (int i = 0; i < n; i++) {
 		bool want = kvm || !pr[i].kvm;
@@ -269,6 +280,36 @@ static int load(struct vhost *v, struct collector *c, const struct vhost_conf *c
 	return e;
 }
 
+/* Bytes the segments' in-kernel aggregates take (whole pages), for the session's budget. */
+size_t vhost__agg_bytes(void)
+{
+	return aggset__bytes(progagg__ncpu(), LAT_VSEG__COUNT);
+}
+
+/* Map the aggregates the loaded object sized: segment k's slot goes to (LAT_EV_SEG,
+ * LAT_SEG_VHOST + k, 0, 0), the id its events carry. 0 or a negative errno with err. */
+static int map_aggs(struct vhost *v, char *err, size_t errlen)
+{
+	struct agg_key keys[LAT_VSEG__COUNT];
+
+	if (!v->agg_ncpu)
+		return 0;
+	for (int k = 0; k < LAT_VSEG__COUNT; k++)
+		keys[k] = (struct agg_key){ LAT_EV_SEG, LAT_SEG_VHOST + (uint32_t)k, 0, 0 };
+	v->scratch = calloc(1, sizeof(*v->scratch));
+	v->agg = v->scratch ? aggset__open(bpf_map__fd(v->skel->maps.lat_agg), v->agg_ncpu, keys,
+					   LAT_VSEG__COUNT)
+			    : NULL;
+	if (!v->agg) {
+		int e = v->scratch ? errno : ENOMEM;
+
+		snprintf(err, errlen, "cannot map the vhost segments' aggregates: %s",
+			 strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
 /* Load and attach: fentry/fexit where the kernel and the modules' BTF allow, else kprobes
  * (LATTOP_VHOST_PROBES=kprobe forces them, for tests). */
 struct vhost *vhost__new(struct collector *c, const struct vhost_conf *conf, char *err,
@@ -281,6 +322,7 @@ struct vhost *vhost__new(struct collector *c, const struct vhost_conf *conf, cha
 
 	if (!v)
 		return NULL;
+	v->agg_ncpu = conf->agg ? progagg__ncpu() : 0;
 	if (!support_ks_valid) {
 		e = vhost__support(err, errlen, &kvm);
 		if (e)
@@ -307,8 +349,12 @@ struct vhost *vhost__new(struct collector *c, const struct vhost_conf *conf, cha
 				 strerror(-e));
 		} else {
 			e = attach_all(v, &ks, kvm, v->fallback, sizeof(v->fallback));
-			if (!e)
-				return v;
+			if (!e) {
+				e = map_aggs(v, err, errlen);
+				if (!e)
+					return v;
+				goto fail; /* attached, but its aggregates cannot be read */
+			}
 			detach_all(v);
 		}
 		if (!have_kprobes()) {
@@ -329,6 +375,8 @@ struct vhost *vhost__new(struct collector *c, const struct vhost_conf *conf, cha
 		goto fail;
 	}
 	e = attach_all(v, &ks, kvm, err, errlen);
+	if (!e)
+		e = map_aggs(v, err, errlen);
 	if (e)
 		goto fail;
 	return v;
@@ -357,27 +405,39 @@ void vhost__free(struct vhost *v)
 	if (!v)
 		return;
 	detach_all(v);
+	aggset__free(v->agg);
+	free(v->scratch);
 	vhost_bpf__destroy(v->skel);
 	free(v);
 }
 
-/* The chain's counters (the object's mmapped .bss). */
+/* Hand what each segment's aggregates gained since the last harvest to sink. */
+void vhost__harvest(struct vhost *v, bool force, progagg_sink sink, void *arg)
+{
+	if (v && v->agg)
+		aggset__harvest(v->agg, force, v->scratch, sink, arg);
+}
+
+/* Bytes of kernel memory the segments' aggregates take (0 on the ring buffer). */
+size_t vhost__agg_mem(const struct vhost *v)
+{
+	return v && v->agg ? vhost__agg_bytes() : 0;
+}
+
+/* The chain's counters: the sum of every CPU's copy (the object's mmapped .bss). Every field
+ * is a __u64, so the copies add up field by field. */
 void vhost__counters(const struct vhost *v, struct lat_vhost_counters *out)
 {
-	const volatile struct lat_vhost_counters *c = &v->skel->bss->vcnt;
+	enum { NF = sizeof(*out) / sizeof(uint64_t) };
+	uint64_t sum[NF] = {};
 
-	out->fifo_overflow = c->fifo_overflow;
-	out->fifo_underflow = c->fifo_underflow;
-	out->s0_miss = c->s0_miss;
-	out->s1_miss = c->s1_miss;
-	out->work_eventfd_miss = c->work_eventfd_miss;
-	out->pkts_seen = c->pkts_seen;
-	out->pkts_matched = c->pkts_matched;
-	out->s2_leftover = c->s2_leftover;
-	out->kicks = c->kicks;
-	out->kicks_filtered = c->kicks_filtered;
-	out->coalesced = c->coalesced;
-	out->runs = c->runs;
+	for (int cpu = 0; cpu < LAT_MAX_CPUS; cpu++) {
+		const volatile uint64_t *c = (const volatile uint64_t *)&v->skel->bss->vcnt[cpu].c;
+
+		for (int f = 0; f < NF; f++)
+			sum[f] += c[f];
+	}
+	memcpy(out, sum, sizeof(*out));
 }
 
 /* (thread, eventfd) pairs seen so far. */

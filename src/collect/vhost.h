@@ -9,9 +9,11 @@
 #ifndef LAT_VHOST_H
 #define LAT_VHOST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "collect/progagg.h"
 #include "lattop.h"
 
 struct collector;
@@ -26,6 +28,10 @@ struct vhost_conf {
 	uint32_t tid[LAT_VHOST_MAX_TID]; /* profile worker threads (none = any) */
 	int ntid;
 	uint32_t fifo_slots;   /* 0 = the design's sizes; else both FIFOs hold this many */
+	bool assoc; /* count what each (worker, eventfd) pair carries, for vhost__assoc (discover) */
+	bool agg; /* aggregate each segment's samples in the kernel (per segment and CPU,
+		   * vhost__agg_bytes() of kernel memory; read by vhost__harvest); false: one
+		   * ring-buffer event per sample, for consumers of every packet (--details, --raw) */
 };
 
 /* One (worker thread, eventfd) pair the chain saw (discover). */
@@ -52,9 +58,18 @@ const char *vhost__probe_kind(const struct vhost *v, int *n);
 const char *vhost__fallback_why(const struct vhost *v);
 /* Detach and free (NULL is a no-op). */
 void vhost__free(struct vhost *v);
+/* Bytes the segments' in-kernel aggregates take (whole pages), for the session's budget. */
+size_t vhost__agg_bytes(void);
+/* Bytes the aggregates of v take now (0 when its samples go through the ring buffer). */
+size_t vhost__agg_mem(const struct vhost *v);
+/* Hand what each segment's aggregates gained since the last harvest to sink, as (LAT_EV_SEG,
+ * LAT_SEG_VHOST + segment, 0, 0), the id its events carry; force: look at every CPU (the last
+ * harvest). A no-op on the ring path. */
+void vhost__harvest(struct vhost *v, bool force, progagg_sink sink, void *arg);
 /* The chain's counters since load. */
 void vhost__counters(const struct vhost *v, struct lat_vhost_counters *out);
-/* Copy up to max (thread, eventfd) pairs seen so far into out; returns how many. */
+/* Copy up to max (thread, eventfd) pairs seen so far into out (none unless loaded with
+ * conf.assoc); returns how many. */
 int vhost__assoc(const struct vhost *v, struct vhost_assoc *out, int max);
 
 #endif /* LAT_VHOST_H */

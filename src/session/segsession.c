@@ -173,7 +173,7 @@ static int add_series(struct model *m)
 
 /* Load the chain. */
 int segsession__open(struct segsession **out, const struct opts *o, struct collector *col,
-		     struct model *m, char *err, size_t errlen)
+		     struct model *m, bool agg, char *err, size_t errlen)
 {
 	struct segsession *g = calloc(1, sizeof(*g));
 	struct vhost_conf conf = {};
@@ -222,6 +222,8 @@ int segsession__open(struct segsession **out, const struct opts *o, struct colle
 	conf.ifindex = o->ifindex;
 	conf.flow = o->flow;
 	conf.fifo_slots = o->fifo_slots;
+	conf.agg = agg;
+	conf.assoc = o->discover;
 	g->v = vhost__new(col, &conf, err, errlen);
 	if (!g->v)
 		return EXIT_RUNTIME;
@@ -367,6 +369,45 @@ bool segsession__event(struct segsession *g, const struct lat_event *e)
 	ev.flags = 0;
 	model__add_event(g->m, &ev, SRC_FENTRY);
 	return true;
+}
+
+/* Where a harvest of the segments goes: the session's sink and its argument. */
+struct seg_sink {
+	progagg_sink sink;
+	void *arg;
+};
+
+/* Harvest sink: a segment's aggregates (id LAT_SEG_VHOST + k, as its events) go to the one
+ * series per segment the events feed (segsession__event). */
+static void on_seg_agg(void *arg, uint16_t kind, uint32_t id, uint32_t aux, uint32_t aux2,
+		       const struct progagg_delta *d)
+{
+	const struct seg_sink *to = arg;
+
+	(void)aux;
+	(void)aux2;
+	to->sink(to->arg, kind, SEG_SERIES_ID(id - LAT_SEG_VHOST), 0, 0, d);
+}
+
+/* Hand what the segments' in-kernel aggregates gained to sink, into the segments' series. */
+void segsession__harvest(struct segsession *g, bool force, progagg_sink sink, void *arg)
+{
+	struct seg_sink to = { sink, arg };
+
+	if (g && g->v)
+		vhost__harvest(g->v, force, on_seg_agg, &to);
+}
+
+/* Bytes the segments' in-kernel aggregates would take, for the session's budget. */
+size_t segsession__agg_bytes(void)
+{
+	return vhost__agg_bytes();
+}
+
+/* Bytes they take now (0 on the ring buffer or without the chain). */
+size_t segsession__agg_mem(const struct segsession *g)
+{
+	return g ? vhost__agg_mem(g->v) : 0;
 }
 
 /* Read the counters and look for a stale profile. */

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "collect/progagg.h"
 #include "lattop.h"
 
 struct collector;
@@ -23,9 +24,20 @@ struct segsession;
  * into m; *g is set whenever it was allocated (segsession__free it even on failure). Returns an
  * exit status with one sentence in err; a kernel without kprobes or vhost-net is an error for
  * discover, and for measure a notice (segments mode then degrades like the other modes, saying
- * why: segsession__why). What the session should warn about: segsession__warning. */
+ * why: segsession__why). What the session should warn about: segsession__warning. agg: the
+ * segments aggregate in the kernel (segsession__agg_bytes() of kernel memory, read by
+ * segsession__harvest) instead of one ring-buffer event per sample, which only consumers of
+ * every packet need (--details, --raw recordings). */
 int segsession__open(struct segsession **g, const struct opts *o, struct collector *col,
-		     struct model *m, char *err, size_t errlen);
+		     struct model *m, bool agg, char *err, size_t errlen);
+/* Bytes the segments' in-kernel aggregates take (whole pages), for the session's budget. */
+size_t segsession__agg_bytes(void);
+/* Bytes they take now: 0 on the ring buffer or without the chain (NULL is fine). */
+size_t segsession__agg_mem(const struct segsession *g);
+/* Hand what each segment's aggregates gained since the last harvest to sink, as the events'
+ * series (LAT_EV_SEG, the segment's series id, 0, 0); force: look at every CPU (the last
+ * harvest). A no-op on the ring path or without the chain (NULL is fine). */
+void segsession__harvest(struct segsession *g, bool force, progagg_sink sink, void *arg);
 /* Detach and free (NULL is a no-op). */
 void segsession__free(struct segsession *g);
 /* True when the chain is attached (segments mode can show it). */

@@ -229,6 +229,20 @@ static bool spans_agg(struct session *s)
 	return false;
 }
 
+/* Whether the vhost chain's segments aggregate in the kernel: unless every event is needed
+ * (needs_events, or --details, whose per-packet lines pair each packet's four events by its
+ * sequence number), and when their records fit in what the spans left of the budget; past it
+ * their samples go through the ring buffer, counted in agg_over_budget. */
+static bool seg_agg(struct session *s)
+{
+	if (needs_events(s->o) || s->o->details)
+		return false;
+	if (segsession__agg_bytes() <= progagg__budget() - spans__agg_mem(s->sp))
+		return true;
+	s->seg_over_budget = 1;
+	return false;
+}
+
 /* Load and attach the spans and give each its (empty) series: a span that never fires still
  * shows, with a count of 0. Returns 0 or a negative errno (errno set) with err. */
 static int open_spans(struct session *s, char *err, size_t errlen)
@@ -313,7 +327,7 @@ static int open_segments(struct session *s, char *err, size_t errlen)
 		return errno == ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
 	/* The vhost chain: its own checks and sentences. */
 	if (s->o->profile_path || s->o->discover) {
-		e = segsession__open(&s->seg, s->o, s->col, s->m, err, errlen);
+		e = segsession__open(&s->seg, s->o, s->col, s->m, seg_agg(s), err, errlen);
 		for (int i = 0; segsession__warning(s->seg, i); i++)
 			session__warn(s, "%s", segsession__warning(s->seg, i));
 		if (e != EXIT_OK)
@@ -334,7 +348,15 @@ static void on_agg(void *arg, uint16_t kind, uint32_t id, uint32_t aux, uint32_t
 
 	if (!se || model__add_agg(s->m, se, d->idx, d->cnt, d->n, &d->d, SRC_FENTRY))
 		session__error(s, "out of memory: a harvest of %s %u's runs is missing",
-			       kind == LAT_EV_SEG ? "span" : "program", id);
+			       kind != LAT_EV_SEG ? "program"
+			       : id < LAT_SPAN_MAX ? "span" : "vhost segment",
+			       kind == LAT_EV_SEG && id >= LAT_SPAN_MAX ? id - LAT_SPAN_MAX : id);
+}
+
+/* Bytes of the cap the spans' and the vhost segments' aggregates took (0 on the ring). */
+static size_t segments_agg_mem(const struct session *s)
+{
+	return spans__agg_mem(s->sp) + segsession__agg_mem(s->seg);
 }
 
 /* bpf_stats for the session, on exactly as long as its fd is open; with --no-stats no fd is
@@ -379,9 +401,10 @@ static int open_probes(struct session *s, char *why, size_t len)
 	}
 	progtrace__set_agg(s->pt, !needs_events(s->o));
 	progtrace__set_sink(s->pt, on_agg, s);
-	/* The spans' aggregates (loaded already) count against the same cap. */
-	if (spans__agg_mem(s->sp))
-		progtrace__agg_reserve(s->pt, spans__agg_mem(s->sp));
+	/* The spans' and the vhost segments' aggregates (loaded already) count against the
+	 * same cap. */
+	if (segments_agg_mem(s))
+		progtrace__agg_reserve(s->pt, segments_agg_mem(s));
 	e = progtrace__probe(s->pt, why, len);
 	if (e) {
 		if (!why[0])
@@ -462,7 +485,7 @@ static void path_notice(struct session *s)
 		 "%zu programs; more go through the ring buffer): probe floor %llu ns per "
 		 "invocation (the latency our probes report for an empty program)",
 		 mem.per_program >> 10, mem.budget >> 20,
-		 progagg__max_programs(mem.ncpu, mem.budget - spans__agg_mem(s->sp)), floor);
+		 progagg__max_programs(mem.ncpu, mem.budget - segments_agg_mem(s)), floor);
 }
 
 /* Put text before the notice (what does not fit of the notice's end is cut). */
@@ -590,6 +613,7 @@ void session__flush(struct session *s)
 	if (s->ht)
 		helpertrace__harvest(s->ht, false);
 	spans__harvest(s->sp, true, on_agg, s);
+	segsession__harvest(s->seg, true, on_agg, s);
 }
 
 /* Move queued events into the model. */
@@ -627,17 +651,19 @@ static void stale_counters(struct session *s)
 	model__set_counter(s->m, "helper_stale", n.helper_stale);
 }
 
-/* Watched programs (and the spans, as one) put on the ring buffer because the aggregates'
- * budget was spent: a named count (not a loss: their runs arrive as events), from the first
- * one on. */
+/* Watched programs (and the spans, as one, and the vhost segments, as one) put on the ring
+ * buffer because the aggregates' budget was spent: a named count (not a loss: their runs
+ * arrive as events), from the first one on. */
 static void agg_counters(struct session *s)
 {
 	struct progtrace_mem mem = {};
+	uint64_t n;
 
 	if (s->pt)
 		progtrace__agg_mem(s->pt, &mem);
-	if (mem.over_budget + s->span_over_budget)
-		model__set_tally(s->m, "agg_over_budget", mem.over_budget + s->span_over_budget);
+	n = mem.over_budget + s->span_over_budget + s->seg_over_budget;
+	if (n)
+		model__set_tally(s->m, "agg_over_budget", n);
 }
 
 /* Release programs their owners unloaded (our links alone keep them alive): note why, and
@@ -675,6 +701,7 @@ static void collector_errors(struct session *s)
 static void harvest(struct session *s, uint64_t now)
 {
 	spans__harvest(s->sp, false, on_agg, s);
+	segsession__harvest(s->seg, false, on_agg, s);
 	s->harvest_ns = now;
 	if (!s->pt)
 		return;

@@ -77,6 +77,7 @@ struct session {
 	bool probes_used; /* a program probe was attached: prog_stale/helper_stale are shown */
 	struct spans *sp;       /* -u / --spans probes (segments mode), or NULL */
 	uint64_t span_over_budget; /* 1 when the spans' aggregates did not fit: ring buffer */
+	uint64_t seg_over_budget;  /* 1 when the vhost segments' did not fit: ring buffer */
 	struct segsession *seg; /* --profile / --discover: the vhost chain, or NULL */
 	int stats_fd;
 	int lock_fd;

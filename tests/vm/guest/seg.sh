@@ -51,8 +51,22 @@ seg_discover() {
 	ok "$sn-profile-worker" grep -q "\"comm\":[[:space:]]*\"vhost-$pid\"" $T/p.json || { cat $T/p.json; return 1; }
 	ok "$sn-profile-ctx" grep -q '"ctx":[[:space:]]*"0xffff' $T/p.json
 }
+# agg_entries PID: the sizes (max_entries) of the lat_agg arrays (value_size 9,024: struct
+# lat_agg) session PID holds, sorted, one per line. The vhost segments' array has 4 records per
+# possible CPU; a watched program's has one per CPU.
+agg_entries() {
+	for f in /proc/$1/fdinfo/*; do
+		grep -q '^value_size:[[:space:]]*9024$' $f 2>/dev/null || continue
+		sed -n 's/^max_entries:[[:space:]]*//p' $f
+	done | sort -u
+}
+# seg_records: what the segments' lat_agg array holds when they aggregate: 4 x possible CPUs.
+seg_records() {
+	echo $((4 * ($(sed 's/.*-//' /sys/devices/system/cpu/possible) + 1)))
+}
 # seg_measure NAME ROUND ARGS...: lattop -m segments on the profile while the fixture sends
-# round ROUND; the last (cumulative) report is $T/last.json, --details lines $T/pkts.
+# round ROUND; the last (cumulative) report is $T/last.json, --details lines $T/pkts, the
+# session's lat_agg sizes $T/agg (agg_entries, read while it runs).
 seg_measure() {
 	r=$2
 	shift 2
@@ -61,6 +75,7 @@ seg_measure() {
 	lp=$!
 	wait_line '"mode"' $T/m.json 600 || { fail "$sn-measure" "no report: $(cat $T/m.err | xargs)"; kill $lp; return 1; }
 	seg_round "$r" || { kill $lp; return 1; }
+	agg_entries $lp >$T/agg
 	sleep 1.5
 	kill -INT $lp
 	wait $lp
@@ -78,11 +93,15 @@ vcount() {
 scount() {
 	tr '{' '\n' <$T/last.json | grep "\"span\":\"$1\"" | sed -n 's/.*"count":\([0-9]*\).*/\1/p'
 }
-# seg_checks NAME K M: exact counts for K targets and M decoys, each packet with all samples.
-seg_checks() {
-	# fentry/fexit unless the test sets LATTOP_VHOST_PROBES=kprobe.
+# seg_probes: PROBES, the chain's probes as the notice names them: fentry/fexit unless the
+# test sets LATTOP_VHOST_PROBES=kprobe.
+seg_probes() {
 	PROBES="fentry/fexit"
 	[ "$LATTOP_VHOST_PROBES" = kprobe ] && PROBES="kprobes/kretprobes"
+}
+# seg_checks NAME K M: exact counts for K targets and M decoys, each packet with all samples.
+seg_checks() {
+	seg_probes
 	ok "$1-probes" grep -q "\"notice\":\"vhost chain: 10 $PROBES\"" $T/last.json
 	expect "$1-matched" "$(vcount pkts_matched)" "$2"
 	expect "$1-seen" "$(vcount pkts_seen)" "$(($2 + $3))"
@@ -97,6 +116,38 @@ seg_checks() {
 	ok "$1-no-drops" grep -q '"drops":{"ringbuf":0,"queue":0,"recursion":0,"nest":0}' $T/last.json
 	expect "$1-details" "$(wc -l <$T/pkts)" "$2"
 	details_sums "$1"
+	# --details needs every packet's events: the segments take the ring buffer.
+	ok "$1-details-ring" sh -c "! grep -qx $(seg_records) $T/agg"
+}
+# seg_paths NAME R K M: the same traffic (K targets, M decoys a round) measured aggregated in
+# the kernel (round R, the default path: the segments' lat_agg array is there) and then through
+# the ring buffer (round R + 1, LATTOP_PATH=ring: no such array): the same exact count per
+# segment and the same counters on both, no drop, and no --details line on either.
+seg_paths() {
+	seg_measure $1-agg $2 || return 1
+	ok "$1-agg-path" grep -qx "$(seg_records)" $T/agg || sed "s/^/seg: $1: lat_agg: /" $T/agg
+	seg_path_checks $1-agg $3 $4
+	export LATTOP_PATH=ring
+	seg_measure $1-ring $(($2 + 1))
+	rc=$?
+	unset LATTOP_PATH
+	[ $rc = 0 ] || return 1
+	ok "$1-ring-path" sh -c "! grep -qx $(seg_records) $T/agg"
+	seg_path_checks $1-ring $3 $4
+}
+# seg_path_checks NAME K M: exact counts for K targets and M decoys, no --details line.
+seg_path_checks() {
+	seg_probes
+	ok "$1-probes" grep -q "\"notice\":\"vhost chain: 10 $PROBES\"" $T/last.json
+	expect "$1-matched" "$(vcount pkts_matched)" "$2"
+	expect "$1-seen" "$(vcount pkts_seen)" "$(($2 + $3))"
+	for s in S0 S1 S2 total; do
+		expect "$1-$s-count" "$(scount $s)" "$2"
+	done
+	expect "$1-underflow" "$(vcount fifo_underflow)" 0
+	expect "$1-overflow" "$(vcount fifo_overflow)" 0
+	ok "$1-no-drops" grep -q '"drops":{"ringbuf":0,"queue":0,"recursion":0,"nest":0}' $T/last.json
+	expect "$1-no-details" "$(wc -l <$T/pkts)" 0
 }
 # details_sums NAME: every --details line has all four samples and total = s0 + s1 + s2.
 details_sums() {

@@ -1,6 +1,7 @@
 # Segments mode on a real vhost-net, kicked by write() on the kick eventfd (eventfd_write):
 # discover the fixture's worker and kick eventfd, then measure S0/S1/S2/total per target packet,
 # on the batched XDP path and on the per-packet path (--sndbuf); then --details in text and CSV.
+# (t_55 measures the same traffic aggregated and through the ring buffer.)
 . /tests/lib.sh
 . /tests/vhost.sh
 . /tests/seg.sh
