@@ -133,6 +133,18 @@ stats_obs() {
 	fi
 	xcmd 'stats off' >/dev/null
 }
+# agg_obs ROUND MODE on|plain: the aggregation prototype with atomic or plain adds; the atomic
+# one must count every run in its count and its buckets, with no nesting overflow.
+agg_obs() {
+	if expect vmbench-$2-on-$1 "$(xcmd "agg $3")" ok; then
+		measure $1 $2 1
+		measure $1 $2 $NCPU
+	fi
+	got=$(xcmd 'agg off')
+	echo "VMB round=$1 $2report expected=$expected $got"
+	[ "$3" = on ] || return 0
+	expect vmbench-$2-count-$1 "$(echo "$got" | awk '{print $3, $5, $7}')" "$expected $expected 0"
+}
 # ref_obs ROUND MODE WHICH [stats]: the reference probe WHICH (ref: on the empty program; href:
 # on bench_update and on htab_map_update_elem, two instances), with bpf_stats on as well when
 # asked (as in a lattop session: the stats then time the probes' own programs too); every
@@ -172,27 +184,15 @@ while [ $r -le $ROUNDS ]; do
 		ref_obs $r refstats ref stats
 	fi
 
-	# The in-kernel aggregation prototype (log-linear per-CPU histogram, count/sum/max).
+	# The in-kernel aggregation prototype (log-linear per-CPU histogram, count/sum/max), then
+	# the same with plain adds: what the atomics cost here (not a correct observer).
 	if on agg; then
 		bare $r
-		if expect vmbench-agg-on-$r "$(xcmd 'agg on')" ok; then
-			measure $r agg 1
-			measure $r agg $NCPU
-		fi
-		got=$(xcmd 'agg off')
-		echo "VMB round=$r aggreport expected=$expected $got"
-		expect vmbench-agg-count-$r "$(echo "$got" | awk '{print $3, $5, $7}')" "$expected $expected 0"
+		agg_obs $r agg on
 	fi
-
-	# The same with plain adds: what the atomics cost here (not a correct observer).
 	if on aggplain; then
 		bare $r
-		if expect vmbench-aggplain-on-$r "$(xcmd 'agg plain')" ok; then
-			measure $r aggplain 1
-			measure $r aggplain $NCPU
-		fi
-		got=$(xcmd 'agg off')
-		echo "VMB round=$r aggplainreport expected=$expected $got"
+		agg_obs $r aggplain plain
 	fi
 
 	# lattop watching it, both paths: each run an event through the ring buffer
