@@ -55,4 +55,21 @@ static __always_inline void agg_add(struct lat_agg *a, __u64 dur)
 	agg_raise(&a->min_inv, ~dur);
 }
 
+/* Add one run of dur ns to slot's record of CPU cpu, the layout every user of lat_agg shares:
+ * ncpu records per slot (a program, a (program, map) site, a span, a vhost segment), record
+ * slot * ncpu + cpu. ncpu is the number of possible CPUs, which every CPU id is below (a
+ * caller whose ncpu can be 0, aggregation off, tests that first). False when the record is not
+ * there (past what user space sized), so the caller can send the run as an event instead. */
+static __always_inline bool agg_add_at(__u32 slot, __u32 ncpu, __u32 cpu, __u64 dur)
+{
+	__u32 i = slot * ncpu + cpu;
+	struct lat_agg *a;
+
+	a = bpf_map_lookup_elem(&lat_agg, &i);
+	if (!a)
+		return false;
+	agg_add(a, dur);
+	return true;
+}
+
 #endif /* LATTOP_AGG_BPF_H */

@@ -45,19 +45,10 @@ const volatile struct lat_hagg_site agg_sites[LAT_HAGG_SITES] = {};
 static __always_inline bool helper_agg(__u32 cpu, __u32 prog, __u32 map, __u64 dur)
 {
 	for (__u32 k = 0; k < LAT_HAGG_SITES; k++) {
-		struct lat_agg *a;
-		__u32 i;
-
 		if (k >= agg_nsites)
 			return false;
-		if (agg_sites[k].prog_id != prog || agg_sites[k].map_id != map)
-			continue;
-		i = k * agg_ncpu + cpu;
-		a = bpf_map_lookup_elem(&lat_agg, &i);
-		if (!a)
-			return false;
-		agg_add(a, dur);
-		return true;
+		if (agg_sites[k].prog_id == prog && agg_sites[k].map_id == map)
+			return agg_add_at(k, agg_ncpu, cpu, dur);
 	}
 	return false;
 }

@@ -67,15 +67,6 @@ const volatile __u32 agg_on = 1;
 /* This copy's per-CPU aggregates are agg.bpf.h's lat_agg: user space sets its max_entries to
  * the number of possible CPUs before load (1 when agg_on is 0). */
 
-/* Add one run of dur ns to CPU cpu's aggregate (the CPU the probe runs on). */
-static __always_inline void agg_run(__u32 cpu, __u64 dur)
-{
-	struct lat_agg *a = bpf_map_lookup_elem(&lat_agg, &cpu);
-
-	if (a)
-		agg_add(a, dur);
-}
-
 /* Set by user space before detaching: the entry stops pushing, so that the calls in flight can
  * finish through their exit before the links go (a trampoline replaced while a call runs in it
  * is patched to skip its fexit programs: the call's entry would be left stale). */
@@ -266,7 +257,7 @@ int BPF_PROG(lat_prog_exit)
 		return 0;
 	}
 	if (agg_on)
-		agg_run(cpu, now - start);
+		agg_add_at(0, LAT_MAX_CPUS, cpu, now - start); /* one slot: a record per CPU */
 	else
 		emit_event(LAT_EV_PROG, 0, target_id, 0, 0, start, now - start);
 	return 0;

@@ -120,17 +120,8 @@ static __noinline int span_start(__u32 span, __u32 nest, __u64 key, __u64 now)
 /* Add a sample of dur ns to span's record of this CPU: true when added (aggregation on). */
 static __always_inline bool span_agg(__u32 span, __u64 dur)
 {
-	__u32 cpu = bpf_get_smp_processor_id(), i;
-	struct lat_agg *a;
-
-	if (!span_agg_ncpu || cpu >= span_agg_ncpu)
-		return false;
-	i = span * span_agg_ncpu + cpu;
-	a = bpf_map_lookup_elem(&lat_agg, &i);
-	if (!a)
-		return false; /* no record (cannot happen): the event still carries the sample */
-	agg_add(a, dur);
-	return true;
+	/* Off (span_agg_ncpu 0), or no record (cannot happen): the event carries the sample. */
+	return span_agg_ncpu && agg_add_at(span, span_agg_ncpu, bpf_get_smp_processor_id(), dur);
 }
 
 /* An end: pop (span, key)'s newest start and aggregate or emit the span's duration. */

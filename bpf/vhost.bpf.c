@@ -123,9 +123,9 @@ struct {
 	__type(value, struct lat_vhost_assoc);
 } assoc SEC(".maps");
 
-/* Add n to counter fld of this CPU's copy. */
-#define vcnt_add(fld, n)                                                                      \
-	__sync_fetch_and_add(&vcnt[bpf_get_smp_processor_id() & LAT_CPU_MASK].c.fld, (n))
+/* Add n to counter fld of CPU cpu's copy (the CPU the probe runs on), or of this CPU's. */
+#define vcnt_add_at(cpu, fld, n) __sync_fetch_and_add(&vcnt[(cpu) & LAT_CPU_MASK].c.fld, (n))
+#define vcnt_add(fld, n) vcnt_add_at(bpf_get_smp_processor_id(), fld, n)
 
 /* This CPU's kick slot. */
 static __always_inline struct lat_vhost_kick *my_kick(void)
@@ -430,23 +430,15 @@ static __always_inline bool flow_match(struct sk_buff *skb)
 
 /* Add the samples a target packet has (have: bit LAT_VSEG_x + 1) to this CPU's records of the
  * segments: true when added (aggregation on), false when they go as events. */
-static __always_inline bool vseg_agg(__u16 have, __u64 s0, __u64 s1, __u64 s2)
+static __always_inline bool vseg_agg(__u32 cpu, __u16 have, __u64 s0, __u64 s1, __u64 s2)
 {
-	__u32 cpu = bpf_get_smp_processor_id();
 	__u64 dur[LAT_VSEG__COUNT] = { s0, s1, s2, s0 + s1 + s2 };
 
-	if (!vseg_agg_ncpu || cpu >= vseg_agg_ncpu)
+	if (cpu >= vseg_agg_ncpu) /* also: 0, aggregation off */
 		return false;
-	for (__u32 k = 0; k < LAT_VSEG__COUNT; k++) {
-		__u32 i = k * vseg_agg_ncpu + cpu;
-		struct lat_agg *a;
-
-		if (!(have & (1 << (k + 1))))
-			continue;
-		a = bpf_map_lookup_elem(&lat_agg, &i);
-		if (a) /* i < max_entries: always there */
-			agg_add(a, dur[k]);
-	}
+	for (__u32 k = 0; k < LAT_VSEG__COUNT; k++)
+		if (have & (1 << (k + 1)))
+			agg_add_at(k, vseg_agg_ncpu, cpu, dur[k]); /* k * ncpu + cpu: always there */
 	return true;
 }
 
@@ -459,22 +451,23 @@ static __always_inline int on_netif_receive_skb(struct sk_buff *skb)
 	__u64 now = bpf_ktime_get_ns(), sent = 0, s0 = 0, s1 = 0, s2 = 0, seq;
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct lat_vhost_worker *wk = bpf_map_lookup_elem(&workers, &tid);
+	__u32 cpu = bpf_get_smp_processor_id(); /* once per packet: a helper call on 6.1 */
 	__u16 have = 0;
 
 	if (!wk || !wk->active)
 		return 0;
 	if (wk->head == wk->tail) {
-		vcnt_add(fifo_underflow, 1);
+		vcnt_add_at(cpu, fifo_underflow, 1);
 	} else {
 		sent = wk->slot[wk->head & (LAT_VHOST_S2_SLOTS - 1)];
 		wk->head++;
 	}
 	if (ifindex && BPF_CORE_READ(skb, dev, ifindex) != ifindex)
 		return 0;
-	vcnt_add(pkts_seen, 1);
+	vcnt_add_at(cpu, pkts_seen, 1);
 	if (!flow_match(skb))
 		return 0;
-	vcnt_add(pkts_matched, 1);
+	vcnt_add_at(cpu, pkts_matched, 1);
 	if (wk->ctx)
 		assoc_add(tid, wk->ctx, 0, 1);
 	if (wk->kick_ns) {
@@ -491,7 +484,7 @@ static __always_inline int on_netif_receive_skb(struct sk_buff *skb)
 	}
 	if ((have & 0xe) == 0xe)
 		have |= 1 << (LAT_VSEG_TOTAL + 1);
-	if (vseg_agg(have, s0, s1, s2))
+	if (vseg_agg(cpu, have, s0, s1, s2))
 		return 0;
 	seq = __sync_fetch_and_add(&pkt_seq, 1);
 	if (have & (1 << (LAT_VSEG_S0 + 1)))
