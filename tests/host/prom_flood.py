@@ -10,8 +10,9 @@ and in time, stopping by itself.
       lives 2 to 9 s and is then renewed, as is any the server closes; at most RATE connects a
       second. Prints one JSON line of figures at the end.
   deadline PORT LIMIT
-      open one silent, one unfinished and one trickling connection and print, as JSON, after
-      how many seconds the server closed each (None: still open after LIMIT seconds).
+      open one silent, one unfinished and one trickling connection and print, a line each
+      ("silent 5.04"), after how many seconds the server closed it (None: still open after
+      LIMIT seconds).
 """
 import errno
 import json
@@ -156,7 +157,8 @@ def deadline(port, limit):
         time.sleep(0.02)
     for s in conns.values():
         s.close()
-    print(json.dumps({k: closed.get(k) for k in KINDS}))
+    for k in KINDS:
+        print(k, closed.get(k))
     return 0
 
 
