@@ -4,11 +4,12 @@
 and in time, stopping by itself.
 
   flood PORT COUNT SECONDS RATE
-      hold COUNT connections to 127.0.0.1:PORT for SECONDS, none ever finishing a request:
-      a third silent, a third sending a long unfinished head at once (about 5 KB: it fills the
-      server's request memory), a third trickling an unfinished head a byte a second. Each
-      lives 2 to 9 s and is then renewed, as is any the server closes; at most RATE connects a
-      second. Prints one JSON line of figures at the end.
+      hold COUNT connections to 127.0.0.1:PORT for SECONDS: a quarter silent, a quarter
+      sending a long unfinished head at once (about 5 KB: it fills the server's request
+      memory), a quarter trickling an unfinished head a byte a second, a quarter asking for
+      /metrics and never reading the answer (a 1 KB receive buffer). Each lives 2 to 9 s and is
+      then renewed, as is any the server closes; at most RATE connects a second. Prints one
+      JSON line of figures at the end.
   deadline PORT LIMIT
       open one silent, one unfinished and one trickling connection and print, a line each
       ("silent 5.04"), after how many seconds the server closed it (None: still open after
@@ -26,7 +27,9 @@ import time
 HOST = "127.0.0.1"  # loopback only, whatever the arguments
 HEAD = b"GET /metrics HTTP/1.1\r\nHost: flood\r\n"
 FAT = HEAD + b"".join(b"X-Pad-%d: %s\r\n" % (i, b"p" * 1000) for i in range(5))
-KINDS = ("silent", "fat", "trickle")
+KINDS = ("silent", "fat", "trickle")  # the ones `deadline` opens
+FLOOD_KINDS = KINDS + ("reader",)
+WHOLE = b"GET /metrics HTTP/1.1\r\nHost: flood\r\n\r\n"
 
 
 def raise_nofile(need):
@@ -46,6 +49,8 @@ class Conn:
         self.end = now + random.uniform(2, 9)
         self.next = now + 1
         self.s = socket.socket()
+        if kind == "reader":
+            self.s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
         self.s.setblocking(False)
         rc = self.s.connect_ex((HOST, port))
         if rc not in (0, errno.EINPROGRESS):
@@ -77,6 +82,8 @@ def step(c, now):
     """Write what this connection's kind writes now; False when the server closed it."""
     if c.kind == "fat" and c.sent < len(FAT):
         return c.send(FAT[c.sent:])
+    if c.kind == "reader" and c.sent < len(WHOLE):
+        return c.send(WHOLE[c.sent:])
     if c.kind == "trickle" and now >= c.next and c.sent < len(HEAD) - 1:
         c.next = now + 1
         return c.send(HEAD[c.sent:c.sent + 1])
@@ -99,13 +106,14 @@ def flood(port, count, seconds, rate):
         while len(conns) < count and budget >= 1:
             budget -= 1
             try:
-                c = Conn(port, KINDS[st["connects"] % 3], now)
+                c = Conn(port, FLOOD_KINDS[st["connects"] % 4], now)
             except OSError:
                 st["connect_errors"] += 1
                 break
             st["connects"] += 1
             conns.add(c)
-            sel.register(c.s, selectors.EVENT_READ, c)
+            if c.kind != "reader":  # a reader never reads: its end is seen at renewal
+                sel.register(c.s, selectors.EVENT_READ, c)
         st["held_max"] = max(st["held_max"], len(conns))
         for key, _ in sel.select(timeout=0.05):
             c = key.data
@@ -119,7 +127,8 @@ def flood(port, count, seconds, rate):
             if not step(c, now) or now >= c.end:
                 st["renewed" if now >= c.end else "closed_by_server"] += 1
                 conns.discard(c)
-                sel.unregister(c.s)
+                if c.kind != "reader":
+                    sel.unregister(c.s)
                 c.s.close()
     for c in conns:
         c.s.close()
