@@ -18,7 +18,7 @@
  *
  * Thread use: one thread only, libmicrohttpd's single internal thread (no thread pool), which
  * is also the only thread that closes the sockets; the table allocates nothing after
- * prom_conns__new (max + slack entries, ~64 bytes each).
+ * prom_conns__new (max + slack entries, 32 bytes each).
  */
 #ifndef LAT_PROM_CONN_H
 #define LAT_PROM_CONN_H
