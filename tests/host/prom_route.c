@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "ui/prom.h"
@@ -35,11 +36,17 @@ static unsigned int never(void *arg, const struct prom_req *rq, char *text, size
 int main(int argc, char **argv)
 {
 	char err[256];
+	struct rlimit rl;
 	struct prom *p;
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: prom_route PORT SECONDS\n");
 		return 2;
+	}
+	/* As lattop's main does: the soft open-file limit raised to the hard one. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
 	}
 	p = prom__new(argv[1], err, sizeof(err));
 	if (!p) {

@@ -75,6 +75,16 @@ expect_eq fd-limit-connections "$(cat "$TMP/route.out")" "ready 720"
 expect_eq fd-limit-warning "$(cat "$TMP/route.err")" \
 	"lattop: warning: the open-file limit (2000) leaves room for 720 HTTP connections instead of 2048: raise it to 3328 (ulimit -n, or LimitNOFILE= in the unit)"
 
+# lattop raises its soft open-file limit to the hard one: 1024 of 8192 is room enough, and
+# says nothing; a hard limit of 1024 leaves room for 16 connections, and says so.
+wait_lock
+prlimit --nofile=1024:8192 $LATTOP --demo --listen "$(free_port)" -b -n 1 -d 0.5 >/dev/null 2>"$TMP/nofile.err"
+expect_eq nofile-raised "$? $(cat "$TMP/nofile.err")" "0 "
+wait_lock
+prlimit --nofile=1024:1024 $LATTOP --demo --listen "$(free_port)" -b -n 1 -d 0.5 >/dev/null 2>"$TMP/nofile.err"
+expect_eq nofile-too-low "$? $(cat "$TMP/nofile.err")" \
+	"0 lattop: warning: the open-file limit (1024) leaves room for 16 HTTP connections instead of 2048: raise it to 3328 (ulimit -n, or LimitNOFILE= in the unit)"
+
 # The flood needs 2,500 sockets in the client and 2048 + 256 + 1024 files in lattop.
 hard=$(ulimit -Hn)
 if [ "$hard" != unlimited ] && [ "$hard" -lt 3328 ]; then
