@@ -79,8 +79,8 @@ struct kind_ops {
 	void (*sync)(struct session *s, struct kind *k);
 
 	/* Modes it shows (1u << MODE_x); enter: get ready to show mode, one of them: 0, or
-	 * -ENOENT when the options did not ask for it, -ENOTSUP when this kernel cannot (its
-	 * why), another negative errno else, each with one sentence in err. */
+	 * -ENOTSUP when this kernel cannot (its why says why), -ENOENT when the options did not
+	 * ask for it, another negative errno else, these two with one sentence in err. */
 	unsigned modes;
 	int (*enter)(struct session *s, struct kind *k, enum lat_mode mode, char *err,
 		     size_t errlen);

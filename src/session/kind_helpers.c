@@ -204,10 +204,8 @@ static int helpers_enter(struct session *s, struct kind *k, enum lat_mode mode, 
 	struct helpers_kind *hk = k->st;
 
 	(void)mode;
-	if (!pt) {
-		snprintf(err, errlen, "%s", helpers_why(s, k));
+	if (!pt)
 		return -ENOTSUP;
-	}
 	if (!hk->ht) {
 		hk->ht = helpertrace__new(s->col, progtrace__nest_fd(pt), progtrace__hnest_fd(pt));
 		if (hk->ht)

@@ -81,11 +81,7 @@ static int vhost_enter(struct session *s, struct kind *k, enum lat_mode mode, ch
 			 "--profile");
 		return -ENOENT;
 	}
-	if (vhost_why(s, k)) {
-		snprintf(err, errlen, "%s", vhost_why(s, k));
-		return -ENOTSUP;
-	}
-	return 0;
+	return vhost_why(s, k) ? -ENOTSUP : 0;
 }
 
 /* The chain's events go to the chain. */

@@ -229,9 +229,12 @@ static int kinds_enter(struct session *s, enum lat_mode mode, char *err, size_t 
 
 		if (!(k->ops->modes & (1u << mode)) || !k->ops->enter)
 			continue;
+		why[0] = '\0';
 		e = k->ops->enter(s, k, mode, why, sizeof(why));
 		if (!e)
 			return 0;
+		if (e == -ENOTSUP && k->ops->why && k->ops->why(s, k))
+			snprintf(why, sizeof(why), "%s", k->ops->why(s, k));
 		if (!tried || (ret == -ENOENT && e != -ENOENT)) {
 			ret = e;
 			snprintf(err, errlen, "%s", why);
