@@ -4,10 +4,10 @@
 # version and the metadata (each record type's fields included); each series' kind, name,
 # type, sub and last source flags, in order of first appearance; the intervals' modes; each
 # series' entries (kind, the flags of all its entries together, name; sorted); the named
-# counters (kind, loss, owner, name) in order of first appearance; the filter records and any
-# other record. Only the programs the session measured per invocation (a source flag other
-# than bpf_stats: the demo's, the watched ones) are kept: the others are whatever the machine
-# had loaded (other sessions load demos of their own).
+# counters (kind, loss, owner, name) in order of first appearance; the filter records, and the
+# types of any other records (--raw's events). Only the programs the session measured per
+# invocation (a source flag other than bpf_stats: the demo's, the watched ones) are kept: the
+# others are whatever the machine had loaded (other sessions load demos of their own).
 # Two runs of the same command then print the same layout unless the way lattop writes its
 # recordings changed (tools/rec-compare.sh compares two builds this way).
 import json, struct, sys
@@ -108,8 +108,8 @@ def main():
             for c in counters(p, names, keep)[10:-1].split():
                 if c not in ctrs:
                     ctrs.append(c)
-        else:
-            other.append(f"record type={t}")
+        elif f"record type={t}" not in other:
+            other.append(f"record type={t}")  # events (--raw): how many is timing
     for key in order:
         print(last[key])
     print(f"intervals {len(modes)}: {' '.join(modes)}")

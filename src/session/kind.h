@@ -112,6 +112,9 @@ extern const struct kind_ops kind_spans, kind_vhost, kind_stats, kind_progs, kin
 /* Open every kind in the list's order, sharing the budget out as they go. Returns an exit
  * status with one sentence in err (the kinds opened so far are freed by kinds__free). */
 int kinds__open(struct session *s, char *err, size_t errlen);
+/* The budget's share of one kind (kinds__open asks it in the list's order): ask (0: none)
+ * when it fits in left, else 0 and *over set; KIND_AGG_REST: all that is left. */
+size_t kinds__grant(size_t ask, size_t left, uint64_t *over);
 /* Free every kind, last first (safe after a failed or no open). */
 void kinds__free(struct session *s);
 /* The state of the session's kind ops, or NULL (not in the list, or not asked for). */

@@ -55,18 +55,16 @@ void kinds__on_agg(void *arg, uint16_t kind, uint32_t id, uint32_t aux, uint32_t
  * order of priority: the spans, then the vhost chain, each all or nothing (what does not fit
  * sends events through the ring buffer and counts 1 in agg_over_budget); then the program
  * probes take what is left (KIND_AGG_REST), one watched program at a time, and lend it to the
- * helper probes. left: the budget less what the kinds before k took once open. */
-static void budget_grant(struct session *s, struct kind *k, size_t left)
+ * helper probes. left: the budget less what the kinds before took once open. */
+size_t kinds__grant(size_t ask, size_t left, uint64_t *over)
 {
-	size_t ask = k->ops->agg_ask ? k->ops->agg_ask(s) : 0;
-
-	k->agg_grant = 0;
 	if (ask == KIND_AGG_REST)
-		k->agg_grant = left;
-	else if (ask && ask <= left)
-		k->agg_grant = ask;
-	else if (ask)
-		k->over_budget = 1;
+		return left;
+	if (ask && ask <= left)
+		return ask;
+	if (ask)
+		*over = 1;
+	return 0;
 }
 
 /* Open every kind in the list's order, each after its share of the budget. */
@@ -84,7 +82,8 @@ int kinds__open(struct session *s, char *err, size_t errlen)
 		int e;
 
 		k->ops = kind_list[i];
-		budget_grant(s, k, left);
+		k->agg_grant = kinds__grant(k->ops->agg_ask ? k->ops->agg_ask(s) : 0, left,
+					    &k->over_budget);
 		e = k->ops->open ? k->ops->open(s, k, err, errlen) : EXIT_OK;
 		if (e != EXIT_OK)
 			return e;
