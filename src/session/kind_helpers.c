@@ -167,7 +167,8 @@ static const char *helpers_why(const struct session *s, const struct kind *k)
 				       "refuses: staying in programs mode";
 }
 
-/* What the probes' aggregates gained (every CPU is looked at each time). */
+/* What the probes' aggregates gained (never forced: detaching them takes the last harvest,
+ * from every CPU). */
 static void helpers_harvest(struct session *s, struct kind *k, bool force)
 {
 	const struct helpers_kind *hk = k->st;
