@@ -3,7 +3,7 @@
 # The README's install path in a Debian 13 (trixie) userland: a fresh mmdebstrap chroot, the
 # project copied in (never bind-mounted), `apt-get install make && make deps all` as root, then
 # the unit tests and the host suite (real BPF on this machine's kernel) run inside it.
-# Run by `make test-trixie`; DISTRO_SUITE=bookworm runs the same on Debian 12. The chroot after
+# The package is built and lintian-checked there too. Run by `make test-trixie`; DISTRO_SUITE=bookworm runs the same on Debian 12. The chroot after
 # `make deps` is cached (keyed on the DEPS list), so a warm run skips the downloads.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -21,9 +21,9 @@ if [ -n "$why" ]; then
 	exit 0
 fi
 
-# The cached chroot with the dependencies in, named after the DEPS list it was made with.
-deps_key=$(sed -n '/^DEPS :=/,/^deps:/p' Makefile | md5sum | cut -c1-8)
-deps_tar=$DISTRO_CACHE/$DSUITE-deps-$deps_key.tar
+# The cached chroot with the dependencies in: `make deps` still runs on it and installs what
+# a changed DEPS list adds (the cache is then saved again).
+deps_tar=$DISTRO_CACHE/$DSUITE-deps.tar
 t0=$SECONDS
 if [ -s "$deps_tar" ]; then
 	tar=$deps_tar
@@ -54,7 +54,7 @@ if distro_run "$ROOT" sh -c 'cd /root/lattop && apt-get -q update &&
 	apt-get install -y -q make && make deps' >"$TMP/deps.log" 2>&1; then
 	pass make-deps
 	# Keep the chroot with its packages for the next run (not the project, not the mounts).
-	if [ "$tar" != "$deps_tar" ]; then
+	if [ "$tar" != "$deps_tar" ] || grep -q '^installing:' "$TMP/deps.log"; then
 		tar -C "$ROOT" --one-file-system --exclude=./root/lattop -cf "$deps_tar.tmp.tar" . &&
 			mv -f "$deps_tar.tmp.tar" "$deps_tar"
 	fi
@@ -65,6 +65,7 @@ echo "# make deps: $((SECONDS - t1)) s"
 t1=$SECONDS
 if distro_run "$ROOT" sh -c 'cd /root/lattop && make -j2 all unit' >"$TMP/build.log" 2>&1
 then pass make-all; else fail make-all "$(grep -m 5 -E 'error|Error' "$TMP/build.log")"; fi
+echo "# compiler warnings: $(grep -c 'warning:' "$TMP/build.log")"
 echo "# make all unit: $((SECONDS - t1)) s"
 echo "# toolchain: $(distro_run "$ROOT" sh -c 'gcc -dumpfullversion; clang -dumpversion;
 	bpftool version | head -n 1; pkg-config --modversion libbpf' | tr '\n' ' ')"
@@ -84,6 +85,8 @@ inner() {
 		echo "$word $SUITE/$name/${rest#*/}"
 		echo >>"$TMP/checks"
 	done
+	# What a failing check printed before its FAIL line (assertion details).
+	grep -B3 '^FAIL ' "$log" | grep -vE '^(PASS|FAIL|SKIP|--)' | sed 's/^/#   /'
 	if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$log"; then
 		fail "$name" "exited $rc without a FAIL line: $(tail -n 3 "$log" | tr '\n' ' ')"
 	fi
@@ -97,4 +100,23 @@ for t in tests/host/t_*.sh; do
 	inner "host-$(basename "$t" .sh)" bash "$t"
 done
 echo "# unit and host suites: $((SECONDS - t1)) s"
+
+# The package builds here too (make deb without git: the tree is a copy) and this release's
+# lintian finds nothing in it.
+t1=$SECONDS
+if distro_run "$ROOT" sh -c 'cd /root/lattop && make deb' >"$TMP/deb.log" 2>&1; then
+	pass deb-build
+	deb=$(cd "$ROOT/root/lattop/.output/deb" && ls lattop_*.deb 2>/dev/null | grep -v dbgsym)
+	echo "# $deb: $(stat -c %s "$ROOT/root/lattop/.output/deb/$deb") bytes; Depends:" \
+		"$(dpkg-deb -f "$ROOT/root/lattop/.output/deb/$deb" Depends)"
+	distro_run "$ROOT" lintian --fail-on error,warning "/root/lattop/.output/deb/$deb" \
+		>"$TMP/lintian" 2>&1
+	rc=$?
+	sed 's/^/# lintian: /' "$TMP/lintian"
+	if [ $rc -eq 0 ] && ! grep -qE '^[EW]: ' "$TMP/lintian"; then pass deb-lintian; else
+		fail deb-lintian "lintian reports errors or warnings (above)"; fi
+else
+	fail deb-build "$(tail -n 5 "$TMP/deb.log")"
+fi
+echo "# make deb and lintian: $((SECONDS - t1)) s"
 end_suite
