@@ -224,7 +224,7 @@ DEPS := clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libncurses-dev libcj
 	pkg-config make gcc tmux groff-base man-db qemu-system-x86 busybox-static cpio kmod \
 	libclang-rt-dev procps iproute2 python3 util-linux libmicrohttpd-dev libprotobuf-c-dev \
 	protobuf-c-compiler libprotobuf-dev golang-github-prometheus-client-model-dev prometheus curl \
-	chromium dpkg-dev debhelper lintian mmdebstrap zsh
+	chromium build-essential dpkg-dev debhelper lintian mmdebstrap zsh
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 		grep -q 'install ok installed' || echo $$p; done); \
