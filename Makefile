@@ -23,7 +23,9 @@ SAN ?=
 
 ARCH := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/;s/ppc64le/powerpc/')
 PKGS := libbpf ncursesw libcjson libmicrohttpd libprotobuf-c
-VERSION := 0.1.0
+# The version has one home, debian/changelog's first line ("lattop (VERSION) ..."): the package
+# and the binary cannot disagree.
+VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
 
 ifeq ($(V),1)
 Q =
@@ -73,8 +75,9 @@ UI_SHIMS := $(patsubst tests/ui/%.c,$(OUTPUT)/tests/ui/%.so,$(wildcard tests/ui/
 .DELETE_ON_ERROR:
 .SECONDARY:
 .PHONY: all test unit install uninstall clean format bench fuzz vmtest vmtest-rt vmbench deps
+.PHONY: completions deb test-trixie
 
-all: lattop
+all: lattop completions
 
 # Copy then rename: a running ./lattop keeps its old inode instead of failing the build.
 lattop: $(OUTPUT)/lattop
@@ -106,7 +109,7 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/bpf/%.bpf.o
 # Skeletons and the protobuf-c code must exist before any C file that may include them is
 # compiled the first time; -MMD then tracks the real dependencies.
 $(LIB_OBJS) $(MAIN_OBJ) $(patsubst %.c,$(OUTPUT)/%.o,$(UNIT_SRCS) $(HOST_SRCS) \
-	$(wildcard bench/*.c)): | $(SKELS) $(PROTO_STAMP)
+	$(wildcard bench/*.c) tools/mkcomp.c): | $(SKELS) $(PROTO_STAMP)
 
 $(PROTO_STAMP): $(PROM_PROTO_DIR)/io/prometheus/client/metrics.proto \
 		$(PROTO_INCLUDE)/google/protobuf/timestamp.proto
@@ -142,6 +145,24 @@ $(OUTPUT)/tests/host/%: $(OUTPUT)/tests/host/%.o $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# Shell completion, printed by tools/mkcomp from the option table that drives --help.
+COMPLETIONS := $(OUTPUT)/completion/lattop.bash $(OUTPUT)/completion/_lattop
+completions: $(COMPLETIONS)
+
+$(OUTPUT)/tools/mkcomp: $(OUTPUT)/tools/mkcomp.o $(LIB)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(OUTPUT)/completion/lattop.bash: $(OUTPUT)/tools/mkcomp
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$< bash > $@
+
+$(OUTPUT)/completion/_lattop: $(OUTPUT)/tools/mkcomp
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$< zsh > $@
+
 $(OUTPUT)/tests/ui/%.so: tests/ui/%.c
 	$(call msg,SHIM,$@)
 	$(Q)mkdir -p $(@D)
@@ -154,16 +175,23 @@ test: lattop unit
 	$(Q)OUTPUT=$(OUTPUT) MAKE="$(MAKE)" bash tests/run.sh
 
 # The systemd unit goes under the prefix's lib/systemd/system (/usr/local/lib/systemd/system
-# is on systemd's search path), naming the installed binary.
+# is on systemd's search path), naming the installed binary; SYSTEMD_UNIT_DIR= (empty) installs
+# none (the Debian package installs it with dh_installsystemd).
 SYSTEMD_UNIT_DIR ?= $(PREFIX)/lib/systemd/system
+BASH_COMPLETION_DIR ?= $(PREFIX)/share/bash-completion/completions
+# /usr/local/share/zsh/site-functions is on zsh's default fpath; Debian's package uses
+# vendor-completions.
+ZSH_COMPLETION_DIR ?= $(PREFIX)/share/zsh/site-functions
 
-install: lattop
+install: lattop completions
 	install -D -m 0755 lattop $(DESTDIR)$(PREFIX)/sbin/lattop
 	install -D -m 0644 man/lattop.8 $(DESTDIR)$(PREFIX)/share/man/man8/lattop.8
-	install -d $(DESTDIR)$(SYSTEMD_UNIT_DIR)
-	sed 's|@SBINDIR@|$(PREFIX)/sbin|g' systemd/lattop.service.in > \
-		$(DESTDIR)$(SYSTEMD_UNIT_DIR)/lattop.service
-	chmod 0644 $(DESTDIR)$(SYSTEMD_UNIT_DIR)/lattop.service
+	$(if $(SYSTEMD_UNIT_DIR),install -d $(DESTDIR)$(SYSTEMD_UNIT_DIR))
+	$(if $(SYSTEMD_UNIT_DIR),sed 's|@SBINDIR@|$(PREFIX)/sbin|g' systemd/lattop.service.in > \
+		$(DESTDIR)$(SYSTEMD_UNIT_DIR)/lattop.service)
+	$(if $(SYSTEMD_UNIT_DIR),chmod 0644 $(DESTDIR)$(SYSTEMD_UNIT_DIR)/lattop.service)
+	install -D -m 0644 $(OUTPUT)/completion/lattop.bash $(DESTDIR)$(BASH_COMPLETION_DIR)/lattop
+	install -D -m 0644 $(OUTPUT)/completion/_lattop $(DESTDIR)$(ZSH_COMPLETION_DIR)/_lattop
 	$(if $(wildcard themes/*.json),install -d $(DESTDIR)$(PREFIX)/share/lattop/themes)
 	$(if $(wildcard themes/*.json),install -m 0644 themes/*.json $(DESTDIR)$(PREFIX)/share/lattop/themes/)
 	$(if $(wildcard spans/*.json),install -d $(DESTDIR)$(PREFIX)/share/lattop/spans)
@@ -171,11 +199,22 @@ install: lattop
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/sbin/lattop $(DESTDIR)$(PREFIX)/share/man/man8/lattop.8
-	rm -f $(DESTDIR)$(SYSTEMD_UNIT_DIR)/lattop.service
+	$(if $(SYSTEMD_UNIT_DIR),rm -f $(DESTDIR)$(SYSTEMD_UNIT_DIR)/lattop.service)
+	rm -f $(DESTDIR)$(BASH_COMPLETION_DIR)/lattop $(DESTDIR)$(ZSH_COMPLETION_DIR)/_lattop
 	rm -rf $(DESTDIR)$(PREFIX)/share/lattop
 
 clean:
 	rm -rf $(OUTPUT) lattop
+
+# The Debian package, built with dpkg-buildpackage from a copy of the tracked files (so the
+# tree's own build stays as it is) into $(OUTPUT)/deb/lattop_$(VERSION)_<arch>.deb.
+deb:
+	rm -rf $(OUTPUT)/deb && mkdir -p $(OUTPUT)/deb/lattop-$(VERSION)
+	if git rev-parse --git-dir >/dev/null 2>&1; then \
+		git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf -; \
+	else tar --exclude=./$(OUTPUT) --exclude=./lattop -cf - .; fi | \
+		tar -C $(OUTPUT)/deb/lattop-$(VERSION) -xf -
+	cd $(OUTPUT)/deb/lattop-$(VERSION) && env -u OUTPUT dpkg-buildpackage -us -uc -b -jauto
 
 format:
 	clang-format -i $(wildcard bpf/*.c bpf/*.h src/*.c src/*/*.c src/*/*.h tests/*/*.c tests/*/*.h)
@@ -183,15 +222,20 @@ format:
 # Debian packages the build and the tests need; installs only what is missing.
 DEPS := clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libncurses-dev libcjson-dev \
 	pkg-config make gcc tmux groff-base man-db qemu-system-x86 busybox-static cpio kmod \
-	libclang-rt-14-dev procps iproute2 python3 util-linux libmicrohttpd-dev libprotobuf-c-dev \
+	libclang-rt-dev procps iproute2 python3 util-linux libmicrohttpd-dev libprotobuf-c-dev \
 	protobuf-c-compiler libprotobuf-dev golang-github-prometheus-client-model-dev prometheus curl \
-	chromium
+	chromium build-essential dpkg-dev debhelper lintian mmdebstrap zsh
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 		grep -q 'install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then echo "installing:" $$missing; \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
 	else echo "all build and test dependencies are installed"; fi
+
+# The README's install path and the unit and host suites in a fresh Debian 13 chroot (root,
+# mmdebstrap; tests/distro/t_trixie.sh). DISTRO_SUITE=bookworm does the same on Debian 12.
+test-trixie:
+	$(Q)OUTPUT=$(OUTPUT) bash tests/distro/t_trixie.sh
 
 -include bench/bench.mk
 -include tests/vm/vm.mk

@@ -3,6 +3,8 @@
  * main.c - lattop: parse options, open the session (live or a recording), run a front end
  * (TUI, batch, headless endpoint, discover, a recording's report), close.
  */
+#include <bpf/libbpf.h>
+#include <bpf/libbpf_version.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +14,7 @@
 #include "session/opts.h"
 #include "session/session.h"
 #include "base/outfile.h"
+#include "rec/rec.h"
 #include "rec/recorder.h"
 #include "ui/html.h"
 #include "ui/compare.h"
@@ -41,6 +44,18 @@ static void raise_nofile(void)
 	}
 }
 
+/* Print --version: lattop's version, the libbpf it runs with (and was built against), and what
+ * it was built with, one line each. */
+static void print_version(void)
+{
+	printf("lattop %s\n", LATTOP_VERSION);
+	printf("libbpf %u.%u (built against %d.%d)\n", libbpf_major_version(),
+	       libbpf_minor_version(), LIBBPF_MAJOR_VERSION, LIBBPF_MINOR_VERSION);
+	printf("features: prometheus text 0.0.4, openmetrics 1.0.0, protobuf (delimited, native "
+	       "histograms); recordings format %d.%d; fentry, kprobe, uprobe, tracepoint spans\n",
+	       REC_MAJOR, REC_MINOR);
+}
+
 /* Parse the options. Returns -1 to go on, or the exit status to end with (usage errors exit 2
  * before anything starts; --help and --version exit 0). */
 static int parse(struct opts *o, int argc, char **argv)
@@ -57,7 +72,7 @@ static int parse(struct opts *o, int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (ret == OPTS_VERSION) {
-		printf("lattop %s\n", LATTOP_VERSION);
+		print_version();
 		return EXIT_OK;
 	}
 	return -1;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# lattop's one test runner: the include rule, unit, sanitizers, host BPF, tmux UI and VM
-# suites.
+# lattop's one test runner: the include rule, unit, sanitizers, host BPF, tmux UI, the Debian
+# package and VM suites.
 # Every suite prints "PASS <suite>/<name>", "FAIL <suite>/<name>: why" or "SKIP <suite>/<name>:
 # why" lines and, last, "END <suite> <n>" (n: how many of those lines it printed). This script
 # counts them, treats a suite that exits non-zero without a FAIL line as one failure, and a
@@ -99,6 +99,14 @@ done
 for t in tests/ui/t_*.sh; do
 	[ -f "$t" ] && suite "ui-$(basename "$t" .sh)" bash "$t"
 done
+
+# Package: the .deb built, lintian-clean, installed with apt into fresh Debian 12 and 13
+# chroots and purged (tests/pkg; the chroots are cached in tests/distro/.cache).
+if [ "${SKIP_PKG:-0}" != 1 ]; then
+	for t in tests/pkg/t_*.sh; do
+		[ -f "$t" ] && suite "pkg-$(basename "$t" .sh)" bash "$t"
+	done
+fi
 
 # VM: stock Debian kernel under QEMU (fentry/kprobes/vhost), when the harness exists.
 if [ -f tests/vm/run.sh ] && [ "${SKIP_VM:-0}" != 1 ]; then

@@ -54,7 +54,27 @@ check install-spans test -f "$TMP/stage/usr/share/lattop/spans/sched-wakeup.json
 # with --listen; systemd itself finds nothing wrong in it (the man page it names is not
 # installed on this host, which is all verify may say).
 UNIT=$TMP/stage/usr/lib/systemd/system/lattop.service
-expect_eq install-unit-exec "$(grep '^ExecStart=' "$UNIT")" "ExecStart=/usr/sbin/lattop --listen 127.0.0.1:9364"
+expect_eq install-unit-exec "$(grep -E '^(ExecStart|Environment|EnvironmentFile)=' "$UNIT")" \
+	"$(printf '%s\n' 'Environment="ARGS=--listen 127.0.0.1:9364"' \
+		'EnvironmentFile=-/etc/default/lattop' 'ExecStart=/usr/sbin/lattop $ARGS')"
+# ... and the completion made from the option table: every long option of --help is in it.
+check install-completion test -f "$TMP/stage/usr/share/bash-completion/completions/lattop" \
+	-a -f "$TMP/stage/usr/share/zsh/site-functions/_lattop"
+expect_eq completion-has-every-option "$($LATTOP --help | grep -oE '^  (-., |    )--[a-z-]+' |
+	grep -oE -- '--[a-z-]+' | while read -r o; do
+		grep -qE -- "[ '](-., )?$o[ ']" "$TMP/stage/usr/share/bash-completion/completions/lattop" ||
+			echo "$o"; done)" ""
+# The zsh script parses, and its _arguments call has one spec per long option of --help (zsh
+# reads the file with a stand-in _arguments that prints the specs it gets).
+if command -v zsh >/dev/null; then
+	zsh -f -c '_arguments() { printf "%s\n" "$@"; }; source "$1"' zsh \
+		"$TMP/stage/usr/share/zsh/site-functions/_lattop" >"$TMP/zsh-specs" 2>&1
+	expect_eq zsh-completion-has-every-option "$($LATTOP --help |
+		grep -oE '^  (-., |    )--[a-z-]+' | grep -oE -- '--[a-z-]+' | while read -r o; do
+			grep -qE -- "^(\\([^)]*\\))?$o(\\[|$)" "$TMP/zsh-specs" || echo "$o"; done)" ""
+else
+	skip zsh-completion-has-every-option "zsh is not installed (make deps)"
+fi
 if command -v systemd-analyze >/dev/null; then
 	sed "s|/usr/sbin/lattop|$PWD/lattop|" "$UNIT" >"$TMP/lattop.service"
 	expect_eq unit-verifies "$(systemd-analyze verify "$TMP/lattop.service" 2>&1 | grep -v "Command 'man lattop(8)' failed")" ""

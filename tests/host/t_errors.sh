@@ -73,7 +73,11 @@ check root-no-sys-admin-stdout test ! -s "$TMP/out"
 # --help and --version succeed and say what they should.
 $LATTOP --help >"$TMP/h" 2>&1; expect_eq help-status $? 0
 check help-lists-options grep -q -- '--programs LIST' "$TMP/h"
-expect_eq version "$($LATTOP -V)" "lattop $(sed -n 's/^VERSION := //p' Makefile)"
+# -V: the version (debian/changelog's), the libbpf it runs with and the features, one line each.
+out=$($LATTOP -V)
+expect_eq version "$(sed -n 1p <<<"$out")" \
+	"lattop $(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)"
+expect_eq version-lines "$(sed -n 2p <<<"$out" | grep -cE '^libbpf [0-9]+\.[0-9]+ \(built against [0-9]+\.[0-9]+\)$'):$(sed -n 3p <<<"$out" | grep -c '^features: .*openmetrics'):$(wc -l <<<"$out")" 1:1:3
 
 # helpers mode on a kernel without fentry: one sentence, and the overview instead.
 $LATTOP -m helpers -b -n 1 -d 0.3 >"$TMP/h.txt" 2>&1
