@@ -15,7 +15,8 @@
 # VM_KERNEL_PKG (a kernel package instead), VM_APT_SUITE (the Debian suite to fetch it from with
 # a sources list kept in the cache: trixie for 6.12; empty for the host's own apt sources, as
 # for 6.1), VM_APT_URI (that list's mirror: the host's Debian mirror), VM_VERBOSE=1 (print the
-# whole console), VM_SMP (vCPUs, 2), VM_GUEST_EXTRA (a directory whose guest tests go to /tests too), VM_BINS_EXTRA (a
+# whole console), VM_INSTANCE (a name that lets a second run of the same kernel boot beside the
+# first), VM_SMP (vCPUs, 2), VM_GUEST_EXTRA (a directory whose guest tests go to /tests too), VM_BINS_EXTRA (a
 # second bins list), VM_RESULTS_OUT (a file to copy the results log to, for callers that read
 # more than the PASS/FAIL lines, e.g. bench/vm/run.sh), VM_TCG_THREAD (single, the default: one
 # host thread runs all vCPUs in turn; multi: QEMU's one thread per vCPU, which can leave a vCPU
@@ -192,9 +193,11 @@ fi
 [ -n "$pkg" ] || skip "no Debian kernel package for $VM_KERNEL found (apt knows no $VM_META${SUITE:+ in suite $SUITE at ${VM_APT_URI:-$(mirror)}})"
 [[ $pkg =~ ^linux-image-[0-9][a-z0-9.+~-]*$ ]] || die "VM_KERNEL_PKG must name a linux-image package, not '$pkg'"
 
-# One run at a time per kernel package: its image, console, results and monitor FIFOs live in
-# run/PKG, so runs on different kernels boot side by side.
-RUN=$CACHE/run/$pkg
+# One run at a time per kernel package (and VM_INSTANCE, a name for a second run of the same
+# kernel): its image, console, results and monitor FIFOs live in run/PKG[-INSTANCE], so runs on
+# different kernels boot side by side.
+[[ ${VM_INSTANCE:-} =~ ^[A-Za-z0-9_-]*$ ]] || die "VM_INSTANCE must be letters, digits, - or _, not '$VM_INSTANCE'"
+RUN=$CACHE/run/$pkg${VM_INSTANCE:+-$VM_INSTANCE}
 ROOT=$RUN/initrd-root
 CONSOLE=$RUN/console.log # the kernel's console (ttyS0)
 RESULTS=$RUN/results.log # what /init and the tests print (ttyS1)
