@@ -61,7 +61,7 @@ done </etc/vmtest/modules
 procs() {
 	for d in /proc/[0-9]*; do
 		p=${d#/proc/}
-		c=$(tr '\0' ' ' <"$d/cmdline" 2>/dev/null | cut -c1-120)
+		c=$(tr '\0' ' ' 2>/dev/null <"$d/cmdline" | cut -c1-120)
 		[ -n "$c" ] && [ "$p" != 1 ] || continue
 		echo "    $p ($(cut -d' ' -f3 "$d/stat")) wchan $(cat "$d/wchan" 2>/dev/null): $c"
 		head -n 6 "$d/stack" 2>/dev/null | sed 's/^/        /'
