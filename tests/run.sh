@@ -137,7 +137,8 @@ if [ -f tests/vm/run.sh ] && [ "${SKIP_VM:-0}" != 1 ]; then
 		failed=$((failed + 1))
 		failures+=("FAIL vm-build: make vmtest-bins")
 	else
-		for s in "${vm_suites[@]}"; do
+		# The longest (the PREEMPT_RT kernels) start first.
+		for s in $(printf '%s\n' "${vm_suites[@]}" | grep -- '-rt:'; printf '%s\n' "${vm_suites[@]}" | grep -v -- '-rt:'); do
 			while [ "$(jobs -rp | wc -l)" -ge "$vm_jobs" ]; do wait -n; done
 			suite_run "${s%%:*}" $MAKE -s "${s#*:}" &
 		done
