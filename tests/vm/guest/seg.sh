@@ -8,6 +8,8 @@ seg_fixture() {
 	sn=$1
 	shift
 	rm -f $T/go $T/out $T/err
+	seg_rounds=$(echo " $* " | sed -n 's/.* --repeat \([0-9]*\) .*/\1/p')
+	seg_rounds=${seg_rounds:-1}
 	vhost_tx --ifname $IFNAME --wait-file $T/go "$@" >$T/out 2>$T/err &
 	vpid=$!
 	wait_line '^ready' $T/out 600 || { fail "$sn-fixture" "vhost_tx not ready: $(cat $T/out $T/err | xargs)"; return 1; }
@@ -17,8 +19,11 @@ seg_round() {
 	touch $T/go
 	wait_line "^round $1 done" $T/out 600 || { fail "$sn-round$1" "round $1 not done: $(cat $T/out $T/err | xargs)"; return 1; }
 }
-# seg_end: reap the fixture (it exits after its last round).
+# seg_end: reap the fixture (it exits after its last round). A case that failed before its
+# last round leaves the fixture waiting for a go file that never comes: it is killed (the
+# failure is already printed), not waited for until the test's timeout.
 seg_end() {
+	grep -q "^round $seg_rounds done" $T/out || kill $vpid 2>/dev/null
 	wait $vpid
 }
 # seg_discover NAME: --discover while the fixture sends a round; the profile is $T/p.json.
