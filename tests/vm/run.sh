@@ -240,22 +240,32 @@ MODDIR=$KROOT/lib/modules
 KVER=$(ls "$MODDIR" | head -n 1)
 VMLINUZ=$KROOT/boot/vmlinuz-$KVER
 [ -f "$VMLINUZ" ] || die "$VMLINUZ is missing; remove $KROOT to extract again"
-# Boot image: the ELF vmlinux inside the xz bzImage, booted through its PVH entry, spares TCG
-# ~6 s of decompression per run. Unpacked once; falls back to the bzImage (or VM_PVH=0).
+# Boot image: the ELF vmlinux inside the bzImage (xz on Debian 12, zstd on Debian 13), booted
+# through its PVH entry, spares TCG ~6 s of decompression per run. Unpacked once
+# (vmlinux-pvh.none records a kernel without one; an empty vmlinux-pvh, the older record, is
+# tried again); falls back to the bzImage (or VM_PVH=0).
 KERNEL=$VMLINUZ
-if [ "${VM_PVH:-1}" = 1 ] && command -v readelf >/dev/null && command -v xz >/dev/null; then
-	if [ ! -f "$KROOT/vmlinux-pvh" ]; then
-		for off in $(LC_ALL=C grep -abo $'\xfd7zXZ' "$VMLINUZ" | cut -d: -f1); do
-			xz -dcq --single-stream <(tail -c +$((off + 1)) "$VMLINUZ") \
-				>"$KROOT/vmlinux.tmp" 2>/dev/null || continue
-			# Note type 0x12: XEN_ELFNOTE_PHYS32_ENTRY, the PVH entry point QEMU needs.
-			if readelf -n "$KROOT/vmlinux.tmp" 2>/dev/null | grep -q '(0x00000012)'; then
-				mv "$KROOT/vmlinux.tmp" "$KROOT/vmlinux-pvh"
-				break
-			fi
+if [ "${VM_PVH:-1}" = 1 ] && command -v readelf >/dev/null; then
+	if [ ! -s "$KROOT/vmlinux-pvh" ] && [ ! -f "$KROOT/vmlinux-pvh.none" ]; then
+		rm -f "$KROOT/vmlinux-pvh"
+		for fmt in xz zstd; do
+			command -v $fmt >/dev/null || continue
+			magic=$'\xfd7zXZ' dec=(xz -dcq --single-stream)
+			[ $fmt = zstd ] && magic=$'\x28\xb5\x2f\xfd' dec=(zstd -dcq)
+			for off in $(LC_ALL=C grep -abo "$magic" "$VMLINUZ" | cut -d: -f1); do
+				# (zstd exits 1 on the bytes after the frame, tail dies of SIGPIPE when
+				# xz stops: the note decides)
+				tail -c +$((off + 1)) "$VMLINUZ" 2>/dev/null | "${dec[@]}" >"$KROOT/vmlinux.tmp.$$" \
+					2>/dev/null || true
+				# Note type 0x12: XEN_ELFNOTE_PHYS32_ENTRY, the PVH entry point QEMU needs.
+				if readelf -n "$KROOT/vmlinux.tmp.$$" 2>/dev/null | grep -q '(0x00000012)'; then
+					mv "$KROOT/vmlinux.tmp.$$" "$KROOT/vmlinux-pvh"
+					break 2
+				fi
+			done
 		done
-		rm -f "$KROOT/vmlinux.tmp"
-		[ -f "$KROOT/vmlinux-pvh" ] || touch "$KROOT/vmlinux-pvh" # empty: no PVH entry
+		rm -f "$KROOT/vmlinux.tmp.$$"
+		[ -s "$KROOT/vmlinux-pvh" ] || touch "$KROOT/vmlinux-pvh.none"
 	fi
 	[ -s "$KROOT/vmlinux-pvh" ] && KERNEL=$KROOT/vmlinux-pvh
 fi
