@@ -79,7 +79,7 @@ run_test() {
 	pid=$!
 	(
 		# (sleep must not hold the output pipe: tee waits for every writer to close it)
-		sleep "$TEST_TIMEOUT" </dev/null >/dev/null 2>&1
+		sleep "$TEST_TIMEOUT" >/dev/null 2>&1
 		kill -0 $pid 2>/dev/null || exit 0
 		: >/run/vmtest/timedout
 		echo "vmtest: $name still running after ${TEST_TIMEOUT}s; processes:"
