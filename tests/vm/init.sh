@@ -56,15 +56,46 @@ while read -r m; do
 	esac
 done </etc/vmtest/modules
 
+# procs: every user-space process (kernel threads have no cmdline) with its state, the kernel
+# function it waits in and the top of its kernel stack: what a test that overran was doing.
+procs() {
+	for d in /proc/[0-9]*; do
+		p=${d#/proc/}
+		c=$(tr '\0' ' ' 2>/dev/null <"$d/cmdline" | cut -c1-120)
+		[ -n "$c" ] && [ "$p" != 1 ] || continue
+		echo "    $p ($(cut -d' ' -f3 "$d/stat")) wchan $(cat "$d/wchan" 2>/dev/null): $c"
+		head -n 6 "$d/stack" 2>/dev/null | sed 's/^/        /'
+	done
+}
+
 # Run test script $1 under the timeout in its own session and process group, then kill
-# whatever it left behind (a leftover child would hold the output pipe open). Exit status
-# goes to /run/vmtest/rc.
+# whatever it left behind (a leftover child would hold the output pipe open; a lattop left in
+# a tmux server of the test's would hold the session lock for the next test). A test that
+# overruns first gets its processes listed (procs). Exit status goes to /run/vmtest/rc (143
+# after the timeout).
 run_test() {
-	timeout "$TEST_TIMEOUT" setsid sh "$1" 2>&1 &
+	rm -f /run/vmtest/timedout
+	setsid sh "$1" 2>&1 &
 	pid=$!
+	(
+		# (sleep must not hold the output pipe: tee waits for every writer to close it)
+		sleep "$TEST_TIMEOUT" >/dev/null 2>&1
+		kill -0 $pid 2>/dev/null || exit 0
+		: >/run/vmtest/timedout
+		echo "vmtest: $name still running after ${TEST_TIMEOUT}s; processes:"
+		procs
+		kill -TERM -$pid 2>/dev/null
+		sleep 2
+		kill -9 -$pid 2>/dev/null
+	) &
+	dog=$!
 	wait $pid
-	echo $? >/run/vmtest/rc
+	rc=$?
+	[ -e /run/vmtest/timedout ] && rc=143
+	echo $rc >/run/vmtest/rc
+	kill $dog 2>/dev/null
 	kill -9 -$pid 2>/dev/null
+	tmux kill-server 2>/dev/null
 }
 
 # Guest tests, sorted, each under a timeout; a silent non-zero exit becomes a FAIL line.

@@ -12,6 +12,13 @@ no_kvm() {
 	skip "$1" "no /dev/kvm: $(cat /run/vmtest/nokvm)"
 }
 
+# kver_ge MAJOR MINOR: true when the running kernel is at least MAJOR.MINOR (6.1 or 6.12 here:
+# the tests that check what changed between the two ask this).
+kver_ge() {
+	set -- "$1" "$2" "$(uname -r | cut -d. -f1)" "$(uname -r | cut -d. -f2 | cut -d- -f1)"
+	[ "$3" -gt "$1" ] || { [ "$3" -eq "$1" ] && [ "$4" -ge "$2" ]; }
+}
+
 # --- lattop guest tests: checks, waiting, and the target fixture (tests/host/target.c) ---
 # T is the test's scratch directory; set it before calling start_target.
 

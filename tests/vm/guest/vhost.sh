@@ -8,12 +8,22 @@ IFNAME=vtap0
 VT_FUNCS="ioeventfd_write eventfd_signal vhost_poll_wakeup handle_tx_kick handle_tx_net
 tun_sendmsg tun_get_user netif_receive_skb"
 
+# eventfd_signal is a function on 6.1; from 6.8 (6.12 here) it is a static inline and the
+# symbol is eventfd_signal_mask (the same call sites, an extra argument): vt_eventfd_signal
+# probes whichever this kernel has.
+if grep -q ' eventfd_signal$' /proc/kallsyms; then
+	VT_SIGNAL=eventfd_signal
+else
+	VT_SIGNAL=eventfd_signal_mask
+fi
 # vt_start: (re)create the probes and the filtered tracepoint, empty the trace, enable all.
 vt_start() {
 	vt_stop
 	echo 4096 >$TR/buffer_size_kb
 	for f in $VT_FUNCS; do
-		echo "p:vt_$f $f" >>$TR/kprobe_events || { fail vt-probes "cannot probe $f"; return 1; }
+		sym=$f
+		[ "$f" = eventfd_signal ] && sym=$VT_SIGNAL
+		echo "p:vt_$f $sym" >>$TR/kprobe_events || { fail vt-probes "cannot probe $sym"; return 1; }
 	done
 	# skb->len (without the Ethernet header) tells targets from decoys.
 	echo "name == \"$IFNAME\"" >$TR/events/net/netif_receive_skb/filter

@@ -22,11 +22,26 @@ maps=$(awk '$1=="maps"{print $2}' $T/out)
 
 # links: our tracing links (fentry/fexit on the programs and on the map functions).
 links() { bpftool link show 2>/dev/null | grep -cE '^[0-9]+: tracing'; }
-# wait_links OP N: poll (up to 30 s) until the link count compares OP N (-eq, -ge ...).
+# wait_links OP N: poll until the link count compares OP N (-eq, -ge ...); give up when the
+# count has not moved for 30 s. Attaching the 8 links is many program loads, and on a loaded
+# host TCG gives the guest a fraction of a core (one attach took over 30 s while the count still
+# rose), so a stuck count is the failure, not a slow one. The last count is in $nlinks.
 wait_links() {
+	nlinks=$(links)
 	end=$(($(date +%s) + 30))
-	while ! [ "$(links)" "$1" "$2" ] && [ "$(date +%s)" -lt $end ]; do sleep 0.1; done
-	[ "$(links)" "$1" "$2" ]
+	while ! [ "$nlinks" "$1" "$2" ] && [ "$(date +%s)" -lt $end ]; do
+		sleep 0.1
+		n=$(links)
+		[ "$n" = "$nlinks" ] || end=$(($(date +%s) + 30))
+		nlinks=$n
+	done
+	[ "$nlinks" "$1" "$2" ]
+}
+# stuck WHAT: the failure of a cycle, with the TUI's screen and lattop's stderr.
+stuck() {
+	fail "$1" "cycle $cycle: $nlinks of $full links, unchanged for 30 s"
+	tmux capture-pane -p -t ch | head -n 12
+	sed 's/^/  tui.err: /' $T/tui.err
 }
 # field NAME LINE: the number after NAME in a count line ("light S D maps S D max_ns X").
 started() { echo "$2" | awk -v k="$1" '{for(i=1;i<NF;i++)if($i==k){print $(i+1);exit}}'; }
@@ -73,12 +88,12 @@ while [ $cycle -le 20 ]; do
 		full=$(links)
 		echo "  all attached: $full tracing links"
 	fi
-	wait_links -ge "$full" || { fail churn-attach "cycle $cycle: $(links) of $full links"; break; }
+	wait_links -ge "$full" || { stuck churn-attach; break; }
 	w0=$(cmd count)
 	sleep 0.2
 	w1=$(cmd count)
 	tmux send-keys -t ch f C-u Enter
-	wait_links -eq 0 || { fail churn-detach "cycle $cycle: $(links) links left"; break; }
+	wait_links -eq 0 || { stuck churn-detach; break; }
 	d1=$(cmd count)
 	echo "  cycle $cycle at $(cut -d' ' -f1 /proc/uptime) s"
 	lo_l=$((lo_l + $(done_ light "$w1") - $(started light "$w0")))
