@@ -356,6 +356,9 @@ VM_TCG_THREAD=${VM_TCG_THREAD:-single}
 [[ $VM_TCG_THREAD =~ ^(single|multi)$ ]] ||
 	die "VM_TCG_THREAD must be single or multi, not '$VM_TCG_THREAD'"
 accel=tcg,thread=$VM_TCG_THREAD
+# VM_APPEND: more kernel parameters (preempt=full for the preemption tests of issue 22).
+[[ ${VM_APPEND:-} =~ ^[A-Za-z0-9_.,=:\ -]*$ ]] ||
+	die "VM_APPEND must be kernel parameters (letters, digits, _.,=:- and spaces), not '$VM_APPEND'"
 icount=()
 if [ -n "${VM_ICOUNT:-}" ]; then
 	[[ $VM_ICOUNT =~ ^[0-9]$ ]] || die "VM_ICOUNT must be a shift 0..9, not '$VM_ICOUNT'"
@@ -366,7 +369,7 @@ qemu-system-x86_64 -accel "$accel" "${icount[@]}" -cpu max -m 1G -smp "$VM_SMP" 
 	-serial "file:$CONSOLE" -serial "file:$RESULTS" \
 	-chardev "pipe,id=mon0,path=$MONITOR" -mon chardev=mon0,mode=readline \
 	-kernel "$KERNEL" -initrd "$RUN/initrd.gz" \
-	-append "console=ttyS0 loglevel=7 no_timer_check panic=-1 softlockup_panic=1 softlockup_all_cpu_backtrace=1 hung_task_panic=1 panic_on_warn=0 sysrq_always_enabled=1" \
+	-append "console=ttyS0 loglevel=7 no_timer_check panic=-1 softlockup_panic=1 softlockup_all_cpu_backtrace=1 hung_task_panic=1 panic_on_warn=0 sysrq_always_enabled=1${VM_APPEND:+ $VM_APPEND}" \
 	</dev/null >"$RUN/qemu.log" 2>&1 &
 qpid=$!
 cat "$MONITOR.out" >"$RUN/monitor.log" 2>/dev/null &
