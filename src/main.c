@@ -103,6 +103,9 @@ static int open_live(struct session *s, struct opts *o, struct prom **prom, char
 	ret = EXIT_RUNTIME;
 	if (o->record && session__record_start(s, o->record, o->raw, err, errlen))
 		goto fail;
+	/* Flight recorder (--flight): intervals kept in memory from the first close on. */
+	if (o->flight_ns && session__flight_start(s, err, errlen))
+		goto fail;
 	/* Prometheus endpoint (--listen): bound now, fed at each interval close. */
 	if (o->listen) {
 		*prom = prom__new(o->listen, err, errlen);
@@ -168,6 +171,7 @@ static int finish(struct session *s, struct prom *prom, int ret)
 {
 	/* The recording's last frames are written now: a failure among them is an error too. */
 	session__record_stop(s);
+	session__flight_stop(s);
 	/* Errors the session went on after: batch and headless runs printed them as they came;
 	 * the TUI showed them and the terminal is back now. Either way the run failed. */
 	if (s->errors[0] && !session__no_screen(s))

@@ -563,6 +563,7 @@ int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 static void live_close(struct session *s)
 {
 	session__record_stop(s);
+	session__flight_stop(s);
 	collector__stop(s->col);
 	spans__free(s->sp);
 	s->sp = NULL;
@@ -748,6 +749,7 @@ void session__close_interval(struct session *s, uint64_t now)
 	segsession__interval(s->seg);
 	model__close_interval(s->m, now);
 	session__record_interval(s);
+	session__flight_interval(s);
 	if (s->on_interval)
 		s->on_interval(s->on_interval_arg, s->m);
 	/* Attach and detach after the close: the stats delta just closed counts runs from before
@@ -1026,6 +1028,7 @@ const struct source_ops *source_of(const struct session *s)
 /* Close the interval when it is due (live), or advance the replay clock. */
 bool session__tick(struct session *s, uint64_t now)
 {
+	session__flight_tick(s);
 	return source_of(s)->tick(s, now);
 }
 
