@@ -113,6 +113,7 @@ static int open_live(struct session *s, struct opts *o, struct prom **prom, char
 			goto fail;
 		s->on_interval = prom__on_interval;
 		s->on_interval_arg = *prom;
+		prom__set_flight(*prom, s->fl, o->flight_http);
 	}
 	return EXIT_OK;
 fail:
@@ -171,6 +172,7 @@ static int finish(struct session *s, struct prom *prom, int ret)
 {
 	/* The recording's last frames are written now: a failure among them is an error too. */
 	session__record_stop(s);
+	prom__set_flight(prom, NULL, false);
 	session__flight_stop(s);
 	/* Errors the session went on after: batch and headless runs printed them as they came;
 	 * the TUI showed them and the terminal is back now. Either way the run failed. */

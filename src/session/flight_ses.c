@@ -189,8 +189,9 @@ void session__flight_interval(struct session *s)
 	session__flight_tick(s);
 }
 
-/* The header's line about the flight recorder into buf ("" when off). */
-void session__flight_line(const struct session *s, char *buf, size_t len)
+/* The header's words about the flight recorder into buf ("" when off): its memory, the cap,
+ * the intervals held, the dumps written and failed; brief: its memory alone. */
+void session__flight_line(const struct session *s, bool brief, char *buf, size_t len)
 {
 	struct flight_stats st;
 	uint64_t dumps = 0;
@@ -201,10 +202,13 @@ void session__flight_line(const struct session *s, char *buf, size_t len)
 	flight__stats(s->fl, &st);
 	for (int i = 0; i < FT__COUNT; i++)
 		dumps += st.dumps[i];
-	snprintf(buf, len, "flight %.1f/%.0f MiB %llu intervals %llu dumps %llu failed",
-		 (double)st.bytes / 1048576.0, (double)st.max_bytes / 1048576.0,
-		 (unsigned long long)st.intervals, (unsigned long long)dumps,
-		 (unsigned long long)st.errors);
+	if (brief)
+		snprintf(buf, len, "flight %.1f MiB", (double)st.bytes / 1048576.0);
+	else
+		snprintf(buf, len, "flight %.1f/%.0f MiB %llu intervals %llu dumps%s", 
+			 (double)st.bytes / 1048576.0, (double)st.max_bytes / 1048576.0,
+			 (unsigned long long)st.intervals, (unsigned long long)dumps,
+			 st.errors ? " (failures)" : "");
 }
 
 /* Stop the flight recorder: the threshold dumps still due are written with what is held, the

@@ -220,8 +220,8 @@ void session__flight_interval(struct session *s);
 void session__flight_tick(struct session *s);
 /* Dump now for trigger t (the D key), of the last last_ns (0: everything held). */
 void session__flight_dump(struct session *s, enum flight_trigger t, uint64_t last_ns);
-/* The header's line about the flight recorder ("" when off). */
-void session__flight_line(const struct session *s, char *buf, size_t len);
+/* The header's words about the flight recorder ("" when off); brief: its memory alone. */
+void session__flight_line(const struct session *s, bool brief, char *buf, size_t len);
 /* Write the threshold dumps still due, wait for the dump thread, free the flight recorder. */
 void session__flight_stop(struct session *s);
 

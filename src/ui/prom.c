@@ -26,6 +26,7 @@
 
 #include "session/session.h"
 #include "ui/prom.h"
+#include "ui/prom_dump.h"
 #include "ui/prom_fmt.h"
 #include "ui/prom_snap.h"
 
@@ -38,6 +39,10 @@ struct prom {
 	struct prom_snap *snap;
 	uint64_t publish_ns; /* UI thread only */
 	char url[112];	     /* http://ADDR:PORT/metrics */
+	/* --flight: its gauges (UI thread); with --flight-http, POST /dump asks it for a dump
+	 * (the HTTP thread, under lock: prom__set_flight takes it away before it is freed). */
+	struct flight *fl;
+	bool dump;
 };
 
 /* Queue a short plain-text reply with status code. */
@@ -71,6 +76,18 @@ static struct prom_snap *acquire(struct prom *p)
 	return s;
 }
 
+/* POST /dump (--flight-http; HTTP thread): asks the flight recorder while it is there. */
+static enum MHD_Result dump_request(struct prom *p, struct MHD_Connection *c, const char *method)
+{
+	enum MHD_Result ret = MHD_NO;
+
+	pthread_mutex_lock(&p->lock);
+	if (p->fl)
+		ret = prom_dump__handle(c, method, p->fl);
+	pthread_mutex_unlock(&p->lock);
+	return ret;
+}
+
 /* libmicrohttpd's request handler (HTTP thread): GET or HEAD /metrics, nothing else. */
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
 				  const char *method, const char *version, const char *upload_data,
@@ -89,6 +106,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	(void)upload_data;
 	(void)upload_data_size;
 	(void)req_cls;
+	if (!strcmp(url, "/dump") && p->dump)
+		return dump_request(p, c, method);
 	if (strcmp(url, "/metrics"))
 		return reply(c, MHD_HTTP_NOT_FOUND, "not found: lattop serves /metrics only\n",
 			     NULL);
@@ -215,6 +234,12 @@ void prom__publish(struct prom *p, const struct model *m)
 	/* A failed update or snapshot keeps the previous snapshot: a scrape then sees figures
 	 * one interval older rather than none. */
 	prom_state__update(p->st, m, wall_s(), cpu_s());
+	if (p->fl) {
+		struct flight_stats fs;
+
+		flight__stats(p->fl, &fs);
+		prom_state__set_flight(p->st, &fs);
+	}
 	s = prom_state__snapshot(p->st, m, t0);
 	if (s) {
 		pthread_mutex_lock(&p->lock);
@@ -225,6 +250,17 @@ void prom__publish(struct prom *p, const struct model *m)
 	}
 	p->publish_ns = now_ns() - t0;
 	prom_state__set_publish_ns(p->st, p->publish_ns);
+}
+
+/* Export fl's figures (NULL: no more); http: POST /dump asks it for dumps. */
+void prom__set_flight(struct prom *p, struct flight *fl, bool http)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->fl = fl;
+	p->dump = fl && http;
+	pthread_mutex_unlock(&p->lock);
 }
 
 /* Session interval hook. */

@@ -329,6 +329,20 @@ static int k_record_as(struct tui *t)
 	return tui__open_prompt(t, PROMPT_RECORD, def);
 }
 
+/* Dump the flight recorder's history so far (D; live sessions with --flight). */
+static int k_flight_dump(struct tui *t)
+{
+	struct flight_stats st;
+	char msg[160];
+
+	flight__stats(t->s->fl, &st);
+	session__flight_dump(t->s, FT_KEY, 0);
+	snprintf(msg, sizeof(msg), "flight recorder: dumping %llu intervals",
+		 (unsigned long long)st.intervals);
+	tui__say(t, msg, 3000);
+	return KH_REDRAW;
+}
+
 /* The key table: the dispatcher, `?`, the footer and the replay keys line all read it. A key
  * has one meaning per kind of session: in a replay, space, + - and Home End drive the replay
  * clock (replay_ui.c) instead of pausing the display, editing the filter and selecting rows. */
@@ -361,6 +375,7 @@ static const struct tui_key keys[] = {
 	  false },
 	{ 'W', 0, KEY_LIVE, k_record_as, 0, "W", "start recording to a file name you type (or stop)",
 	  false },
+	{ 'D', 0, KEY_FLIGHT, k_flight_dump, 0, "D", "dump flight recorder", true },
 	{ '/', 0, KEY_BOTH, tui__key_search, 0, "/", "search by name", true },
 	{ 'n', 0, KEY_BOTH, tui__key_search_next, 0, "n", "next match of the search", false },
 	{ 't', 0, KEY_BOTH, k_theme, 0, "t", "next colour theme", true },
@@ -413,12 +428,15 @@ static void replay_keys_line(char *buf, size_t len)
 		snprintf(buf + l, len - l, "  (? says what each does)");
 }
 
-/* The scope of t's session: KEY_COMPARE, KEY_REPLAY or KEY_LIVE. */
+/* The scope of t's session: KEY_COMPARE, KEY_REPLAY or KEY_LIVE (with KEY_FLIGHT when the
+ * flight recorder is on). */
 static enum key_scope scope_of(const struct tui *t)
 {
 	if (t->cmp)
 		return KEY_COMPARE;
-	return session__replay(t->s) ? KEY_REPLAY : KEY_LIVE;
+	if (session__replay(t->s))
+		return KEY_REPLAY;
+	return t->s->fl ? (enum key_scope)(KEY_LIVE | KEY_FLIGHT) : KEY_LIVE;
 }
 
 /* The entry of key ch for a session of scope sc, NULL for none. */
