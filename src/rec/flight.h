@@ -108,4 +108,19 @@ void flight__stats(const struct flight *f, struct flight_stats *st);
 /* Wait until no dump is queued or being written (tests, benchmarks, the end of a run). */
 void flight__drain(struct flight *f);
 
+/* The reading side (flight_meta.c): what a dump's metadata says, for replay and reports. */
+struct rec_file;
+struct rec_dump {
+	char trigger[16], expr[160], series[64], metric[32];
+	double value, threshold; /* ns for latency metrics */
+	bool duration;           /* value and threshold are durations */
+	uint64_t fired_ns;       /* CLOCK_MONOTONIC of the recording */
+	uint64_t after_ns;
+	size_t ival; /* the interval holding the instant (its end at or after it); nivals: none */
+};
+/* True when f is a flight dump, with what its "dump" object says in d. */
+bool rec__dump(const struct rec_file *f, struct rec_dump *d);
+/* One sentence saying why the dump was written, the instant given as wall-clock ns. */
+void rec__dump_sentence(const struct rec_dump *d, uint64_t fired_wall_ns, char *buf, size_t len);
+
 #endif /* LAT_FLIGHT_H */

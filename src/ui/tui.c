@@ -600,6 +600,7 @@ void tui__draw(struct tui *t)
 {
 	struct row_order ord;
 	int y = 0, table_h, pane_h;
+	char why[400];
 
 	if (COLS < MIN_COLS || LINES < MIN_LINES) {
 		erase();
@@ -627,6 +628,9 @@ void tui__draw(struct tui *t)
 	y += tui__draw_wrapped(y, model__notice(t->s->m), LINES >= 20 ? 2 : 1,
 			       tui_attr(t, TH_NOTE));
 	y += tui__draw_wrapped(y, t->s->warn, LINES >= 20 ? 2 : 1, tui_attr(t, TH_NOTE));
+	/* A flight dump says why it was written (the header marks the interval: FIRED). */
+	if (session__replay(t->s) && replay__dump_line(session__replay(t->s), why, sizeof(why)))
+		y += tui__draw_wrapped(y, why, 1, tui_attr(t, TH_NOTE));
 	/* Errors the session went on after (a recording that failed ...): they stay. */
 	y += tui__draw_wrapped(y, t->s->errors, LINES >= 20 ? 2 : 1, tui_attr(t, TH_WARN));
 	draw_counters(t, y++);
