@@ -93,28 +93,43 @@ static uint64_t held_bytes(const struct flight *f)
 	       atomic_load_explicit(&f->zombie_bytes, memory_order_relaxed);
 }
 
-/* Evict the oldest intervals while they span more than the duration (half an interval of
- * slack: a close comes a little late) or the bytes pass the cap. */
-static void ring_trim(struct flight *f)
+/* True when only the ring holds frame fr (no dump is writing it): evicting it frees it. */
+static bool unpinned(const struct flight_frame *fr)
 {
-	while (f->n) {
-		const struct flight_frame *old = ring_at(f, 0), *nw = ring_at(f, f->n - 1);
-		uint64_t slack = (nw->end_ns - nw->start_ns) / 2;
-		bool too_long = f->n > 1 && nw->end_ns - old->start_ns > f->cfg.keep_ns + slack;
+	return atomic_load_explicit(&fr->ref, memory_order_acquire) == 1;
+}
 
-		if (!too_long && held_bytes(f) <= f->cfg.max_bytes)
-			break;
+/* Make room for a frame of size bytes: evict the oldest intervals while they would span more
+ * than the duration (half an interval of slack: a close comes a little late), then while the
+ * bytes would pass the cap, as long as evicting frees memory (the oldest frame is not being
+ * written by a dump). Returns false when size still does not fit under the cap. */
+static bool make_room(struct flight *f, uint64_t size, uint64_t start_ns, uint64_t end_ns)
+{
+	uint64_t slack = (end_ns - start_ns) / 2;
+
+	while (f->n && end_ns - ring_at(f, 0)->start_ns > f->cfg.keep_ns + slack)
 		ring_evict(f);
-	}
+	while (f->n && held_bytes(f) + size > f->cfg.max_bytes && unpinned(ring_at(f, 0)))
+		ring_evict(f);
+	return held_bytes(f) + size <= f->cfg.max_bytes;
 }
 
 /* Encode the interval m just closed and keep it. */
 int flight__interval(struct flight *f, const struct model *m, const char *filter)
 {
 	struct flight_frame *fr;
+	uint64_t size;
 
 	f->scratch.len = 0;
 	rec_enc__interval(f->enc, m, filter, 0, &f->scratch);
+	size = f->scratch.len + FLIGHT_FRAME_OVERHEAD;
+	if (!f->scratch.oom && !make_room(f, size, m->last_start_ns, m->last_end_ns)) {
+		/* Bigger than the cap, or a dump still holds the oldest intervals: this one is not
+		 * kept (counted), and the next one carries every series again. */
+		f->skipped++;
+		rec_enc__forget(f->enc);
+		return 0;
+	}
 	fr = f->scratch.oom ? NULL : malloc(sizeof(*fr) + f->scratch.len);
 	if (fr) {
 		atomic_init(&fr->ref, 1);
@@ -130,7 +145,6 @@ int flight__interval(struct flight *f, const struct model *m, const char *filter
 		f->scratch.oom = false;
 		return -ENOMEM;
 	}
-	ring_trim(f);
 	return 0;
 }
 
@@ -294,6 +308,7 @@ void flight__stats(const struct flight *f, struct flight_stats *st)
 	st->pending = atomic_load_explicit(&f->pending, memory_order_relaxed);
 	st->last_dump_ns = atomic_load_explicit(&f->last_dump_ns, memory_order_relaxed);
 	st->last_dump_bytes = atomic_load_explicit(&f->last_dump_bytes, memory_order_relaxed);
+	st->skipped = f->skipped;
 }
 
 /* Create a flight recorder and start its dump thread. */

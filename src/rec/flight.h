@@ -13,7 +13,8 @@
  * holds whatever the number of series (a single interval bigger than the cap is not kept).
  *
  * Dumps never stall the interval close: the UI thread takes a reference on each frame (an
- * atomic increment) and copies the small base; a thread of the flight's own creates the file
+ * atomic increment) and copies the small base; the dump thread drops each reference once that
+ * frame is written (an interval evicted meanwhile is freed then); it creates the file
  * in the dump directory (O_EXCL | O_NOFOLLOW, mode 0600, through a directory fd opened with
  * O_NOFOLLOW), writes, fdatasyncs and closes it, and keeps at most max_files of the files it
  * wrote, deleting the oldest of them (never another file). A failure (full disk, an
@@ -79,6 +80,7 @@ struct flight_stats {
 	uint64_t pending;          /* queued or being written */
 	uint64_t last_dump_ns;     /* how long the last dump written took (create to close) */
 	uint64_t last_dump_bytes;  /* and its size */
+	uint64_t skipped;          /* intervals not kept (see flight__interval) */
 };
 
 /* Create a flight recorder (its dump thread starts now); NULL + errno. */
@@ -86,8 +88,10 @@ struct flight *flight__new(const struct flight_cfg *cfg);
 /* Finish the dumps queued, stop the thread, free everything (NULL is a no-op). */
 void flight__free(struct flight *f);
 /* Encode the interval m just closed (filter: the -p list now) and keep it, evicting the
- * oldest intervals past the duration or the cap. Returns 0 or -ENOMEM (the interval is then
- * not kept, and the next one carries every series again). */
+ * oldest intervals past the duration or the cap. An interval bigger than the cap, or one that
+ * finds the cap taken by intervals a dump has not written yet (a disk slower than the data),
+ * is not kept and counted in skipped. Returns 0 or -ENOMEM (the interval is then not kept);
+ * after an interval not kept the next one carries every series again. */
 int flight__interval(struct flight *f, const struct model *m, const char *filter);
 /* Queue a dump of the intervals held (of the last why->last_ns when set) with meta (why is
  * written into its "dump" object); the file is written by the dump thread. Returns 0, or

@@ -25,7 +25,8 @@ void flight_job__free(struct flight *f, struct flight_job *j)
 	if (!j)
 		return;
 	for (size_t i = 0; j->fr && i < j->n; i++)
-		flight_frame__unref(f, j->fr[i]);
+		if (j->fr[i])
+			flight_frame__unref(f, j->fr[i]);
 	free(j->fr);
 	rec_buf__fini(&j->head);
 	free(j);
@@ -89,13 +90,19 @@ static int create_in(int dfd, const struct flight_job *j, char *name, size_t len
 	return -EEXIST;
 }
 
-/* Write j's bytes to fd and make them durable; 0 or -errno. */
-static int write_job(int fd, const struct flight_job *j)
+/* Write j's bytes to fd and make them durable; 0 or -errno. Each frame's reference goes as
+ * soon as it is written (*bytes counts them), so what the ring evicted meanwhile is freed. */
+static int write_job(struct flight *f, int fd, struct flight_job *j, uint64_t *bytes)
 {
 	int e = write_all(fd, j->head.p, j->head.len);
 
-	for (size_t i = 0; !e && i < j->n; i++)
+	*bytes = j->head.len;
+	for (size_t i = 0; !e && i < j->n; i++) {
 		e = write_all(fd, j->fr[i]->data, j->fr[i]->len);
+		*bytes += j->fr[i]->len;
+		flight_frame__unref(f, j->fr[i]);
+		j->fr[i] = NULL;
+	}
 	if (!e && fdatasync(fd))
 		e = -errno;
 	return e;
@@ -135,9 +142,9 @@ static void remember(struct flight *f, const char *name, int fd)
 }
 
 /* Write one dump; msg says what happened. Returns true when the file was written. */
-static bool dump_one(struct flight *f, const struct flight_job *j, char *msg, size_t len)
+static bool dump_one(struct flight *f, struct flight_job *j, char *msg, size_t len)
 {
-	uint64_t t0 = now_ns(), bytes = j->head.len;
+	uint64_t t0 = now_ns(), bytes = 0;
 	char name[160];
 	int dfd = open_dir(f, msg, len), fd, e;
 
@@ -152,7 +159,7 @@ static bool dump_one(struct flight *f, const struct flight_job *j, char *msg, si
 		close(dfd);
 		return false;
 	}
-	e = write_job(fd, j);
+	e = write_job(f, fd, j, &bytes);
 	if (!e)
 		remember(f, name, fd);
 	if (close(fd) && !e && errno != EINTR)
@@ -168,8 +175,6 @@ static bool dump_one(struct flight *f, const struct flight_job *j, char *msg, si
 	}
 	rotate(f, dfd);
 	close(dfd);
-	for (size_t i = 0; i < j->n; i++)
-		bytes += j->fr[i]->len;
 	atomic_store_explicit(&f->last_dump_ns, now_ns() - t0, memory_order_relaxed);
 	atomic_store_explicit(&f->last_dump_bytes, bytes, memory_order_relaxed);
 	snprintf(msg, len, "flight recorder: wrote %.300s/%s (%zu intervals, %s)", f->dir, name,

@@ -91,6 +91,7 @@ struct flight {
 	struct flight_frame **ring;
 	size_t cap, head, n;
 	uint64_t ring_bytes;
+	uint64_t skipped; /* intervals not kept: bigger than the cap, or no room while dumping */
 	struct flight_base base;
 	/* Frames out of the ring that a dump still holds (both threads, relaxed). */
 	atomic_uint_fast64_t zombie_bytes;

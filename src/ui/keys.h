@@ -18,7 +18,6 @@ enum key_scope {
 	KEY_REPLAY = 2, /* a replay (-r) */
 	KEY_BOTH = KEY_LIVE | KEY_REPLAY,
 	KEY_COMPARE = 4, /* a comparison (-r A --compare B): its own entries, none shared */
-	KEY_FLIGHT = 8,  /* a live session with the flight recorder on (--flight) */
 };
 
 /* What a replay key does to the replay clock (replay_ui__act). */

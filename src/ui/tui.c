@@ -329,12 +329,17 @@ static int k_record_as(struct tui *t)
 	return tui__open_prompt(t, PROMPT_RECORD, def);
 }
 
-/* Dump the flight recorder's history so far (D; live sessions with --flight). */
+/* Dump the flight recorder's history so far (D; live sessions with --flight; the footer shows
+ * it only then). */
 static int k_flight_dump(struct tui *t)
 {
 	struct flight_stats st;
 	char msg[160];
 
+	if (!t->s->fl) {
+		tui__say(t, "the flight recorder is off: start lattop with --flight DURATION", 3000);
+		return KH_REDRAW;
+	}
 	flight__stats(t->s->fl, &st);
 	session__flight_dump(t->s, FT_KEY, 0);
 	snprintf(msg, sizeof(msg), "flight recorder: dumping %llu intervals",
@@ -375,7 +380,7 @@ static const struct tui_key keys[] = {
 	  false },
 	{ 'W', 0, KEY_LIVE, k_record_as, 0, "W", "start recording to a file name you type (or stop)",
 	  false },
-	{ 'D', 0, KEY_FLIGHT, k_flight_dump, 0, "D", "dump flight recorder", true },
+	{ 'D', 0, KEY_LIVE, k_flight_dump, 0, "D", "dump the flight recorder (--flight)", true },
 	{ '/', 0, KEY_BOTH, tui__key_search, 0, "/", "search by name", true },
 	{ 'n', 0, KEY_BOTH, tui__key_search_next, 0, "n", "next match of the search", false },
 	{ 't', 0, KEY_BOTH, k_theme, 0, "t", "next colour theme", true },
@@ -428,15 +433,12 @@ static void replay_keys_line(char *buf, size_t len)
 		snprintf(buf + l, len - l, "  (? says what each does)");
 }
 
-/* The scope of t's session: KEY_COMPARE, KEY_REPLAY or KEY_LIVE (with KEY_FLIGHT when the
- * flight recorder is on). */
+/* The scope of t's session: KEY_COMPARE, KEY_REPLAY or KEY_LIVE. */
 static enum key_scope scope_of(const struct tui *t)
 {
 	if (t->cmp)
 		return KEY_COMPARE;
-	if (session__replay(t->s))
-		return KEY_REPLAY;
-	return t->s->fl ? (enum key_scope)(KEY_LIVE | KEY_FLIGHT) : KEY_LIVE;
+	return session__replay(t->s) ? KEY_REPLAY : KEY_LIVE;
 }
 
 /* The entry of key ch for a session of scope sc, NULL for none. */
@@ -534,8 +536,9 @@ static void draw_footer(struct tui *t, int y)
 		int x = getcurx(stdscr), first = (int)strcspn(keys[i].label, " ");
 		int need = first + (int)strlen(keys[i].help) + 3;
 
-		if (!keys[i].footer || !(keys[i].scope & scope_of(t)))
-			continue;
+		if (!keys[i].footer || !(keys[i].scope & scope_of(t)) ||
+		    (keys[i].fn == k_flight_dump && !t->s->fl))
+			continue; /* D only when there is a flight recorder to dump */
 		if (x + need > COLS)
 			break; /* whole entries only */
 		attron(A_BOLD);
