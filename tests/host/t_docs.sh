@@ -18,7 +18,7 @@ helptext = sys.argv[2].splitlines()
 man = open("man/lattop.8").read()
 opts = man[man.index("\n.SH OPTIONS"):man.index("\n.SH VHOST SEGMENTS")].splitlines()
 tags = " ".join(opts[i + 1] for i, l in enumerate(opts) if l == ".TP" and i + 1 < len(opts))
-OTHERS = {"enable-feature"}  # Prometheus's --enable-feature=native-histograms
+OTHERS = {"enable-feature", "signal"}  # Prometheus's --enable-feature=native-histograms, systemctl kill --signal
 longs = {n for _, n, _ in table}
 letters = {c for c, _, _ in table if c != "-"}
 def man_longs(text):
@@ -54,7 +54,7 @@ check install-spans test -f "$TMP/stage/usr/share/lattop/spans/sched-wakeup.json
 # with --listen; systemd itself finds nothing wrong in it (the man page it names is not
 # installed on this host, which is all verify may say).
 UNIT=$TMP/stage/usr/lib/systemd/system/lattop.service
-expect_eq install-unit-exec "$(grep '^ExecStart=' "$UNIT")" "ExecStart=/usr/sbin/lattop --listen 127.0.0.1:9364"
+expect_eq install-unit-exec "$(grep '^ExecStart=' "$UNIT")" "ExecStart=/usr/sbin/lattop --listen 127.0.0.1:9364 --flight 15m"
 if command -v systemd-analyze >/dev/null; then
 	sed "s|/usr/sbin/lattop|$PWD/lattop|" "$UNIT" >"$TMP/lattop.service"
 	expect_eq unit-verifies "$(systemd-analyze verify "$TMP/lattop.service" 2>&1 | grep -v "Command 'man lattop(8)' failed")" ""
