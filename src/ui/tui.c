@@ -354,6 +354,7 @@ static int k_flight_dump(struct tui *t)
 static const struct tui_key keys[] = {
 	{ 'q', KEY_F(10), KEY_BOTH, k_quit, 0, "q F10", "quit", true },
 	{ '?', KEY_F(1), KEY_BOTH, k_help, 0, "? F1", "help", true },
+	{ 'D', 0, KEY_LIVE, k_flight_dump, 0, "D", "dump the flight recorder (--flight)", true },
 	{ ' ', 'Z', KEY_LIVE, k_pause, 0, "space Z", "pause the display", true },
 	{ ' ', 0, KEY_REPLAY, NULL, RA_PAUSE, "space", "pause / resume the replay", true },
 	{ 'Z', 0, KEY_REPLAY, k_pause, 0, "Z", "pause the display", false },
@@ -380,7 +381,6 @@ static const struct tui_key keys[] = {
 	  false },
 	{ 'W', 0, KEY_LIVE, k_record_as, 0, "W", "start recording to a file name you type (or stop)",
 	  false },
-	{ 'D', 0, KEY_LIVE, k_flight_dump, 0, "D", "dump the flight recorder (--flight)", true },
 	{ '/', 0, KEY_BOTH, tui__key_search, 0, "/", "search by name", true },
 	{ 'n', 0, KEY_BOTH, tui__key_search_next, 0, "n", "next match of the search", false },
 	{ 't', 0, KEY_BOTH, k_theme, 0, "t", "next colour theme", true },

@@ -1,0 +1,79 @@
+# The flight recorder's threshold trigger (issue 23): target_heavy2's latency is raised at a
+# known moment (its bpf_loop count, heavy2_loops, a value in the program's .data map, set by
+# the target fixture). The trigger fires at the close of the first interval over the threshold,
+# once; the dump, replayed, shows the step and exactly --trigger-after worth of intervals after
+# it, and intervals under the threshold before it; a second step within the cooldown writes
+# nothing. Busybox ash.
+. /tests/lib.sh
+T=/tmp/flight
+mkdir -p $T/d
+start_target flight || exit 1
+
+# p50s LOOPS: the p50 (ns) of target_heavy2 in each of three 0.5 s intervals while it runs with
+# LOOPS iterations, one per line.
+p50s() {
+	cmd "loops2 $1" >/dev/null
+	rm -f $T/c.csv
+	lattop -b -o csv -d 0.5 -n 4 -p "$heavy2" >$T/c.csv 2>$T/c.err &
+	cp=$!
+	wait_line '^ts_ns' $T/c.csv 300
+	cmd "spin heavy2 2500" >/dev/null
+	wait $cp
+	col p50_ns "$heavy2" $T/c.csv | sed -n '2,4p'
+}
+# Calibrate: the threshold halfway between the slowest p50 at 5 loops and the fastest at 500
+# (TCG's speed is the host's: no fixed figure holds).
+lo=$(p50s 5 | sort -n | tail -n 1)
+hi=$(p50s 500 | sort -n | head -n 1)
+echo "  p50 at 5 loops <= $lo ns, at 500 loops >= $hi ns"
+ok flight-step-visible [ "${hi:-0}" -gt $((2 * ${lo:-1})) ] || exit 0
+th=$(((lo + hi) / 2))
+
+# The session: 0.5 s intervals, 2 s kept after firing (4 intervals), a 60 s cooldown.
+cmd "loops2 5" >/dev/null
+rm -f $T/m.csv $T/m.err
+lattop -b -o csv -d 0.5 -D 300 -p "$heavy2" --flight 30s --flight-dir $T/d \
+	--trigger "target_heavy2:p50>${th}ns" --trigger-after 2s --trigger-cooldown 60s \
+	>$T/m.csv 2>$T/m.err &
+lp=$!
+wait_line '^ts_ns' $T/m.csv 300 || fail flight-started "$(cat $T/m.err)"
+cmd "spin heavy2 3000" >/dev/null
+cmd "loops2 500" >/dev/null
+cmd "spin heavy2 4000" >/dev/null
+wait_line 'wrote' $T/m.err 100
+# A second step within the cooldown: down, then up again.
+cmd "loops2 5" >/dev/null
+cmd "spin heavy2 2000" >/dev/null
+cmd "loops2 500" >/dev/null
+cmd "spin heavy2 4000" >/dev/null
+kill -INT $lp
+wait $lp
+expect flight-exit $? 0 || cat $T/m.err
+expect flight-fired-once "$(grep -c "trigger 'target_heavy2:p50>${th}ns' fired" $T/m.err)" 1 || cat $T/m.err
+expect flight-one-dump "$(ls $T/d | wc -l)" 1
+f=$(ls $T/d/*-threshold.lrec 2>/dev/null | head -n 1)
+ok flight-dump-named [ -n "$f" ] || exit 0
+
+# The instant it fired (wall-clock ns, from the dump's metadata) is the end of the first
+# interval over the threshold: the replay's interval within 50 ms of it.
+fired=$(tr -c '[:print:]' '\n' <"$f" | grep -o '"fired_realtime_ns":[0-9]*' | head -n 1 | cut -d: -f2)
+lattop -r "$f" -b -o csv -n 1000 >$T/r.csv 2>$T/r.err
+expect flight-replays $? 0 || cat $T/r.err
+awk -F, -v id="$heavy2" -v th="$th" -v fired="$fired" '
+	NR==1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	$h["prog_id"] == id {
+		n++
+		over = ($h["p50_ns"] + 0 > th)
+		if (over && !first) first = n
+		if (!over && !first) under++
+		d = $h["ts_ns"] - fired
+		if (d < 0) d = -d
+		if (d < 50000000) at = n
+	}
+	END { printf "%d %d %d %d\n", first, at, n - at, under }' $T/r.csv >$T/facts
+read first at after under <$T/facts
+echo "  dump: first over $first, fired at $at, $after after, $under under before"
+ok flight-history-before [ "${under:-0}" -ge 3 ]
+expect flight-fired-at-step "$at" "$first"
+expect flight-after-intervals "$after" 4
+stop_target
