@@ -134,8 +134,9 @@ static bool only_file(const char *dir, char *path, size_t len)
 	int n = 0;
 
 	while (d && (e = readdir(d)))
-		if (e->d_name[0] != '.' && ++n == 1)
-			snprintf(path, len, "%s/%s", dir, e->d_name);
+		if (e->d_name[0] != '.' && ++n == 1 &&
+		    (size_t)snprintf(path, len, "%s/%.200s", dir, e->d_name) >= len)
+			n = 2; /* too long to name: not the file made here */
 	if (d)
 		closedir(d);
 	return n == 1;
@@ -149,6 +150,7 @@ static void replay(const uint8_t *data, size_t size, size_t *nivals, uint64_t *a
 	struct model *m = model__new(0);
 	char err[256];
 	struct series *s;
+	size_t len;
 
 	*nivals = 0;
 	*a_count = 0;
@@ -162,7 +164,9 @@ static void replay(const uint8_t *data, size_t size, size_t *nivals, uint64_t *a
 	s = model__find(m, LAT_EV_PROG, 1, 0, 0);
 	*a_count = s && s->has_hist ? s->h_cum.count : 0;
 	s = model__find(m, LAT_EV_PROG, 2, 0, 0);
-	snprintf(b_name, 64, "%.63s", s ? s->name : "");
+	len = s ? strnlen(s->name, 63) : 0;
+	memcpy(b_name, s ? s->name : "", len);
+	b_name[len] = '\0';
 	rec__fini(&f);
 	model__free(m);
 }
