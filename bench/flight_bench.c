@@ -49,7 +49,7 @@ static struct model *new_model(void)
 	struct model *m = model__new(0);
 
 	for (int i = 0; m && i < NPROG; i++) {
-		st[i] = (struct prog_stat){ .id = 100 + i, .type = 6 };
+		st[i] = (struct prog_stat){.id = 100 + i, .type = 6};
 		snprintf(st[i].name, sizeof(st[i].name), "bench_prog_%03d", i);
 		snprintf(st[i].type_name, sizeof(st[i].type_name), "xdp");
 	}
@@ -67,8 +67,9 @@ static void interval(struct model *m, struct flight *f, uint64_t k, uint64_t *cl
 	for (int p = 0; p < NPROG; p++)
 		for (int r = 0; r < RUNS; r++) {
 			uint32_t h = (uint32_t)(k * 7919u + p * 104729u + r * 2654435761u);
-			struct lat_event e = { .kind = LAT_EV_PROG, .id = 100 + p,
-					       .dur_ns = 300 + h % (2000 + 40 * p) };
+			struct lat_event e = {.kind = LAT_EV_PROG,
+					      .id = 100 + p,
+					      .dur_ns = 300 + h % (2000 + 40 * p)};
 
 			model__add_event(m, &e, SRC_SELF);
 		}
@@ -99,8 +100,8 @@ static uint64_t median(uint64_t *v, size_t n)
 static void hold(bool flight, size_t *heap, uint64_t *close_med, struct flight_stats *fs)
 {
 	static uint64_t t[HOLD];
-	struct flight_cfg cfg = { .keep_ns = 3600 * 1000000000ull, .max_bytes = 1ull << 30,
-				  .dir = "." };
+	struct flight_cfg cfg = {
+	    .keep_ns = 3600 * 1000000000ull, .max_bytes = 1ull << 30, .dir = "."};
 	size_t before = mallinfo2().uordblks;
 	struct model *m = new_model();
 	struct flight *f = flight ? flight__new(&cfg) : NULL;
@@ -122,14 +123,14 @@ static void hold(bool flight, size_t *heap, uint64_t *close_med, struct flight_s
 /* Fill a flight to DUMP_CAP, dump it into dir while closing intervals; prints the figures. */
 static void dump_64(const char *dir)
 {
-	struct flight_cfg cfg = { .keep_ns = 100000 * 1000000000ull, .max_bytes = DUMP_CAP,
-				  .dir = dir };
+	struct flight_cfg cfg = {
+	    .keep_ns = 100000 * 1000000000ull, .max_bytes = DUMP_CAP, .dir = dir};
 	static uint64_t before[200], during[20000];
 	struct model *m = new_model();
 	struct flight *f = flight__new(&cfg);
-	struct rec_meta meta = { .m = m, .mode_name = "programs", .filter = "",
-				 .interval_ns = 1000000000ull };
-	struct flight_why why = { .trigger = FT_SIGNAL };
+	struct rec_meta meta = {
+	    .m = m, .mode_name = "programs", .filter = "", .interval_ns = 1000000000ull};
+	struct flight_why why = {.trigger = FT_SIGNAL};
 	struct flight_stats fs;
 	uint64_t k = 0, w0, nd = 0, t;
 	char err[320], msg[640];
@@ -161,7 +162,8 @@ static void dump_64(const char *dir)
 			fprintf(stderr, "flight_bench: %s\n", msg);
 	printf("64 MiB dump: %.1f MiB written in %.0f ms (create to close, "
 	       "fdatasync included; %.0f ms from the request), %.0f MiB/s\n",
-	       fs.last_dump_bytes / 1048576.0, fs.last_dump_ns / 1e6, w0 / 1e6, fs.last_dump_bytes / 1048576.0 / (fs.last_dump_ns / 1e9));
+	       fs.last_dump_bytes / 1048576.0, fs.last_dump_ns / 1e6, w0 / 1e6,
+	       fs.last_dump_bytes / 1048576.0 / (fs.last_dump_ns / 1e9));
 	qsort(during, nd, sizeof(*during), by_u64);
 	printf("intervals held after the dump %llu; not kept while it held the oldest ones: %llu\n",
 	       (unsigned long long)fs.intervals, (unsigned long long)fs.skipped);
@@ -175,7 +177,7 @@ static void dump_64(const char *dir)
 
 int main(void)
 {
-	struct flight_stats fs = { 0 };
+	struct flight_stats fs = {0};
 	size_t heap0, heap1;
 	uint64_t c0, c1;
 	char dir[] = "lattop-flight-bench-XXXXXX";

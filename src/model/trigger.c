@@ -12,14 +12,21 @@
 #include "model/trigger.h"
 
 static const char *const metric_names[TM__COUNT] = {
-	[TM_P50] = "p50",	  [TM_P95] = "p95",
-	[TM_P99] = "p99",	  [TM_P999] = "p999",
-	[TM_MAX] = "max",	  [TM_AVG] = "avg",
-	[TM_RATE] = "rate",	  [TM_COUNT] = "count",
-	[TM_LOST] = "lost",	  [TM_DROPS] = "drops",
-	[TM_RB_DROPS] = "rb_drops", [TM_QUEUE_DROPS] = "queue_drops",
-	[TM_RECURSION] = "recursion", [TM_NEST] = "nest",
-	[TM_ALL_LOST] = "lost",
+    [TM_P50] = "p50",
+    [TM_P95] = "p95",
+    [TM_P99] = "p99",
+    [TM_P999] = "p999",
+    [TM_MAX] = "max",
+    [TM_AVG] = "avg",
+    [TM_RATE] = "rate",
+    [TM_COUNT] = "count",
+    [TM_LOST] = "lost",
+    [TM_DROPS] = "drops",
+    [TM_RB_DROPS] = "rb_drops",
+    [TM_QUEUE_DROPS] = "queue_drops",
+    [TM_RECURSION] = "recursion",
+    [TM_NEST] = "nest",
+    [TM_ALL_LOST] = "lost",
 };
 
 /* The metric's name as written. */
@@ -29,10 +36,7 @@ const char *trigger__metric_name(enum trig_metric mt)
 }
 
 /* True when the metric's values are durations in ns. */
-bool trigger__is_duration(enum trig_metric mt)
-{
-	return mt <= TM_AVG;
-}
+bool trigger__is_duration(enum trig_metric mt) { return mt <= TM_AVG; }
 
 /* The metric named name[0..len): series ones when series, else session-wide; -1 if none. */
 static int metric_of(const char *name, size_t len, bool series)
@@ -51,7 +55,7 @@ static bool parse_duration(const char *v, double *ns)
 	static const struct {
 		const char *unit;
 		double ns;
-	} units[] = { { "ns", 1 }, { "us", 1e3 }, { "µs", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
+	} units[] = {{"ns", 1}, {"us", 1e3}, {"µs", 1e3}, {"ms", 1e6}, {"s", 1e9}};
 	char *end;
 	double x = strtod(v, &end);
 
@@ -86,26 +90,27 @@ static int parse_value(struct trigger *t, const char *v, char *err, size_t errle
 {
 	const char *mn = metric_names[t->metric];
 	bool ok = trigger__is_duration(t->metric)
-			  ? parse_duration(v, &t->threshold)
-			  : parse_number(v, t->metric == TM_RATE, &t->threshold);
+		      ? parse_duration(v, &t->threshold)
+		      : parse_number(v, t->metric == TM_RATE, &t->threshold);
 
 	if (ok)
 		return 0;
 	if (trigger__is_duration(t->metric))
-		snprintf(err, errlen,
-			 "--trigger '%s': the value '%s' is not a duration: %s takes a number and a "
-			 "unit, ns, us, ms or s (e.g. 20us)",
-			 t->text, v, mn);
+		snprintf(
+		    err, errlen,
+		    "--trigger '%s': the value '%s' is not a duration: %s takes a number and a "
+		    "unit, ns, us, ms or s (e.g. 20us)",
+		    t->text, v, mn);
 	else
-		snprintf(err, errlen,
-			 "--trigger '%s': the value '%s' is not a number: %s takes a plain number%s",
-			 t->text, v, mn, t->metric == TM_RATE ? " of runs per second (e.g. 1000)" : "");
+		snprintf(
+		    err, errlen,
+		    "--trigger '%s': the value '%s' is not a number: %s takes a plain number%s",
+		    t->text, v, mn, t->metric == TM_RATE ? " of runs per second (e.g. 1000)" : "");
 	return -EINVAL;
 }
 
 /* Parse the metric name before the operator; 0 or -EINVAL with err set. */
-static int parse_metric(struct trigger *t, const char *name, size_t len, char *err,
-			size_t errlen)
+static int parse_metric(struct trigger *t, const char *name, size_t len, char *err, size_t errlen)
 {
 	int mt = metric_of(name, len, t->series[0] != '\0');
 
@@ -119,11 +124,12 @@ static int parse_metric(struct trigger *t, const char *name, size_t len, char *e
 			 "p999, max, avg, rate, count or lost",
 			 t->text, (int)len, name, t->series);
 	else
-		snprintf(err, errlen,
-			 "--trigger '%s': unknown session-wide metric '%.*s': use drops, rb_drops, "
-			 "queue_drops, recursion, nest or lost, or SERIES:METRIC for a series (e.g. "
-			 "demo_xdp_hash:p99>20us)",
-			 t->text, (int)len, name);
+		snprintf(
+		    err, errlen,
+		    "--trigger '%s': unknown session-wide metric '%.*s': use drops, rb_drops, "
+		    "queue_drops, recursion, nest or lost, or SERIES:METRIC for a series (e.g. "
+		    "demo_xdp_hash:p99>20us)",
+		    t->text, (int)len, name);
 	return -EINVAL;
 }
 
@@ -135,8 +141,8 @@ int trigger__parse(const char *text, struct trigger *t, char *err, size_t errlen
 	memset(t, 0, sizeof(*t));
 	snprintf(t->text, sizeof(t->text), "%s", text);
 	if (strlen(text) >= sizeof(t->text)) {
-		snprintf(err, errlen, "--trigger '%.40s...': longer than %zu characters",
-			 text, sizeof(t->text) - 1);
+		snprintf(err, errlen, "--trigger '%.40s...': longer than %zu characters", text,
+			 sizeof(t->text) - 1);
 		return -EINVAL;
 	}
 	if (!op) {
@@ -148,10 +154,11 @@ int trigger__parse(const char *text, struct trigger *t, char *err, size_t errlen
 	}
 	if (colon && colon < op) {
 		if (colon == text || (size_t)(colon - text) >= sizeof(t->series)) {
-			snprintf(err, errlen,
-				 "--trigger '%s': the series name before ':' is empty or longer than "
-				 "63 characters",
-				 text);
+			snprintf(
+			    err, errlen,
+			    "--trigger '%s': the series name before ':' is empty or longer than "
+			    "63 characters",
+			    text);
 			return -EINVAL;
 		}
 		memcpy(t->series, text, (size_t)(colon - text));
@@ -218,8 +225,11 @@ static bool series_value(const struct model *m, const struct series *se, enum tr
 		*v = r.avg_ns;
 		return r.has_rate && r.count;
 	}
-	*v = (double)(mt == TM_P50 ? r.p50 : mt == TM_P95 ? r.p95 : mt == TM_P99 ? r.p99
-			: mt == TM_P999 ? r.p999 : r.max);
+	*v = (double)(mt == TM_P50    ? r.p50
+		      : mt == TM_P95  ? r.p95
+		      : mt == TM_P99  ? r.p99
+		      : mt == TM_P999 ? r.p999
+				      : r.max);
 	return r.has_dist;
 }
 

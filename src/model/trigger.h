@@ -28,16 +28,29 @@
 #define TRIGGER_MAX 16
 
 enum trig_metric {
-	TM_P50 = 0, TM_P95, TM_P99, TM_P999, TM_MAX, TM_AVG, TM_RATE, TM_COUNT, TM_LOST,
-	TM_DROPS, TM_RB_DROPS, TM_QUEUE_DROPS, TM_RECURSION, TM_NEST, TM_ALL_LOST,
+	TM_P50 = 0,
+	TM_P95,
+	TM_P99,
+	TM_P999,
+	TM_MAX,
+	TM_AVG,
+	TM_RATE,
+	TM_COUNT,
+	TM_LOST,
+	TM_DROPS,
+	TM_RB_DROPS,
+	TM_QUEUE_DROPS,
+	TM_RECURSION,
+	TM_NEST,
+	TM_ALL_LOST,
 	TM__COUNT,
 };
 
 enum trig_op { TO_GT = 0, TO_GE, TO_LT, TO_LE };
 
 struct trigger {
-	char text[160];   /* as given */
-	char series[64];  /* "" for a session-wide metric */
+	char text[160];	 /* as given */
+	char series[64]; /* "" for a session-wide metric */
 	enum trig_metric metric;
 	enum trig_op op;
 	double threshold; /* ns for durations, per second for rate, a count otherwise */

@@ -16,10 +16,10 @@
 #include "rec/recorder.h"
 
 static const char *const trigger_names[FT__COUNT] = {
-	[FT_SIGNAL] = "signal",
-	[FT_KEY] = "key",
-	[FT_HTTP] = "http",
-	[FT_THRESHOLD] = "threshold",
+    [FT_SIGNAL] = "signal",
+    [FT_KEY] = "key",
+    [FT_HTTP] = "http",
+    [FT_THRESHOLD] = "threshold",
 };
 
 /* The name of a trigger kind. */
@@ -157,8 +157,8 @@ static void why_json(struct jsonw *w, const void *arg)
 	uint64_t real_ns;
 
 	clock_gettime(CLOCK_REALTIME, &rt);
-	real_ns = (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec -
-		  (now_ns() - y->fired_ns);
+	real_ns =
+	    (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec - (now_ns() - y->fired_ns);
 	jsonw__key(w, "dump");
 	jsonw__begin_object(w);
 	jsonw__string_field(w, "trigger", flight__trigger_name(y->trigger));
@@ -210,7 +210,7 @@ static struct flight_job *job_new(struct flight *f, const struct rec_meta *meta,
 				  const struct flight_why *why, size_t first)
 {
 	struct flight_job *j = calloc(1, sizeof(*j));
-	struct flight_dump_meta dm = { .why = *why, .keep_ns = f->cfg.keep_ns };
+	struct flight_dump_meta dm = {.why = *why, .keep_ns = f->cfg.keep_ns};
 	struct rec_meta mm = *meta;
 	char *text;
 

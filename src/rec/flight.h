@@ -43,7 +43,7 @@ struct flight;
 /* What made a dump: the label of lattop_flight_dumps_total and part of the file name. */
 enum flight_trigger {
 	FT_SIGNAL = 0, /* SIGUSR2 */
-	FT_KEY,        /* the TUI's D key */
+	FT_KEY,	       /* the TUI's D key */
 	FT_HTTP,       /* POST /dump (--flight-http) */
 	FT_THRESHOLD,  /* a --trigger expression */
 	FT__COUNT,
@@ -62,10 +62,10 @@ struct flight_cfg {
 /* Why a dump was written, for its metadata's "dump" object. */
 struct flight_why {
 	enum flight_trigger trigger;
-	char expr[160];    /* the --trigger expression, or "" */
-	char series[64];   /* the series that crossed it, or "" */
-	char metric[32];   /* "p99", "rate", ... or "" */
-	double value;      /* what the series had (ns for latencies), threshold what it crossed */
+	char expr[160];	 /* the --trigger expression, or "" */
+	char series[64]; /* the series that crossed it, or "" */
+	char metric[32]; /* "p99", "rate", ... or "" */
+	double value;	 /* what the series had (ns for latencies), threshold what it crossed */
 	double threshold;
 	uint64_t fired_ns; /* CLOCK_MONOTONIC instant it fired (the close, or the request) */
 	uint64_t after_ns; /* --trigger-after kept after firing */
@@ -76,11 +76,11 @@ struct flight_why {
 struct flight_stats {
 	uint64_t bytes, intervals, max_bytes, keep_ns;
 	uint64_t dumps[FT__COUNT]; /* dumps written, per trigger */
-	uint64_t errors;           /* dumps that failed or were refused */
-	uint64_t pending;          /* queued or being written */
-	uint64_t last_dump_ns;     /* how long the last dump written took (create to close) */
+	uint64_t errors;	   /* dumps that failed or were refused */
+	uint64_t pending;	   /* queued or being written */
+	uint64_t last_dump_ns;	   /* how long the last dump written took (create to close) */
 	uint64_t last_dump_bytes;  /* and its size */
-	uint64_t skipped;          /* intervals not kept (see flight__interval) */
+	uint64_t skipped;	   /* intervals not kept (see flight__interval) */
 };
 
 /* Create a flight recorder (its dump thread starts now); NULL + errno. */
@@ -117,8 +117,8 @@ struct rec_file;
 struct rec_dump {
 	char trigger[16], expr[160], series[64], metric[32];
 	double value, threshold; /* ns for latency metrics */
-	bool duration;           /* value and threshold are durations */
-	uint64_t fired_ns;       /* CLOCK_MONOTONIC of the recording */
+	bool duration;		 /* value and threshold are durations */
+	uint64_t fired_ns;	 /* CLOCK_MONOTONIC of the recording */
 	uint64_t after_ns;
 	size_t ival; /* the interval holding the instant (its end at or after it); nivals: none */
 };

@@ -47,7 +47,7 @@ static void fold_series(struct flight_base *b, const uint8_t *rec, size_t len)
 			b->s = n;
 			b->scap = ncap;
 		}
-		b->s[b->ns++] = (struct base_series){ .len = 0 };
+		b->s[b->ns++] = (struct base_series){.len = 0};
 		memcpy(b->s[i].key, key, sizeof(key));
 		b->bytes += BASE_ENTRY_OVERHEAD;
 	}
@@ -64,7 +64,7 @@ static void fold_counters(struct flight_base *b, const uint8_t *p, size_t len)
 
 	for (uint32_t k = 0; k < n && off + REC_CTR_FIXED <= len; k++) {
 		const uint8_t *c = p + off;
-		struct base_counter bc = { .flags = get16(c + 2) };
+		struct base_counter bc = {.flags = get16(c + 2)};
 		size_t nl = get16(c + 24), i;
 
 		off += REC_CTR_FIXED + (uint32_t)nl;

@@ -166,10 +166,11 @@ static bool dump_one(struct flight *f, struct flight_job *j, char *msg, size_t l
 		e = -errno;
 	if (e) {
 		unlinkat(dfd, name, 0); /* ours, and half written: free the space */
-		snprintf(msg, len,
-			 "flight recorder: cannot write the dump %.300s/%s: %s; the partial file is "
-			 "removed (free space or give another --flight-dir)",
-			 f->dir, name, strerror(-e));
+		snprintf(
+		    msg, len,
+		    "flight recorder: cannot write the dump %.300s/%s: %s; the partial file is "
+		    "removed (free space or give another --flight-dir)",
+		    f->dir, name, strerror(-e));
 		close(dfd);
 		return false;
 	}

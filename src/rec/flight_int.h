@@ -32,7 +32,7 @@ struct flight_frame {
 /* A series, the filter or a counter name as the evicted frames last said it (UI thread). */
 struct base_series {
 	uint32_t key[4]; /* kind, id, aux, aux2 */
-	uint8_t *rec;    /* the whole framed record */
+	uint8_t *rec;	 /* the whole framed record */
 	size_t len;
 };
 struct base_counter {

@@ -29,16 +29,13 @@ static double num_field(const cJSON *o, const char *key)
 }
 
 /* Clamp a JSON number to an instant (a file is not trusted: no out-of-range conversion). */
-static uint64_t ns_of(double v)
-{
-	return v > 0 && v < 9.2e18 ? (uint64_t)v : 0;
-}
+static uint64_t ns_of(double v) { return v > 0 && v < 9.2e18 ? (uint64_t)v : 0; }
 
 /* True when f is a flight dump, with what it says in d. */
 bool rec__dump(const struct rec_file *f, struct rec_dump *d)
 {
-	const cJSON *o = f->meta ? cJSON_GetObjectItemCaseSensitive((const cJSON *)f->meta, "dump")
-				 : NULL;
+	const cJSON *o =
+	    f->meta ? cJSON_GetObjectItemCaseSensitive((const cJSON *)f->meta, "dump") : NULL;
 
 	memset(d, 0, sizeof(*d));
 	if (!cJSON_IsObject(o))

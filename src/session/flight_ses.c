@@ -60,10 +60,10 @@ int session__flight_start(struct session *s, char *err, size_t errlen)
 	struct sigaction sa;
 	char dir[4096];
 	struct flight_cfg cfg = {
-		.keep_ns = s->o->flight_ns,
-		.max_bytes = s->o->flight_max,
-		.dir = dump_dir(s->o, dir, sizeof(dir)),
-		.max_files = (unsigned)s->o->flight_files,
+	    .keep_ns = s->o->flight_ns,
+	    .max_bytes = s->o->flight_max,
+	    .dir = dump_dir(s->o, dir, sizeof(dir)),
+	    .max_files = (unsigned)s->o->flight_files,
 	};
 
 	s->fls = calloc(1, sizeof(*s->fls));
@@ -95,10 +95,10 @@ static void flight_say(struct session *s, const char *msg, bool failed)
 static void dump(struct session *s, const struct flight_why *why)
 {
 	struct rec_meta meta = {
-		.m = s->m,
-		.mode_name = opts__mode_name(s->m->mode),
-		.filter = filter_buf,
-		.interval_ns = s->o->interval_ns,
+	    .m = s->m,
+	    .mode_name = opts__mode_name(s->m->mode),
+	    .filter = filter_buf,
+	    .interval_ns = s->o->interval_ns,
 	};
 	char err[320];
 
@@ -110,7 +110,7 @@ static void dump(struct session *s, const struct flight_why *why)
 /* Dump now for trigger t (SIGUSR2, the D key, POST /dump), of the last last_ns (0: all). */
 void session__flight_dump(struct session *s, enum flight_trigger t, uint64_t last_ns)
 {
-	struct flight_why why = { .trigger = t, .fired_ns = now_ns(), .last_ns = last_ns };
+	struct flight_why why = {.trigger = t, .fired_ns = now_ns(), .last_ns = last_ns};
 
 	if (s->fl)
 		dump(s, &why);
@@ -146,11 +146,11 @@ static void fire(struct session *s, int i, const struct trigger_hit *hit)
 	ts->due = true;
 	ts->quiet_until_ns = s->m->last_end_ns + s->o->trigger_cooldown_ns;
 	ts->why = (struct flight_why){
-		.trigger = FT_THRESHOLD,
-		.value = hit->value,
-		.threshold = tr->threshold,
-		.fired_ns = s->m->last_end_ns,
-		.after_ns = s->o->trigger_after_ns,
+	    .trigger = FT_THRESHOLD,
+	    .value = hit->value,
+	    .threshold = tr->threshold,
+	    .fired_ns = s->m->last_end_ns,
+	    .after_ns = s->o->trigger_after_ns,
 	};
 	snprintf(ts->why.expr, sizeof(ts->why.expr), "%s", tr->text);
 	snprintf(ts->why.series, sizeof(ts->why.series), "%s", hit->series);
@@ -172,8 +172,8 @@ void session__flight_interval(struct session *s)
 
 	if (!s->fl)
 		return;
-	if (flight__interval(s->fl, s->m, (session__filter_str(s, filter_buf, sizeof(filter_buf)),
-					   filter_buf)))
+	if (flight__interval(s->fl, s->m,
+			     (session__filter_str(s, filter_buf, sizeof(filter_buf)), filter_buf)))
 		flight_say(s, "flight recorder: out of memory: an interval is not kept", true);
 	for (int i = 0; i < s->o->ntriggers; i++) {
 		struct trig_state *ts = &s->fls->t[i];
@@ -205,7 +205,7 @@ void session__flight_line(const struct session *s, bool brief, char *buf, size_t
 	if (brief)
 		snprintf(buf, len, "flight %.1f MiB", (double)st.bytes / 1048576.0);
 	else
-		snprintf(buf, len, "flight %.1f/%.0f MiB %llu intervals %llu dumps%s", 
+		snprintf(buf, len, "flight %.1f/%.0f MiB %llu intervals %llu dumps%s",
 			 (double)st.bytes / 1048576.0, (double)st.max_bytes / 1048576.0,
 			 (unsigned long long)st.intervals, (unsigned long long)dumps,
 			 st.errors ? " (failures)" : "");

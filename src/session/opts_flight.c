@@ -17,7 +17,7 @@ int opts__parse_duration(const char *v, uint64_t *ns)
 	static const struct {
 		const char *unit;
 		double ns;
-	} units[] = { { "", 1e9 }, { "s", 1e9 }, { "ms", 1e6 }, { "m", 60e9 }, { "h", 3600e9 } };
+	} units[] = {{"", 1e9}, {"s", 1e9}, {"ms", 1e6}, {"m", 60e9}, {"h", 3600e9}};
 	char *end;
 	double x = strtod(v, &end);
 
@@ -37,9 +37,8 @@ static int parse_size(const char *v, uint64_t *bytes)
 	static const struct {
 		const char *unit;
 		double mul;
-	} units[] = { { "", 1 },	    { "K", 1024 }, { "KiB", 1024 },
-		      { "M", 1048576 },	    { "MiB", 1048576 }, { "G", 1073741824.0 },
-		      { "GiB", 1073741824.0 } };
+	} units[] = {{"", 1},	       {"K", 1024},	    {"KiB", 1024},	  {"M", 1048576},
+		     {"MiB", 1048576}, {"G", 1073741824.0}, {"GiB", 1073741824.0}};
 	char *end;
 	double x = strtod(v, &end);
 
@@ -149,8 +148,8 @@ static const char *needs_flight(const struct opts *o)
 	return NULL;
 }
 
-/* Check the flight options go together and fill in the defaults. */
-int opts__check_flight(struct opts *o, char *err, size_t errlen)
+/* Say in err why the flight options do not go together; false when they do. */
+static bool conflict(const struct opts *o, char *err, size_t errlen)
 {
 	const char *opt = needs_flight(o);
 
@@ -165,25 +164,33 @@ int opts__check_flight(struct opts *o, char *err, size_t errlen)
 			 "%s",
 			 o->replay ? "-r" : "--discover");
 	else if (o->flight_http && !o->listen)
-		snprintf(err, errlen,
-			 "--flight-http adds POST /dump to the --listen endpoint: give --listen too");
+		snprintf(
+		    err, errlen,
+		    "--flight-http adds POST /dump to the --listen endpoint: give --listen too");
 	else if ((o->trigger_after_ns || o->trigger_cooldown_ns) && !o->ntriggers)
 		snprintf(err, errlen,
 			 "--trigger-after and --trigger-cooldown apply to --trigger: give one");
 	else if (o->flight_ns && o->trigger_after_ns && o->trigger_after_ns >= o->flight_ns)
-		snprintf(err, errlen,
-			 "--trigger-after must be shorter than --flight (the dump would hold nothing "
-			 "from before the trigger): shorten it or lengthen --flight");
+		snprintf(
+		    err, errlen,
+		    "--trigger-after must be shorter than --flight (the dump would hold nothing "
+		    "from before the trigger): shorten it or lengthen --flight");
 	else
-		goto ok;
-	return -EINVAL;
-ok:
+		return false;
+	return true;
+}
+
+/* Check the flight options go together and fill in the defaults. */
+int opts__check_flight(struct opts *o, char *err, size_t errlen)
+{
+	if (conflict(o, err, errlen))
+		return -EINVAL;
 	if (!o->flight_max)
 		o->flight_max = OPTS_FLIGHT_MAX;
 	if (!o->trigger_after_ns)
 		o->trigger_after_ns = OPTS_TRIGGER_AFTER_NS < o->flight_ns / 2
-					      ? OPTS_TRIGGER_AFTER_NS
-					      : o->flight_ns / 2;
+					  ? OPTS_TRIGGER_AFTER_NS
+					  : o->flight_ns / 2;
 	if (!o->trigger_cooldown_ns)
 		o->trigger_cooldown_ns = OPTS_TRIGGER_COOLDOWN_NS;
 	return 0;

@@ -13,7 +13,7 @@
 static enum MHD_Result say(struct MHD_Connection *c, unsigned int code, const char *text)
 {
 	struct MHD_Response *r =
-		MHD_create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_MUST_COPY);
+	    MHD_create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_MUST_COPY);
 	enum MHD_Result ret;
 
 	if (!r)
@@ -27,8 +27,7 @@ static enum MHD_Result say(struct MHD_Connection *c, unsigned int code, const ch
 }
 
 /* Answer a request for /dump. */
-enum MHD_Result prom_dump__handle(struct MHD_Connection *c, const char *method,
-				  struct flight *fl)
+enum MHD_Result prom_dump__handle(struct MHD_Connection *c, const char *method, struct flight *fl)
 {
 	const char *last = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "last");
 	uint64_t last_ns = 0;

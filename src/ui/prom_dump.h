@@ -16,7 +16,6 @@ struct flight;
 
 /* Answer a request for /dump: 202 when a dump was asked for, 405 for a method other than
  * POST, 400 for a bad ?last=. */
-enum MHD_Result prom_dump__handle(struct MHD_Connection *c, const char *method,
-				  struct flight *fl);
+enum MHD_Result prom_dump__handle(struct MHD_Connection *c, const char *method, struct flight *fl);
 
 #endif /* LAT_PROM_DUMP_H */

@@ -53,8 +53,8 @@ static void test_trigger_parse(void)
  * for d ns each and "b" once for 100 ns. */
 static struct model *model_ab(void)
 {
-	struct prog_stat st[2] = { { .id = 1, .name = "a", .type_name = "xdp" },
-				   { .id = 2, .name = "b", .type_name = "xdp" } };
+	struct prog_stat st[2] = {{.id = 1, .name = "a", .type_name = "xdp"},
+				  {.id = 2, .name = "b", .type_name = "xdp"}};
 	struct model *m = model__new(0);
 
 	if (m)
@@ -66,7 +66,7 @@ static struct model *model_ab(void)
 static void runs(struct model *m, uint32_t id, int n, uint64_t d, uint64_t end)
 {
 	for (int i = 0; i < n; i++) {
-		struct lat_event e = { .kind = LAT_EV_PROG, .id = id, .dur_ns = d };
+		struct lat_event e = {.kind = LAT_EV_PROG, .id = id, .dur_ns = d};
 
 		model__add_event(m, &e, SRC_SELF);
 	}
@@ -101,7 +101,7 @@ static void test_trigger_eval(void)
 	ASSERT_TRUE(!trigger__eval(&t, m, &h), "no such series never holds");
 	ASSERT_OK(trigger__parse("drops>0", &t, err, sizeof(err)), "parse drops");
 	ASSERT_TRUE(!trigger__eval(&t, m, &h), "no drops");
-	model__set_losses(m, &(struct model_losses){ .rb_drops = 3 });
+	model__set_losses(m, &(struct model_losses){.rb_drops = 3});
 	model__close_interval(m, 2 * S);
 	ASSERT_TRUE(trigger__eval(&t, m, &h), "3 drops");
 	ASSERT_EQ(h.value, 3.0, "their count");
@@ -174,14 +174,14 @@ static void replay(const uint8_t *data, size_t size, size_t *nivals, uint64_t *a
 static void test_ring_and_dump(void)
 {
 	char dir[] = "/tmp/lattop-test-flight-XXXXXX", path[256], err[256], b_name[64], msg[640];
-	struct flight_cfg cfg = { .keep_ns = 5 * S, .max_bytes = 1 << 20 };
+	struct flight_cfg cfg = {.keep_ns = 5 * S, .max_bytes = 1 << 20};
 	struct model *m = model_ab();
 	struct flight *f = NULL;
 	struct flight_stats st;
-	struct rec_meta meta = { .mode_name = "programs", .filter = "", .interval_ns = S };
-	struct flight_why why = { .trigger = FT_SIGNAL };
-	struct prog_stat renamed[2] = { { .id = 1, .name = "a", .type_name = "xdp" },
-					{ .id = 2, .name = "b2", .type_name = "xdp" } };
+	struct rec_meta meta = {.mode_name = "programs", .filter = "", .interval_ns = S};
+	struct flight_why why = {.trigger = FT_SIGNAL};
+	struct prog_stat renamed[2] = {{.id = 1, .name = "a", .type_name = "xdp"},
+				       {.id = 2, .name = "b2", .type_name = "xdp"}};
 	uint8_t *data = NULL;
 	size_t len = 0, nivals;
 	uint64_t a_count;
