@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "model/trigger.h"
@@ -214,6 +215,17 @@ static void test_ring_and_dump(void)
 	ASSERT_EQ(a_count, 16 + 17 + 18 + 19 + 20, "a's runs of intervals 16 to 20");
 	ASSERT_STREQ(b_name, "b2", "b named by the base (its records were evicted)");
 	unlink(path);
+
+	/* A dump into a directory that is gone: one sentence, counted. */
+	ASSERT_OK(rmdir(dir), "rmdir");
+	ASSERT_OK(flight__dump(f, &meta, &why, err, sizeof(err)), "dump queued");
+	flight__drain(f);
+	ASSERT_TRUE(flight__poll(f, msg, sizeof(msg), &failed) && failed, "failed");
+	ASSERT_TRUE(strstr(msg, "cannot open the dump directory") != NULL, "says why");
+	flight__stats(f, &st);
+	ASSERT_EQ(st.errors, 1, "counted");
+	ASSERT_EQ(st.dumps[FT_SIGNAL], 1, "the first one only");
+	ASSERT_TRUE(mkdir(dir, 0700) == 0, "mkdir again");
 
 	/* The cap: 40 more intervals under a cap that holds a few; never over it. */
 	flight__free(f);
