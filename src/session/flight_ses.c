@@ -183,7 +183,9 @@ void session__flight_interval(struct session *s)
 			ts->due = false;
 			dump(s, &ts->why);
 		}
-		if (end >= ts->quiet_until_ns && trigger__eval(&s->o->triggers[i], s->m, &hit))
+		/* Quiet in the cooldown, and while its dump waits for --trigger-after. */
+		if (!ts->due && end >= ts->quiet_until_ns &&
+		    trigger__eval(&s->o->triggers[i], s->m, &hit))
 			fire(s, i, &hit);
 	}
 	session__flight_tick(s);
