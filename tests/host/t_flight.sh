@@ -233,6 +233,10 @@ if mount -t tmpfs -o size=64k,mode=755 tmpfs "$TMP/small" 2>/dev/null; then
 	dump_fails disk-full "$TMP/small" \
 		"flight recorder: cannot write the dump $TMP/small/lattop-flight-[0-9]{8}-[0-9]{6}-signal\.lrec: No space left on device; the partial file is removed \(free space or give another --flight-dir\)"
 	expect_eq disk-full-no-partial "$(ls "$TMP/small")" fill
+	# Unwritable (root passes permission bits: a read-only mount).
+	mount -o remount,ro "$TMP/small"
+	dump_fails read-only "$TMP/small" \
+		"flight recorder: cannot create a dump in $TMP/small: Read-only file system; make the directory writable or give another with --flight-dir"
 	umount "$TMP/small"
 	check disk-full-unmounted test -z "$(findmnt -rn -o TARGET | grep "^$TMP")"
 else
