@@ -72,8 +72,9 @@ awk -F, -v id="$heavy2" -v th="$th" -v fired="$fired" '
 		last = $h["ts_ns"] - fired + $h["interval_ns"] / 2
 	}
 	END {
-		printf "%d %d %d %d %d %d\n", first, at, n - at, under, last >= 2e9,
-			n - at < 2 || prev < 2e9
+		reach = (last >= 2e9)
+		short = (n - at < 2 || prev < 2e9)
+		printf "%d %d %d %d %d %d\n", first, at, n - at, under, reach, short
 	}' $T/r.csv >$T/facts
 read first at after under reach short <$T/facts
 echo "  dump: first over $first, fired at $at, $after after, $under under before"
