@@ -154,10 +154,11 @@ expect_eq post-replays "$($LATTOP -r "$f" -b -o json -n 100 | wc -l)" 4
 mkdir -p "$TMP/d4"
 echo mine >"$TMP/d4/lattop-flight-20000101-000000-signal.lrec"
 wait_lock
-$LATTOP --demo -b -d 0.2 -D 30 --flight 10s --flight-files 2 --flight-dir "$TMP/d4" \
-	>/dev/null 2>"$TMP/rot.err" &
+$LATTOP --demo -b -o json -d 0.2 -D 60 --flight 10s --flight-files 2 --flight-dir "$TMP/d4" \
+	>"$TMP/rot.json" 2>"$TMP/rot.err" &
 pid=$!
-sleep 1.5
+# An interval closed: the SIGUSR2 handler is in place (before it, the signal's default kills).
+lines_at_least "$TMP/rot.json" 2
 for i in 1 2 3 4; do
 	kill -USR2 $pid
 	for _ in $(seq 100); do [ "$(grep -c wrote "$TMP/rot.err")" -ge $i ] && break; sleep 0.1; done
