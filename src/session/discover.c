@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * discover.c - `lattop --discover`: watch the vhost chain for -D seconds, draining the
- * session's queues, then let the chain write the profile (segsession__profile).
+ * session's queues, then let the chain write the profile (session__discover_profile).
  *
  * Thread use: UI/main thread only.
  */
@@ -9,7 +9,6 @@
 #include <time.h>
 
 #include "base/text.h"
-#include "session/segsession.h"
 #include "session/session.h"
 
 /* --discover until -D or *stop. */
@@ -29,5 +28,5 @@ int session__discover(struct session *s, volatile sig_atomic_t *stop)
 		nanosleep(&nap, NULL);
 	}
 	session__drain(s);
-	return segsession__profile(s->seg);
+	return session__discover_profile(s);
 }

@@ -95,7 +95,6 @@ int session__open_replay(struct session *s, struct opts *o, char *err, size_t er
 	memset(s, 0, sizeof(*s));
 	s->src = &session__replay_source;
 	s->o = o;
-	s->stats_fd = -1;
 	s->lock_fd = -1;
 	s->user_filter = o->nfilter > 0;
 	s->rp = replay__new(o->replay, err, errlen);

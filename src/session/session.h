@@ -22,12 +22,9 @@
 
 struct collector;
 struct demo;
-struct progtrace;
-struct helpertrace;
+struct kind;
 struct recorder;
 struct replay;
-struct spans;
-struct segsession;
 
 struct session;
 struct series;
@@ -72,20 +69,11 @@ struct session {
 	struct replay *rp;    /* -r: frames come from a recording (no BPF), or NULL */
 	bool user_filter;     /* replay: -p given or the filter edited (recorded ones yield) */
 	bool opened;          /* replay: opened whole (its cost is reported at close) */
-	struct progtrace *pt; /* NULL when this kernel cannot trace BPF programs */
-	struct helpertrace *ht; /* helpers mode's probes (NULL outside helpers mode) */
-	uint64_t helpers_key;   /* which programs the helper probes were set up for */
-	uint64_t helper_busy_retired; /* helper_busy of helper probe sets already freed */
-	uint64_t helper_foreign_retired; /* helper_foreign of helper probe sets already freed */
-	bool probes_used; /* a program probe was attached: prog_stale/helper_stale are shown */
-	struct spans *sp;       /* -u / --spans probes (segments mode), or NULL */
-	uint64_t span_over_budget; /* 1 when the spans' aggregates did not fit: ring buffer */
-	uint64_t seg_over_budget;  /* 1 when the vhost segments' did not fit: ring buffer */
-	struct segsession *seg; /* --profile / --discover: the vhost chain, or NULL */
-	int stats_fd;
+	struct kind *kind; /* live: the kinds of probe it runs (session/kind.h), in order */
+	size_t nkind;
 	int lock_fd;
 	struct model *m;
-	struct prog_stat *st;
+	struct prog_stat *st; /* the programs loaded (live) or recorded (replay) */
 	size_t nst, stcap;
 	char notice[320]; /* shown on screen: what this kernel cannot do, one sentence */
 	/* Warnings, "; "-joined (session__warn): the first warn_keep bytes stand for the whole
@@ -98,7 +86,7 @@ struct session {
 	 * the warnings, on stderr, and the run ends with exit status 1. */
 	char errors[512];
 	uint64_t next_close_ns;
-	uint64_t harvest_ns;    /* the last harvest of the in-kernel aggregates */
+	uint64_t harvest_ns; /* the last harvest of the in-kernel aggregates */
 	uint64_t end_ns; /* -D deadline, 0 = none */
 	/* Called at the end of each interval close with the model (e.g. --listen publishing its
 	 * snapshot); NULL when unset. Runs on the UI thread. */
@@ -130,19 +118,19 @@ void session__error(struct session *s, const char *fmt, ...) __attribute__((form
 int session__open(struct session *s, struct opts *o, char *err, size_t errlen);
 /* Stop threads, destroy links, free everything (safe on a half-opened session). */
 void session__close(struct session *s);
-/* Attach or detach per-invocation probes so they match the filter (watch set); programs that
- * cannot be traced get the reason in their series note. Called at open, after each stats scan
- * and after the filter changes. */
+/* Attach or detach every kind's probes so they match the filter and the programs loaded
+ * (programs that cannot be traced get the reason in their series note). Called at open, after
+ * each stats scan and after the filter changes. */
 void session__sync_watch(struct session *s);
-/* Helpers mode (session/helpers.c): make the helper rows and probes match the probed programs
- * (a no-op while that set is unchanged). */
-void session__sync_helpers(struct session *s);
-/* Helpers mode: where the probes cannot read the interrupt context, say so in the notice. */
-void session__note_ctx(struct session *s);
 /* Switch the view to mode: helpers mode attaches the helper probes of every watched program,
  * leaving it detaches them all; in a replay it is a view of the recorded series. Returns 0, or
  * a negative errno with one sentence in err (the mode stays as it was). */
 int session__set_mode(struct session *s, enum lat_mode mode, char *err, size_t errlen);
+/* Check every -p entry of fl (n of them) against the programs in s->st (and the segments'
+ * names): 0, or -ENOENT with one sentence in err; a name matching several programs is worth
+ * a warning. */
+int session__check_filter(struct session *s, const struct filter_ent *fl, int n, char *err,
+			  size_t errlen);
 /* Replace the filter with a new -p style list. Returns 0, or -EINVAL/-ENOENT with one
  * sentence in err (the old filter stays). */
 int session__set_filter(struct session *s, const char *list, char *err, size_t errlen);
@@ -187,6 +175,9 @@ int session__compare_side(struct session *s, struct cmp_side **out);
 /* --discover (discover.c): watch the vhost chain for -D seconds or until *stop, then write the
  * profile. Returns an exit status. */
 int session__discover(struct session *s, volatile sig_atomic_t *stop);
+/* --discover, once the watch is over (kind_vhost.c): the chain writes the profile. Returns an
+ * exit status. */
+int session__discover_profile(struct session *s);
 
 /* Move queued events into the model (call often). */
 void session__drain(struct session *s);

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * kind_spans.c - the spans (-u, --spans) as a kind of probe (kind.h): each span's samples
+ * into its segments-mode series, aggregated in the kernel unless every event is needed or
+ * the budget is spent (collect/spans.c), and its loss counters on its series.
+ *
+ * Thread use: UI/main thread only.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "collect/spans.h"
+#include "session/kind.h"
+#include "session/session.h"
+
+/* What segments mode asks for when no segment source was given. */
+static const char no_segments[] = "segments mode needs spans or a profile: give -u, --spans "
+				  "or --profile";
+
+/* The spans' aggregates, unless every event is needed (0: none, or no spans). */
+static size_t spans_ask(const struct session *s)
+{
+	if (!s->o->nspans || kinds__needs_events(s->o))
+		return 0;
+	return spans__agg_bytes(s->o->nspans);
+}
+
+/* Bytes the spans' aggregates take (0 on the ring). */
+static size_t spans_mem(const struct kind *k) { return spans__agg_mem(k->st); }
+
+/* Load and attach the spans and give each its (empty) series: a span that never fires still
+ * shows, with a count of 0. A missing symbol is the user's to fix (status 2). */
+static int spans_open(struct session *s, struct kind *k, char *err, size_t errlen)
+{
+	if (!s->o->nspans)
+		return EXIT_OK;
+	k->st = spans__new(s->col, s->o->spans, s->o->nspans, k->agg_grant > 0, err, errlen);
+	if (!k->st)
+		return errno == ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+	for (int i = 0; i < s->o->nspans; i++) {
+		struct series *se = model__series(s->m, LAT_EV_SEG, i, 0, 0);
+		const struct hist_delta none = {};
+
+		if (!se || model__add_hist(s->m, se, NULL, NULL, 0, &none)) {
+			snprintf(err, errlen, "out of memory");
+			return EXIT_RUNTIME;
+		}
+		se->src |= SRC_FENTRY;
+		snprintf(se->name, sizeof(se->name), "%s", s->o->spans[i].name);
+		snprintf(se->type, sizeof(se->type), "%s", s->o->spans[i].kind);
+	}
+	return EXIT_OK;
+}
+
+/* Detach and free the spans. */
+static void spans_free(struct session *s, struct kind *k)
+{
+	(void)s;
+	spans__free(k->st);
+	k->st = NULL;
+}
+
+/* What the spans' aggregates gained. */
+static void spans_harvest(struct session *s, struct kind *k, bool force)
+{
+	spans__harvest(k->st, force, kinds__on_agg, s);
+}
+
+/* Hand the spans' loss counters to their series (growth per interval). */
+static void spans_losses(struct session *s, struct kind *k, struct model_losses *l)
+{
+	(void)l;
+	for (int i = 0; k->st && i < s->o->nspans; i++) {
+		struct series *se = model__find(s->m, LAT_EV_SEG, i, 0, 0);
+		struct lat_span_loss sl;
+
+		if (!se)
+			continue;
+		spans__loss(k->st, i, &sl);
+		model__set_series_counter(s->m, se, "unmatched", true, sl.unmatched);
+		model__set_series_counter(s->m, se, "evicted", true, sl.evicted);
+		model__set_series_counter(s->m, se, "collided", true, sl.collided);
+		model__set_series_counter(s->m, se, "overflow", true, sl.overflow);
+	}
+}
+
+/* Segments mode shows the spans when there are some. */
+static int spans_enter(struct session *s, struct kind *k, enum lat_mode mode, char *err,
+		       size_t errlen)
+{
+	(void)s;
+	(void)mode;
+	if (k->st)
+		return 0;
+	snprintf(err, errlen, "%s", no_segments);
+	return -ENOENT;
+}
+
+/* True when name is one of the spans' names. */
+static bool spans_named(const struct session *s, const char *name)
+{
+	for (int i = 0; i < s->o->nspans; i++)
+		if (!strcmp(s->o->spans[i].name, name))
+			return true;
+	return false;
+}
+
+const struct kind_ops kind_spans = {
+	.name = "spans",
+	.open = spans_open,
+	.free = spans_free,
+	.agg_ask = spans_ask,
+	.agg_mem = spans_mem,
+	.harvest = spans_harvest,
+	.losses = spans_losses,
+	.modes = 1u << MODE_SEGMENTS,
+	.enter = spans_enter,
+	.named = spans_named,
+};
