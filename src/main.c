@@ -118,6 +118,9 @@ static int open_live(struct session *s, struct opts *o, struct prom **prom, char
 	ret = EXIT_RUNTIME;
 	if (o->record && session__record_start(s, o->record, o->raw, err, errlen))
 		goto fail;
+	/* Flight recorder (--flight): intervals kept in memory from the first close on. */
+	if (o->flight_ns && session__flight_start(s, err, errlen))
+		goto fail;
 	/* Prometheus endpoint (--listen): bound now, fed at each interval close. */
 	if (o->listen) {
 		*prom = prom__new(o->listen, err, errlen);
@@ -125,6 +128,7 @@ static int open_live(struct session *s, struct opts *o, struct prom **prom, char
 			goto fail;
 		s->on_interval = prom__on_interval;
 		s->on_interval_arg = *prom;
+		prom__set_flight(*prom, s->fl, o->flight_http);
 	}
 	return EXIT_OK;
 fail:
@@ -183,6 +187,8 @@ static int finish(struct session *s, struct prom *prom, int ret)
 {
 	/* The recording's last frames are written now: a failure among them is an error too. */
 	session__record_stop(s);
+	prom__set_flight(prom, NULL, false);
+	session__flight_stop(s);
 	/* Errors the session went on after: batch and headless runs printed them as they came;
 	 * the TUI showed them and the terminal is back now. Either way the run failed. */
 	if (s->errors[0] && !session__no_screen(s))

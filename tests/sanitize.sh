@@ -30,7 +30,7 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 if [ "$san" = thread ]; then
-	tests="$out/tests/test_spsc $out/tests/host/collector_test $out/tests/host/spanage_test"
+	tests="$out/tests/test_spsc $out/tests/test_flight $out/tests/host/collector_test $out/tests/host/spanage_test"
 elif [ "$san" = clang-undefined ]; then
 	tests=$(for t in text rec rec_helpers rec_escape recorder profile opts opts_rec model hist \
 		columns theme; do echo "$out/tests/test_$t"; done)

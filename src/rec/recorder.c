@@ -170,7 +170,7 @@ void recorder__event(struct recorder *r, const struct lat_event *e)
 
 /* The metadata JSON of a new recording (malloc'd), or NULL when out of memory. Integers are
  * written whole (jsonw): a wall-clock ns count is above 2^53, where a double rounds. */
-static char *meta_json(const struct rec_meta *meta)
+char *recorder__meta_json(const struct rec_meta *meta)
 {
 	const struct model *m = meta->m;
 	struct utsname u;
@@ -203,6 +203,8 @@ static char *meta_json(const struct rec_meta *meta)
 	jsonw__string_field(w, "seg_notice", m->seg_notice);
 	jsonw__u64_field(w, "floor_ns", m->floor_ns);
 	jsonw__bool_field(w, "raw", meta->raw);
+	if (meta->extra)
+		meta->extra(w, meta->extra_arg);
 	jsonw__key(w, "records");
 	rec__records_json(w);
 	jsonw__end_object(w);
@@ -246,7 +248,7 @@ static struct recorder *start_fd(int fd, const char *path, const struct rec_meta
 	r->raw = raw;
 	r->enc = rec_enc__new();
 	r->rawbuf = raw ? calloc(RAW_BATCH, sizeof(*r->rawbuf)) : NULL;
-	meta = r->enc && (!raw || r->rawbuf) ? meta_json(rm) : NULL;
+	meta = r->enc && (!raw || r->rawbuf) ? recorder__meta_json(rm) : NULL;
 	if (!meta) {
 		recorder_free(r);
 		snprintf(err, errlen, "out of memory");

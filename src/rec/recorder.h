@@ -22,6 +22,7 @@
 
 #include "lattop.h"
 
+struct jsonw;
 struct model;
 struct recorder;
 
@@ -32,7 +33,15 @@ struct rec_meta {
 	const char *filter;    /* the -p list */
 	uint64_t interval_ns;  /* -d */
 	bool raw;              /* --raw: every event too */
+	/* Called before the "records" object to add fields of the caller's (a flight dump's
+	 * "dump" object); NULL for none. */
+	void (*extra)(struct jsonw *w, const void *arg);
+	const void *extra_arg;
 };
+
+/* The metadata JSON text of a recording of meta started now (malloc'd), or NULL when out of
+ * memory (a flight dump's header is made with it too). */
+char *recorder__meta_json(const struct rec_meta *meta);
 
 /* Start recording to path, a file that must not exist (NULL: the default name with the first
  * free suffix, so a recording never replaces one made in the same second). Writes the header

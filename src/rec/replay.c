@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "base/jnum.h"
+#include "rec/flight.h"
 #include "rec/replay.h"
 
 struct replay {
@@ -398,6 +399,27 @@ static void fmt_hms(uint64_t ns, char *buf, size_t len)
 		 (unsigned long long)(ds % 10));
 }
 
+/* A flight dump's mark in the status: "  FIRED" while the interval shown holds the instant its
+ * trigger fired, "  fired HH:MM:SS" otherwise; "" for a recording that is no dump. */
+static const char *dump_mark(const struct replay *r)
+{
+	static char buf[48]; /* UI thread only */
+	struct rec_dump d;
+	char clock[16] = "?";
+	time_t t;
+	struct tm tm;
+
+	if (!rec__dump(&r->f, &d))
+		return "";
+	if (r->pos && r->pos - 1 == d.ival)
+		return "  FIRED";
+	t = (time_t)(replay__wall_ns(r, d.fired_ns) / 1000000000ull);
+	if (localtime_r(&t, &tm))
+		strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
+	snprintf(buf, sizeof(buf), "  fired %s", clock);
+	return buf;
+}
+
 /* The header's replay status. */
 void replay__status(const struct replay *r, char *buf, size_t len)
 {
@@ -417,8 +439,20 @@ void replay__status(const struct replay *r, char *buf, size_t len)
 	/* Intervals the recorder's writer dropped before this one (they are not in the file). */
 	if (r->pos && rec__ival_lost(&r->f, r->pos - 1))
 		snprintf(lost, sizeof(lost), "  frames lost %u", rec__ival_lost(&r->f, r->pos - 1));
-	snprintf(buf, len, "REPLAY %s %s (%s/%s) x%g%s%s", name ? name + 1 : r->path, clock, a, b,
-		 speed, r->pos >= r->f.nivals ? " END" : r->paused ? " PAUSED" : "", lost);
+	snprintf(buf, len, "REPLAY %s %s (%s/%s) x%g%s%s%s", name ? name + 1 : r->path, clock, a,
+		 b, speed, r->pos >= r->f.nivals ? " END" : r->paused ? " PAUSED" : "", lost,
+		 dump_mark(r));
+}
+
+/* A flight dump's sentence saying why it was written into buf; false when r is no dump. */
+bool replay__dump_line(const struct replay *r, char *buf, size_t len)
+{
+	struct rec_dump d;
+
+	if (!rec__dump(&r->f, &d))
+		return false;
+	rec__dump_sentence(&d, replay__wall_ns(r, d.fired_ns), buf, len);
+	return true;
 }
 
 /* Wall-clock ns of a recorded CLOCK_MONOTONIC instant. */

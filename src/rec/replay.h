@@ -57,6 +57,9 @@ int replay__jump(struct replay *r, const char *when, char *err, size_t errlen);
 void replay__status(const struct replay *r, char *buf, size_t len);
 /* Wall-clock ns of a recorded CLOCK_MONOTONIC instant. */
 uint64_t replay__wall_ns(const struct replay *r, uint64_t mono_ns);
+/* A flight dump's sentence saying why it was written (trigger, value, instant) into buf;
+ * false when the recording is no dump. */
+bool replay__dump_line(const struct replay *r, char *buf, size_t len);
 /* The scanned file, its name, and the damage sentence ("" when the file is whole). */
 const struct rec_file *replay__file(const struct replay *r);
 const char *replay__path(const struct replay *r);

@@ -441,6 +441,42 @@ static const struct opt_def opt_table[] = {
 	  "alongside them",
 	  o_listen, 0 },
 	{ "tui", 0, NULL, "with --listen: keep the TUI", NULL, FIELD(tui) },
+	{ "flight", 0, "DURATION",
+	  "flight recorder: keep the last DURATION (e.g. 15m)\n"
+	  "of intervals in memory, as a recording holds them;\n"
+	  "dump them on SIGUSR2, the D key, --trigger or\n"
+	  "--flight-http's POST /dump",
+	  opts__o_flight, 0 },
+	{ "flight-max", 0, "SIZE",
+	  "with --flight: hard cap on its memory (default 64M;\n"
+	  "K, M, G binary): the oldest interval goes first",
+	  opts__o_flight_max, 0 },
+	{ "flight-dir", 0, "DIR",
+	  "with --flight: where dumps go (default\n"
+	  "$STATE_DIRECTORY, as the service sets it, else .)",
+	  NULL, FIELD(flight_dir) },
+	{ "flight-files", 0, "N",
+	  "with --flight: keep the newest N dumps lattop wrote\n"
+	  "(default " STR(OPTS_FLIGHT_FILES) "; 0 keeps all)",
+	  opts__o_flight_files, 0 },
+	{ "flight-http", 0, NULL,
+	  "with --flight and --listen: POST /dump (?last=5m)\n"
+	  "writes a dump (anyone who reaches the port can)",
+	  NULL, FIELD(flight_http) },
+	{ "trigger", 0, "EXPR",
+	  "with --flight: dump when [SERIES:]METRIC>VALUE holds\n"
+	  "at an interval close (e.g. demo_xdp_hash:p99>20us;\n"
+	  "p50 p95 p99 p999 max avg rate count lost; alone:\n"
+	  "drops lost ...; > >= < <=; repeatable)",
+	  opts__o_trigger, 0 },
+	{ "trigger-after", 0, "DURATION",
+	  "keep recording DURATION after a trigger fires\n"
+	  "before dumping (default 30s, at most half --flight)",
+	  opts__o_trigger_after, 0 },
+	{ "trigger-cooldown", 0, "DURATION",
+	  "a trigger that fired stays quiet this long\n"
+	  "(default 5m)",
+	  opts__o_trigger_cooldown, 0 },
 	{ "help", 'h', NULL, "show this help and exit", o_help, 0 },
 	{ "version", 'V', NULL, "show the version and exit", o_version, 0 },
 };
@@ -468,9 +504,10 @@ static const char usage_tail[] =
 	"< >/F6 sort, r reverse, f edit the filter, + - add/remove the selected program,\n"
 	"Up/Down (k/j)/PgUp/PgDn/Home/End select, Enter/H histogram pane,\n"
 	"m histogram/heatmap in the pane, d interval, / n search, w W record on/off\n"
-	"(W asks for the file name), t theme, p h s Tab modes. In a replay: space\n"
-	"pause/resume, +/= - faster/slower, . , step, g/b jump to a time, Home End\n"
-	"first/last interval, Z pause the display. In a comparison (-r A --compare B):\n"
+	"(W asks for the file name), D dump the flight recorder (--flight), t theme,\n"
+	"p h s Tab modes. In a replay: space pause/resume, +/= - faster/slower, . ,\n"
+	"step, g/b jump to a time, Home End first/last interval, Z pause the display.\n"
+	"In a comparison (-r A --compare B):\n"
 	"Enter/H pane, m histograms/heatmaps, t theme, Up Down PgUp PgDn Home End, q.\n"
 	"Exit status: 0 ok, 1 runtime error (a recording that could not be written\n"
 	"included) or missing privileges, 2 bad usage (an existing output file too).\n"
@@ -564,7 +601,7 @@ static int check_all(struct opts *o, char *err, size_t errlen)
 	}
 	if ((o->nspans || o->profile_path) && !o->mode_set)
 		o->mode = MODE_SEGMENTS;
-	if (check_listen(o, err, errlen))
+	if (check_listen(o, err, errlen) || opts__check_flight(o, err, errlen))
 		return -EINVAL;
 	if ((o->out != OUT_TEXT || o->cumulative || o->hist) && !o->batch) {
 		snprintf(err, errlen, "-o, -c and --hist apply to batch output: add -b");
@@ -645,6 +682,7 @@ int opts__parse(struct opts *o, int argc, char **argv, char *err, size_t errlen)
 
 	memset(o, 0, sizeof(*o));
 	o->interval_ns = 1000000000ull;
+	o->flight_files = OPTS_FLIGHT_FILES;
 	o->no_color = nc && *nc;
 	err[0] = '\0';
 	getopt_tables(lo, shortopts);

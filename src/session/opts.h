@@ -13,6 +13,7 @@
 #include "collect/profile.h"
 #include "collect/spans.h"
 #include "model/model.h"
+#include "model/trigger.h"
 
 enum out_fmt {
 	OUT_TEXT = 0,
@@ -73,7 +74,25 @@ struct opts {
 	const char *listen;      /* --listen [ADDR:]PORT: serve /metrics (checked by opts__parse) */
 	bool tui;                /* --tui: with --listen, keep the TUI (headless otherwise) */
 	bool no_stats;           /* --no-stats: no bpf_stats fd; figures from the probes alone */
+	/* The flight recorder (opts_flight.c). */
+	uint64_t flight_ns;      /* --flight DURATION, 0 = off */
+	uint64_t flight_max;     /* --flight-max SIZE (0: not given; OPTS_FLIGHT_MAX then) */
+	const char *flight_dir;  /* --flight-dir DIR (NULL: $STATE_DIRECTORY's first, else .) */
+	long flight_files;       /* --flight-files N (OPTS_FLIGHT_FILES unless given; 0 keeps all) */
+	bool flight_http;        /* --flight-http: POST /dump on --listen */
+	struct trigger triggers[TRIGGER_MAX]; /* --trigger, in the order given */
+	int ntriggers;
+	uint64_t trigger_after_ns;    /* --trigger-after (0: not given; the default then) */
+	uint64_t trigger_cooldown_ns; /* --trigger-cooldown (0: not given; the default then) */
 };
+
+/* The flight recorder's defaults: the byte cap, the dump files kept, the recording kept after
+ * a trigger fires (at most half of --flight) and the cooldown after it. */
+#define OPTS_FLIGHT_MAX (64ull << 20)
+#define OPTS_FLIGHT_MIN (64ull << 10)
+#define OPTS_FLIGHT_FILES 20
+#define OPTS_TRIGGER_AFTER_NS (30ull * 1000000000ull)
+#define OPTS_TRIGGER_COOLDOWN_NS (300ull * 1000000000ull)
 
 /* What opts__parse asks the caller to do. */
 enum opts_action {
@@ -116,6 +135,18 @@ int opts__check_record(struct opts *o, char *err, size_t errlen);
  * --fifo-slots) go together, resolve the device and load the profile; 0 or -EINVAL with one
  * sentence in err (opts_seg.c). */
 int opts__check_segments(struct opts *o, char *err, size_t errlen);
+/* The flight recorder's options (opts_flight.c): parsers for the option table and the check
+ * that they go together (defaults filled in); 0 or -EINVAL with one sentence in err. */
+int opts__o_flight(struct opts *o, const char *v, char *err, size_t errlen);
+int opts__o_flight_max(struct opts *o, const char *v, char *err, size_t errlen);
+int opts__o_flight_files(struct opts *o, const char *v, char *err, size_t errlen);
+int opts__o_trigger(struct opts *o, const char *v, char *err, size_t errlen);
+int opts__o_trigger_after(struct opts *o, const char *v, char *err, size_t errlen);
+int opts__o_trigger_cooldown(struct opts *o, const char *v, char *err, size_t errlen);
+int opts__check_flight(struct opts *o, char *err, size_t errlen);
+/* Parse a duration: a number with s, m or h ("15m", "30s", "1.5h"), ms, or plain seconds;
+ * 0 or -EINVAL. */
+int opts__parse_duration(const char *v, uint64_t *ns);
 /* Print the usage text to f. */
 void opts__usage(void *f);
 

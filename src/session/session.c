@@ -228,6 +228,7 @@ int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 static void live_close(struct session *s)
 {
 	session__record_stop(s);
+	session__flight_stop(s);
 	collector__stop(s->col);
 	kinds__free(s);
 	demo__free(s->demo);
@@ -299,6 +300,7 @@ static void harvest(struct session *s, uint64_t now)
 static void interval_closed(struct session *s)
 {
 	session__record_interval(s);
+	session__flight_interval(s);
 	if (s->on_interval)
 		s->on_interval(s->on_interval_arg, s->m);
 }
@@ -427,6 +429,7 @@ const struct source_ops *source_of(const struct session *s)
 /* Close the interval when it is due (live), or advance the replay clock. */
 bool session__tick(struct session *s, uint64_t now)
 {
+	session__flight_tick(s);
 	return source_of(s)->tick(s, now);
 }
 

@@ -17,6 +17,7 @@
 #include "base/clock.h"
 #include "model/model.h"
 #include "model/rows.h"
+#include "rec/flight.h"
 #include "session/opts.h"
 
 struct collector;
@@ -63,6 +64,8 @@ struct session {
 	struct collector *col;
 	struct demo *demo;
 	struct recorder *rec; /* -w / the w key: recording this session, or NULL */
+	struct flight *fl;    /* --flight: the flight recorder, or NULL (flight_ses.c) */
+	struct flight_ses *fls;
 	struct replay *rp;    /* -r: frames come from a recording (no BPF), or NULL */
 	bool user_filter;     /* replay: -p given or the filter edited (recorded ones yield) */
 	bool opened;          /* replay: opened whole (its cost is reported at close) */
@@ -198,6 +201,20 @@ void session__record_stop(struct session *s);
 /* Toggle recording for the `w` and `W` keys: stop, or start to path (NULL: the default name
  * with the first free suffix); msg says what happened, one sentence. */
 void session__record_toggle(struct session *s, const char *path, char *msg, size_t len);
+
+/* The flight recorder (flight_ses.c), all no-ops without --flight. Start it (after
+ * session__open; SIGUSR2 dumps from then on): 0 or -ENOMEM with one sentence in err. */
+int session__flight_start(struct session *s, char *err, size_t errlen);
+/* Keep the interval s->m just closed, write the threshold dumps due, evaluate the triggers. */
+void session__flight_interval(struct session *s);
+/* Take SIGUSR2 and POST /dump requests and say what the dump thread did (every tick). */
+void session__flight_tick(struct session *s);
+/* Dump now for trigger t (the D key), of the last last_ns (0: everything held). */
+void session__flight_dump(struct session *s, enum flight_trigger t, uint64_t last_ns);
+/* The header's words about the flight recorder ("" when off); brief: its memory alone. */
+void session__flight_line(const struct session *s, bool brief, char *buf, size_t len);
+/* Write the threshold dumps still due, wait for the dump thread, free the flight recorder. */
+void session__flight_stop(struct session *s);
 
 /* Fill rows (at most max) for the current mode, filtered, sorted by ord (model/rows.h; the
  * views pass a column's order, columns__order). Returns the number of rows. */

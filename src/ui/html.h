@@ -81,6 +81,11 @@ struct html_data {
 	size_t nser, sercap;
 	size_t idle;                   /* series without runs, not shown */
 	size_t hidden;                 /* series past HTML_MAX_SERIES, not shown */
+	/* A flight dump: why it was written, and the instant it fired (ns from the first
+	 * interval's start), which every chart over time marks. */
+	bool dumped;
+	char dump[400];
+	uint64_t fired_t_ns;
 };
 
 /* The charts' layout: a view box HTML_SVG_W units wide, the plot inside these margins (left

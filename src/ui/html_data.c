@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/array.h"
+#include "rec/flight.h"
 #include "rec/replay.h"
 #include "ui/html.h"
 
@@ -212,6 +213,20 @@ static void series_order(struct html_data *d)
 	d->nser = keep;
 }
 
+/* A flight dump's reason and the instant it fired, relative to t0 (clamped to the charts). */
+static void describe_dump(struct html_data *d, const struct replay *rp, uint64_t t0)
+{
+	struct rec_dump dm;
+
+	if (!rec__dump(replay__file(rp), &dm) || !d->nivals)
+		return;
+	d->dumped = true;
+	rec__dump_sentence(&dm, replay__wall_ns(rp, dm.fired_ns), d->dump, sizeof(d->dump));
+	d->fired_t_ns = dm.fired_ns > t0 ? dm.fired_ns - t0 : 0;
+	if (d->fired_t_ns > d->duration_ns)
+		d->fired_t_ns = d->duration_ns;
+}
+
 /* The recording's metadata and the columns' layout. */
 static int describe(struct html_data *d, struct session *s)
 {
@@ -240,6 +255,7 @@ static int describe(struct html_data *d, struct session *s)
 		d->col_t_ns[d->ncols] = rec__ival_end(rf, d->nivals - 1) - t0;
 	d->start_wall_ns = d->nivals ? replay__wall_ns(rp, t0) : 0;
 	d->duration_ns = d->col_t_ns[d->ncols];
+	describe_dump(d, rp, t0);
 	return 0;
 }
 

@@ -44,7 +44,7 @@ static const char style[] =
 	".h1,.h2,.h3,.h4,.h5,.h6,.h7,.h8,.h9{fill:var(--heat)}.h1{fill-opacity:.14}"
 	".h2{fill-opacity:.24}.h3{fill-opacity:.34}.h4{fill-opacity:.44}.h5{fill-opacity:.54}"
 	".h6{fill-opacity:.64}.h7{fill-opacity:.76}.h8{fill-opacity:.88}.h9{fill-opacity:1}\n"
-	".bar{fill:var(--bar)}\n"
+	".bar{fill:var(--bar)}.fired{stroke:var(--c99);stroke-width:2;stroke-dasharray:6 3}\n"
 	".la{stroke-dasharray:5 3}.bara{fill:var(--mut)}.barb{fill:var(--bar)}\n"
 	"td.txt,th.txt{text-align:left}nav.toc{overflow-x:auto}"
 	"table.summary{font-size:12px}table.summary td,table.summary th{padding:2px 4px}"
@@ -131,6 +131,8 @@ static void page_head(FILE *f, const struct html_data *d)
 		meta_row(f, "notice", d->notice);
 	if (d->damage[0])
 		meta_row(f, "damage", d->damage);
+	if (d->dumped)
+		meta_row(f, "flight dump", d->dump);
 	snprintf(buf, sizeof(buf), "%zu shown, %zu without runs (or outside -p), %zu more not shown",
 		 d->nser, d->idle, d->hidden);
 	meta_row(f, "series", buf);

@@ -47,6 +47,27 @@ static void fmt_secs(uint64_t ns, char *buf, size_t len)
 	snprintf(buf, len, "%.3gs", ns / 1e9);
 }
 
+/* A flight dump's instant as a vertical line over a plot of height ph (between the column
+ * edges around it, in proportion). */
+static void fired_mark(FILE *f, const struct html_data *d, int ph)
+{
+	size_t c = 0;
+	double x, frac = 0;
+
+	if (!d->dumped || !d->ncols)
+		return;
+	while (c + 1 < d->ncols && d->col_t_ns[c + 1] <= d->fired_t_ns)
+		c++;
+	if (d->col_t_ns[c + 1] > d->col_t_ns[c])
+		frac = (double)(d->fired_t_ns - d->col_t_ns[c]) /
+		       (double)(d->col_t_ns[c + 1] - d->col_t_ns[c]);
+	x = PL + (c + (frac > 1 ? 1 : frac)) * PW / (double)d->ncols;
+	fprintf(f,
+		"<line class=\"fired\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\">"
+		"<title>trigger fired</title></line>\n",
+		x, PT, x, PT + ph);
+}
+
 /* The time axis under a plot of height ph: about six labelled ticks at column edges. */
 static void time_axis(FILE *f, const struct html_data *d, int ph)
 {
@@ -55,6 +76,7 @@ static void time_axis(FILE *f, const struct html_data *d, int ph)
 
 	fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", PL, PT + ph,
 		SVG_W - PR, PT + ph);
+	fired_mark(f, d, ph);
 	for (size_t c = 0; c <= d->ncols; c += step) {
 		double x = PL + c * PW / (double)(d->ncols ? d->ncols : 1);
 

@@ -39,6 +39,7 @@
 #include "session/session.h"
 #include "ui/prom.h"
 #include "ui/prom_conn.h"
+#include "ui/prom_dump.h"
 #include "ui/prom_fmt.h"
 #include "ui/prom_snap.h"
 
@@ -74,6 +75,10 @@ struct prom {
 	unsigned int max_conns; /* set before the server starts */
 	uint64_t publish_ns;	/* UI thread only */
 	char url[112];		/* http://ADDR:PORT/metrics */
+	/* --flight: its gauges (UI thread); with --flight-http, POST /dump asks it for a dump
+	 * (the HTTP thread, under lock: prom__set_flight takes it away before it is freed). */
+	struct flight *fl;
+	bool dump_routed;
 };
 
 /* Queue a short plain-text reply (copied) with status code. */
@@ -105,6 +110,21 @@ static struct prom_snap *acquire(struct prom *p)
 		prom_snap__ref(s);
 	pthread_mutex_unlock(&p->lock);
 	return s;
+}
+
+/* POST /dump (--flight-http; HTTP thread): asks the flight recorder while it is there. */
+static unsigned int dump_route(void *arg, const struct prom_req *rq, char *text, size_t len)
+{
+	struct prom *p = arg;
+	unsigned int code = MHD_HTTP_NOT_FOUND;
+
+	pthread_mutex_lock(&p->lock);
+	if (p->fl)
+		code = prom_dump__handle(p->fl, prom_req__query(rq, "last"), text, len);
+	else
+		snprintf(text, len, "not found: the flight recorder has stopped\n");
+	pthread_mutex_unlock(&p->lock);
+	return code;
 }
 
 /* Drop the cached responses and their snapshot (HTTP thread, or after the server stopped);
@@ -419,6 +439,12 @@ void prom__publish(struct prom *p, const struct model *m)
 	/* A failed update or snapshot keeps the previous snapshot: a scrape then sees figures
 	 * one interval older rather than none. */
 	prom_state__update(p->st, m, wall_s(), cpu_s());
+	if (p->fl) {
+		struct flight_stats fs;
+
+		flight__stats(p->fl, &fs);
+		prom_state__set_flight(p->st, &fs);
+	}
 	s = prom_state__snapshot(p->st, m, t0);
 	if (s) {
 		pthread_mutex_lock(&p->lock);
@@ -429,6 +455,18 @@ void prom__publish(struct prom *p, const struct model *m)
 	}
 	p->publish_ns = now_ns() - t0;
 	prom_state__set_publish_ns(p->st, p->publish_ns);
+}
+
+/* Export fl's figures (NULL: no more); http: POST /dump asks it for dumps. */
+void prom__set_flight(struct prom *p, struct flight *fl, bool http)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->fl = fl;
+	pthread_mutex_unlock(&p->lock);
+	if (fl && http && !p->dump_routed)
+		p->dump_routed = !prom__route(p, "POST", "/dump", dump_route, p);
 }
 
 /* Session interval hook. */

@@ -12,6 +12,7 @@
 #define LAT_PROM_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
@@ -62,6 +63,10 @@ struct prom *prom__new(const char *spec, char *err, size_t errlen);
 /* Publish the interval m just closed: add it to the totals and swap in a new snapshot (UI
  * thread; the old snapshot is freed when its last scrape ends). */
 void prom__publish(struct prom *p, const struct model *m);
+struct flight;
+/* Export the flight recorder fl's gauges, and with http serve POST /dump for it (UI thread;
+ * fl NULL before the flight recorder is freed; p NULL is a no-op). */
+void prom__set_flight(struct prom *p, struct flight *fl, bool http);
 /* Session interval hook: arg is a struct prom. */
 void prom__on_interval(void *arg, const struct model *m);
 /* Stop the server (waits for the scrapes in progress) and free everything (NULL is a no-op). */

@@ -37,6 +37,14 @@ const struct prom_family_desc prom_families[PF__COUNT] = {
 		   "Programs with per-invocation probes attached."},
     [PF_PUBLISH] = {"lattop_publish_seconds", PT_GAUGE,
 		    "UI-thread time the previous snapshot took to publish."},
+    [PF_FLIGHT_BYTES] = {"lattop_flight_bytes", PT_GAUGE,
+			 "Memory the flight recorder holds (--flight), under its cap."},
+    [PF_FLIGHT_IVALS] = {"lattop_flight_intervals", PT_GAUGE,
+			 "Closed intervals the flight recorder holds."},
+    [PF_FLIGHT_DUMPS] = {"lattop_flight_dumps", PT_COUNTER,
+			 "Flight recorder dumps written, by what triggered them."},
+    [PF_FLIGHT_ERRS] = {"lattop_flight_dump_errors", PT_COUNTER,
+			"Flight recorder dumps that failed or were refused."},
 };
 
 /* The exporter's view of one model series (same position as in the model). */
@@ -72,6 +80,8 @@ struct prom_state {
 	uint64_t floor_ns;
 	int probed;
 	uint64_t publish_ns;
+	bool flight; /* --flight: its figures are exported */
+	struct flight_stats fl;
 };
 
 static const char *const basic_losses[4] = {"ringbuf", "queue", "recursion", "nest"};
@@ -207,6 +217,14 @@ int prom_state__update(struct prom_state *st, const struct model *m, double wall
 
 /* Record how long the last publish took. */
 void prom_state__set_publish_ns(struct prom_state *st, uint64_t ns) { st->publish_ns = ns; }
+
+/* Record the flight recorder's figures. */
+void prom_state__set_flight(struct prom_state *st, const struct flight_stats *fs)
+{
+	st->flight = true;
+	st->fl = *fs;
+}
+
 
 /* Growable sample array of a snapshot being built. */
 struct builder {
@@ -391,6 +409,24 @@ static void add_plain(struct builder *b, enum prom_family f, double created_s, d
 		p->value = v;
 }
 
+/* Add the flight recorder's samples (--flight only). */
+static void add_flight(struct builder *b, const struct prom_state *st)
+{
+	if (!st->flight)
+		return;
+	add_plain(b, PF_FLIGHT_BYTES, 0, (double)st->fl.bytes);
+	add_plain(b, PF_FLIGHT_IVALS, 0, (double)st->fl.intervals);
+	for (int i = 0; i < FT__COUNT; i++) {
+		struct prom_sample *p = add(b, PF_FLIGHT_DUMPS, st->start_s);
+
+		if (!p)
+			return;
+		label(p, "trigger", flight__trigger_name((enum flight_trigger)i));
+		p->value = (double)st->fl.dumps[i];
+	}
+	add_plain(b, PF_FLIGHT_ERRS, st->start_s, (double)st->fl.errors);
+}
+
 /* A new snapshot of the totals. */
 struct prom_snap *prom_state__snapshot(struct prom_state *st, const struct model *m,
 				       uint64_t now_ns)
@@ -433,6 +469,7 @@ struct prom_snap *prom_state__snapshot(struct prom_state *st, const struct model
 		add_plain(&b, PF_FLOOR, 0, (double)st->floor_ns * 1e-9);
 	add_plain(&b, PF_PROBED, 0, st->probed);
 	add_plain(&b, PF_PUBLISH, 0, (double)st->publish_ns * 1e-9);
+	add_flight(&b, st);
 	if (b.failed) {
 		prom_snap__unref(b.snap);
 		errno = ENOMEM;

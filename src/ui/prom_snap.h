@@ -21,6 +21,7 @@
 
 #include "model/model.h"
 #include "model/promhist.h"
+#include "rec/flight.h"
 
 /* The exported families, in exposition order. */
 enum prom_family {
@@ -37,6 +38,10 @@ enum prom_family {
 	PF_FLOOR,	 /* lattop_probe_floor_seconds (gauge) */
 	PF_PROBED,	 /* lattop_probed_programs (gauge) */
 	PF_PUBLISH,	 /* lattop_publish_seconds (gauge) */
+	PF_FLIGHT_BYTES, /* lattop_flight_bytes (gauge; --flight only, as the three below) */
+	PF_FLIGHT_IVALS, /* lattop_flight_intervals (gauge) */
+	PF_FLIGHT_DUMPS, /* lattop_flight_dumps_total{trigger} (counter) */
+	PF_FLIGHT_ERRS,	 /* lattop_flight_dump_errors_total (counter) */
 	PF__COUNT,
 };
 
@@ -95,6 +100,9 @@ void prom_state__free(struct prom_state *st);
 int prom_state__update(struct prom_state *st, const struct model *m, double wall_s, double cpu_s);
 /* Record how long the last publish took on the UI thread (exported with the next snapshot). */
 void prom_state__set_publish_ns(struct prom_state *st, uint64_t ns);
+/* Record the flight recorder's figures (exported with the next snapshot; never called without
+ * --flight, so its families stay absent then). */
+void prom_state__set_flight(struct prom_state *st, const struct flight_stats *fs);
 /* A new snapshot of the totals, with one reference for the caller; NULL + errno. now_ns
  * (CLOCK_MONOTONIC, as the model's gone_ns) decides which gone programs are still exported. */
 struct prom_snap *prom_state__snapshot(struct prom_state *st, const struct model *m,

@@ -329,12 +329,32 @@ static int k_record_as(struct tui *t)
 	return tui__open_prompt(t, PROMPT_RECORD, def);
 }
 
+/* Dump the flight recorder's history so far (D; live sessions with --flight; the footer shows
+ * it only then). */
+static int k_flight_dump(struct tui *t)
+{
+	struct flight_stats st;
+	char msg[160];
+
+	if (!t->s->fl) {
+		tui__say(t, "the flight recorder is off: start lattop with --flight DURATION", 3000);
+		return KH_REDRAW;
+	}
+	flight__stats(t->s->fl, &st);
+	session__flight_dump(t->s, FT_KEY, 0);
+	snprintf(msg, sizeof(msg), "flight recorder: dumping %llu intervals",
+		 (unsigned long long)st.intervals);
+	tui__say(t, msg, 3000);
+	return KH_REDRAW;
+}
+
 /* The key table: the dispatcher, `?`, the footer and the replay keys line all read it. A key
  * has one meaning per kind of session: in a replay, space, + - and Home End drive the replay
  * clock (replay_ui.c) instead of pausing the display, editing the filter and selecting rows. */
 static const struct tui_key keys[] = {
 	{ 'q', KEY_F(10), KEY_BOTH, k_quit, 0, "q F10", "quit", true },
 	{ '?', KEY_F(1), KEY_BOTH, k_help, 0, "? F1", "help", true },
+	{ 'D', 0, KEY_LIVE, k_flight_dump, 0, "D", "dump the flight recorder (--flight)", true },
 	{ ' ', 'Z', KEY_LIVE, k_pause, 0, "space Z", "pause the display", true },
 	{ ' ', 0, KEY_REPLAY, NULL, RA_PAUSE, "space", "pause / resume the replay", true },
 	{ 'Z', 0, KEY_REPLAY, k_pause, 0, "Z", "pause the display", false },
@@ -516,8 +536,9 @@ static void draw_footer(struct tui *t, int y)
 		int x = getcurx(stdscr), first = (int)strcspn(keys[i].label, " ");
 		int need = first + (int)strlen(keys[i].help) + 3;
 
-		if (!keys[i].footer || !(keys[i].scope & scope_of(t)))
-			continue;
+		if (!keys[i].footer || !(keys[i].scope & scope_of(t)) ||
+		    (keys[i].fn == k_flight_dump && !t->s->fl))
+			continue; /* D only when there is a flight recorder to dump */
 		if (x + need > COLS)
 			break; /* whole entries only */
 		attron(A_BOLD);
@@ -582,6 +603,7 @@ void tui__draw(struct tui *t)
 {
 	struct row_order ord;
 	int y = 0, table_h, pane_h;
+	char why[400];
 
 	if (COLS < MIN_COLS || LINES < MIN_LINES) {
 		erase();
@@ -609,6 +631,9 @@ void tui__draw(struct tui *t)
 	y += tui__draw_wrapped(y, model__notice(t->s->m), LINES >= 20 ? 2 : 1,
 			       tui_attr(t, TH_NOTE));
 	y += tui__draw_wrapped(y, t->s->warn, LINES >= 20 ? 2 : 1, tui_attr(t, TH_NOTE));
+	/* A flight dump says why it was written (the header marks the interval: FIRED). */
+	if (session__replay(t->s) && replay__dump_line(session__replay(t->s), why, sizeof(why)))
+		y += tui__draw_wrapped(y, why, 1, tui_attr(t, TH_NOTE));
 	/* Errors the session went on after (a recording that failed ...): they stay. */
 	y += tui__draw_wrapped(y, t->s->errors, LINES >= 20 ? 2 : 1, tui_attr(t, TH_WARN));
 	draw_counters(t, y++);

@@ -27,6 +27,7 @@ enum hfield {
 	HF_SOURCE,
 	HF_INTERVAL,
 	HF_STATE,
+	HF_FLIGHT,
 	HF_FILTER,
 	HF__COUNT,
 };
@@ -46,12 +47,14 @@ struct header {
 static const enum hfield give_way[] = {
 	HF_KERNEL,   /* dropped */
 	HF_HOST,     /* dropped */
+	HF_FLIGHT,   /* "flight 3.2 MiB" */
 	HF_TITLE,    /* "lattop" without the version */
 	HF_STATE,    /* a replay: without the file name */
 	HF_SOURCE,   /* "stats+self" without "source" */
 	HF_STATE,    /* a replay: without the recorded clock time */
 	HF_MODE,     /* "programs" without "mode" */
 	HF_INTERVAL, /* dropped */
+	HF_FLIGHT,   /* dropped */
 	HF_SOURCE,   /* dropped */
 	HF_STATE,    /* a replay: without the position */
 	HF_TITLE,    /* dropped */
@@ -168,6 +171,14 @@ static void header_forms(struct tui *t, struct header *h)
 			 !s->rec ? "" : recorder__lost(s->rec) ? "  REC (frames lost)" : "  REC",
 			 tail);
 		add_form(h, HF_STATE, buf);
+	}
+	/* The flight recorder's memory and dumps (--flight), then its memory alone. */
+	session__flight_line(s, false, buf, sizeof(buf));
+	add_form(h, HF_FLIGHT, buf);
+	if (buf[0]) {
+		session__flight_line(s, true, buf, sizeof(buf));
+		add_form(h, HF_FLIGHT, buf);
+		add_form(h, HF_FLIGHT, "");
 	}
 	add_form(h, HF_FILTER, "filter all"); /* replaced by fit_filter when there is one */
 }

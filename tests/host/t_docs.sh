@@ -18,7 +18,7 @@ helptext = sys.argv[2].splitlines()
 man = open("man/lattop.8").read()
 opts = man[man.index("\n.SH OPTIONS"):man.index("\n.SH VHOST SEGMENTS")].splitlines()
 tags = " ".join(opts[i + 1] for i, l in enumerate(opts) if l == ".TP" and i + 1 < len(opts))
-OTHERS = {"enable-feature"}  # Prometheus's --enable-feature=native-histograms
+OTHERS = {"enable-feature", "signal"}  # Prometheus's --enable-feature=native-histograms, systemctl kill --signal
 longs = {n for _, n, _ in table}
 letters = {c for c, _, _ in table if c != "-"}
 def man_longs(text):
@@ -55,7 +55,7 @@ check install-spans test -f "$TMP/stage/usr/share/lattop/spans/sched-wakeup.json
 # installed on this host, which is all verify may say).
 UNIT=$TMP/stage/usr/lib/systemd/system/lattop.service
 expect_eq install-unit-exec "$(grep -E '^(ExecStart|Environment|EnvironmentFile)=' "$UNIT")" \
-	"$(printf '%s\n' 'Environment="ARGS=--listen 127.0.0.1:9364"' \
+	"$(printf '%s\n' 'Environment="ARGS=--listen 127.0.0.1:9364 --flight 15m"' \
 		'EnvironmentFile=-/etc/default/lattop' 'ExecStart=/usr/sbin/lattop $ARGS')"
 # ... and the completion made from the option table: every long option of --help is in it.
 check install-completion test -f "$TMP/stage/usr/share/bash-completion/completions/lattop" \
