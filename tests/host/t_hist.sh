@@ -12,7 +12,11 @@ expect_eq json-rows "$(json "len($demo)" "$TMP/h.json")" 8
 # ascend without gaps, and p50 lies inside the ranges.
 expect_eq json-sums "$(json "all(sum(c for _,_,c in r['hist'])==r['count'] for r in $demo)" "$TMP/h.json")" True
 expect_eq json-ranges "$(json "all(hi==2*lo-1 and (i==0 or lo==r['hist'][i-1][1]+1) for r in $demo for i,(lo,hi,c) in enumerate(r['hist']))" "$TMP/h.json")" True
-expect_eq json-p50-inside "$(json "all(r['hist'][0][0] <= r['p50_ns'] <= r['hist'][-1][1] for r in $demo)" "$TMP/h.json")" True
+# (A row can count no run in a 0.3 s interval when the demo's driver thread is starved on a
+# loaded host: its histogram is empty, and so it has no p50 to lie inside anything; at least
+# one row must have runs.)
+expect_eq json-some-runs "$(json "any(r['count'] for r in $demo)" "$TMP/h.json")" True
+expect_eq json-p50-inside "$(json "all(r['hist'][0][0] <= r['p50_ns'] <= r['hist'][-1][1] for r in $demo if r['count'])" "$TMP/h.json")" True
 # Without --hist there is no "hist" key.
 $LATTOP --demo -b -n 1 -d 0.3 -o json >"$TMP/n.json"
 expect_eq json-no-hist "$(json 'any("hist" in r for l in L for r in l["rows"])' "$TMP/n.json")" False
