@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "collect/ehtrace.h"
 #include "collect/flow.h"
 #include "collect/profile.h"
 #include "collect/spans.h"
@@ -23,11 +24,12 @@ enum out_fmt {
 
 /* Most entries a -p list may hold (the ETW design capped at 64; lattop supports 4x that). */
 #define FILTER_MAX 256
+#define EH_SPEC_MAX 16 /* --activities arguments */
 
 /* One -p entry: a program ID or a program name. */
 struct filter_ent {
-	uint32_t id;    /* 0 when a name */
-	char name[64];  /* "" when an ID */
+	uint32_t id;   /* 0 when a name */
+	char name[64]; /* "" when an ID */
 };
 
 /* Room for the longest -p list as text: FILTER_MAX entries of the longest name (63 chars, or
@@ -40,39 +42,41 @@ struct opts {
 	struct filter_ent filter[FILTER_MAX];
 	int nfilter;
 	uint64_t interval_ns; /* -d, default 1 s */
-	bool batch;           /* -b */
+	bool batch;	      /* -b */
 	long iterations;      /* -n, 0 = unlimited */
 	uint64_t duration_ns; /* -D, 0 = unlimited */
 	enum out_fmt out;     /* -o */
 	bool cumulative;      /* -c: batch figures since start instead of per interval */
-	bool demo;            /* --demo */
-	bool no_color;        /* --no-color or NO_COLOR */
+	bool demo;	      /* --demo */
+	bool no_color;	      /* --no-color or NO_COLOR */
 	const char *theme;    /* --theme */
 	const char *record;   /* -w FILE */
 	const char *replay;   /* -r FILE */
 	const char *compare;  /* --compare FILE: -r's recording (A) against this one (B) */
-	bool raw;             /* --raw: record every event too */
-	bool events;          /* --events: export a --raw recording event by event */
+	bool raw;	      /* --raw: record every event too */
+	bool events;	      /* --events: export a --raw recording event by event */
 	const char *html;     /* --html FILE: write a recording's HTML report to a new file */
-	bool mode_set;        /* -m given (spans imply segments mode otherwise) */
+	bool mode_set;	      /* -m given (spans imply segments mode otherwise) */
 	struct span_spec spans[LAT_SPAN_MAX]; /* -u and --spans, in the order given */
 	int nspans;
 	uint64_t span_timeout_ns; /* --span-timeout, for spans that set none (0: not given) */
+	struct ehtrace_spec eh[EH_SPEC_MAX]; /* --activities: EventHeader activities */
+	int neh;
 	/* Segments of the vhost-net transmit path (segsession.c). */
-	bool discover;           /* --discover: find the flow's workers, write --profile-out */
-	const char *device;      /* --device DEV (discover) */
-	uint32_t ifindex;        /* of --device, or of the profile's device */
-	const char *flow_spec;   /* --flow SPEC (discover) */
+	bool discover;	       /* --discover: find the flow's workers, write --profile-out */
+	const char *device;    /* --device DEV (discover) */
+	uint32_t ifindex;      /* of --device, or of the profile's device */
+	const char *flow_spec; /* --flow SPEC (discover) */
 	struct lat_flow flow;
-	const char *profile_out; /* --profile-out FILE */
+	const char *profile_out;  /* --profile-out FILE */
 	const char *profile_path; /* --profile FILE (measure) */
-	struct profile profile;   /* loaded from profile_path */
-	bool details;            /* --details: one line per packet (batch) */
-	bool hist;               /* --hist: each row's log2 histogram in batch output */
-	uint32_t fifo_slots;     /* --fifo-slots N (debug), 0 = the design's sizes */
-	const char *listen;      /* --listen [ADDR:]PORT: serve /metrics (checked by opts__parse) */
-	bool tui;                /* --tui: with --listen, keep the TUI (headless otherwise) */
-	bool no_stats;           /* --no-stats: no bpf_stats fd; figures from the probes alone */
+	struct profile profile;	  /* loaded from profile_path */
+	bool details;		  /* --details: one line per packet (batch) */
+	bool hist;		  /* --hist: each row's log2 histogram in batch output */
+	uint32_t fifo_slots;	  /* --fifo-slots N (debug), 0 = the design's sizes */
+	const char *listen; /* --listen [ADDR:]PORT: serve /metrics (checked by opts__parse) */
+	bool tui;	    /* --tui: with --listen, keep the TUI (headless otherwise) */
+	bool no_stats;	    /* --no-stats: no bpf_stats fd; figures from the probes alone */
 };
 
 /* What opts__parse asks the caller to do. */
@@ -86,7 +90,7 @@ enum opts_action {
  * and --help, and the tests check it against the man page. */
 struct opt_def {
 	const char *name; /* long name, without "--" */
-	char letter;      /* short name, 0 for none */
+	char letter;	  /* short name, 0 for none */
 	const char *arg;  /* the value's name in --help, NULL for an option without a value */
 	const char *help; /* --help text; each '\n' starts a line under the first */
 	/* Parse value v into o: 0, -EINVAL with one sentence in err, or an opts_action > 0 that
@@ -116,6 +120,8 @@ int opts__check_record(struct opts *o, char *err, size_t errlen);
  * --fifo-slots) go together, resolve the device and load the profile; 0 or -EINVAL with one
  * sentence in err (opts_seg.c). */
 int opts__check_segments(struct opts *o, char *err, size_t errlen);
+/* Parse one --activities argument (opts_eh.c); 0 or -EINVAL with one sentence. */
+int opts__activity(struct opts *o, const char *v, char *err, size_t errlen);
 /* Print the usage text to f. */
 void opts__usage(void *f);
 

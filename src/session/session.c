@@ -27,6 +27,7 @@
 #include "rec/recorder.h"
 #include "rec/replay.h"
 #include "collect/spans.h"
+#include "session/ehsession.h"
 #include "session/segsession.h"
 #include "session/session.h"
 
@@ -325,6 +326,10 @@ static int open_segments(struct session *s, char *err, size_t errlen)
 	/* Spans: a missing symbol is the user's to fix (status 2). */
 	if (s->o->nspans && open_spans(s, err, errlen))
 		return errno == ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+	/* EventHeader activities (ehsession.c). */
+	e = ehsession__open(s, err, errlen);
+	if (e != EXIT_OK)
+		return e;
 	/* The vhost chain: its own checks and sentences. */
 	if (s->o->profile_path || s->o->discover) {
 		e = segsession__open(&s->seg, s->o, s->col, s->m, seg_agg(s), err, errlen);
@@ -566,6 +571,7 @@ static void live_close(struct session *s)
 	collector__stop(s->col);
 	spans__free(s->sp);
 	s->sp = NULL;
+	ehsession__free(s);
 	segsession__free(s->seg);
 	s->seg = NULL;
 	helpertrace__free(s->ht);
@@ -614,6 +620,7 @@ void session__flush(struct session *s)
 		helpertrace__harvest(s->ht, false);
 	spans__harvest(s->sp, true, on_agg, s);
 	segsession__harvest(s->seg, true, on_agg, s);
+	ehsession__flush(s);
 }
 
 /* Move queued events into the model. */
@@ -621,6 +628,7 @@ void session__drain(struct session *s)
 {
 	if (s->col)
 		collector__drain(s->col, on_event, s);
+	ehsession__drain(s);
 }
 
 /* Nesting-stack losses of the program probes: pushes on a full stack. (An exit without its
@@ -746,6 +754,7 @@ void session__close_interval(struct session *s, uint64_t now)
 	stale_counters(s);
 	agg_counters(s);
 	segsession__interval(s->seg);
+	ehsession__interval(s);
 	model__close_interval(s->m, now);
 	session__record_interval(s);
 	if (s->on_interval)
@@ -780,7 +789,7 @@ static int live_set_mode(struct session *s, enum lat_mode mode, char *err, size_
 {
 	if (mode == s->m->mode)
 		return 0;
-	if (mode == MODE_SEGMENTS && !s->sp && !segsession__ready(s->seg)) {
+	if (mode == MODE_SEGMENTS && !s->sp && !s->eh && !segsession__ready(s->seg)) {
 		if (s->seg)
 			snprintf(err, errlen, "%s", segsession__why(s->seg));
 		else

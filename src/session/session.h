@@ -26,6 +26,7 @@ struct helpertrace;
 struct recorder;
 struct replay;
 struct spans;
+struct ehtrace;
 struct segsession;
 
 struct session;
@@ -76,6 +77,8 @@ struct session {
 	uint64_t helper_foreign_retired; /* helper_foreign of helper probe sets already freed */
 	bool probes_used; /* a program probe was attached: prog_stale/helper_stale are shown */
 	struct spans *sp;       /* -u / --spans probes (segments mode), or NULL */
+	struct ehtrace *eh;     /* --activities: EventHeader activities (ehsession.c), or NULL */
+	uint32_t eh_series;     /* the activity series the model has so far */
 	uint64_t span_over_budget; /* 1 when the spans' aggregates did not fit: ring buffer */
 	uint64_t seg_over_budget;  /* 1 when the vhost segments' did not fit: ring buffer */
 	struct segsession *seg; /* --profile / --discover: the vhost chain, or NULL */
