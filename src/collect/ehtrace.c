@@ -76,11 +76,12 @@ const char *ehtrace__user_events(char *why, size_t len)
 	}
 	snprintf(path, sizeof(path), "%s/user_events_data", tracefs);
 	if (access(path, W_OK)) {
-		snprintf(why, len,
-			 "this kernel has no user_events (%s is missing: CONFIG_USER_EVENTS), "
-			 "which EventHeader activities need: use a kernel that enables it, e.g. "
-			 "Ubuntu 24.04's or Azure Linux's",
-			 path);
+		snprintf(
+		    why, len,
+		    "this kernel has no user_events (%s is missing: CONFIG_USER_EVENTS), "
+		    "which --activities and --eventheader need: use a kernel that enables it, e.g. "
+		    "Ubuntu 24.04's or Azure Linux's",
+		    path);
 		return NULL;
 	}
 	return path;

@@ -23,6 +23,11 @@ int ehsession__open(struct session *s, char *err, size_t errlen)
 	uint64_t age = s->o->span_timeout_ns ? s->o->span_timeout_ns : SPAN_TIMEOUT_NS;
 	char why[320];
 
+	if (s->o->eh_emit) {
+		s->ehx = ehemit__open(s->o->interval_ns, err, errlen);
+		if (!s->ehx)
+			return errno == ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+	}
 	if (!s->o->neh)
 		return EXIT_OK;
 	if (!ehtrace__user_events(why, sizeof(why))) {
@@ -112,9 +117,14 @@ void ehsession__flush(struct session *s)
 	ehsession__drain(s);
 }
 
+/* lattop's figures of the interval just closed. */
+void ehsession__closed(struct session *s) { ehemit__interval(s->ehx, s); }
+
 /* Stop and free. */
 void ehsession__free(struct session *s)
 {
 	ehtrace__free(s->eh);
 	s->eh = NULL;
+	ehemit__close(s->ehx);
+	s->ehx = NULL;
 }

@@ -359,6 +359,11 @@ static const struct opt_def opt_table[] = {
 	  "e.g. MyProvider_L4K1) as spans: one per activity\n"
 	  "name, or the one named NAME; repeatable",
 	  o_activities, 0 },
+	{ "eventheader", 0, NULL,
+	  "write each closed interval's figures as EventHeader\n"
+	  "events of provider lattop (user_events tracepoint\n"
+	  "lattop_L4K1), the session as one activity",
+	  NULL, FIELD(eh_emit) },
 	{ "profile", 0, "FILE",
 	  "segments of the KVM -> vhost-net -> TUN transmit path\n"
 	  "(S0 kick -> handle_tx_kick, S1 -> tun_sendmsg, S2 ->\n"

@@ -62,6 +62,7 @@ struct opts {
 	uint64_t span_timeout_ns; /* --span-timeout, for spans that set none (0: not given) */
 	struct ehtrace_spec eh[EH_SPEC_MAX]; /* --activities: EventHeader activities */
 	int neh;
+	bool eh_emit; /* --eventheader: lattop's figures as EventHeader events */
 	/* Segments of the vhost-net transmit path (segsession.c). */
 	bool discover;	       /* --discover: find the flow's workers, write --profile-out */
 	const char *device;    /* --device DEV (discover) */

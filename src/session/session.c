@@ -756,6 +756,7 @@ void session__close_interval(struct session *s, uint64_t now)
 	segsession__interval(s->seg);
 	ehsession__interval(s);
 	model__close_interval(s->m, now);
+	ehsession__closed(s);
 	session__record_interval(s);
 	if (s->on_interval)
 		s->on_interval(s->on_interval_arg, s->m);

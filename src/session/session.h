@@ -27,6 +27,7 @@ struct recorder;
 struct replay;
 struct spans;
 struct ehtrace;
+struct ehemit;
 struct segsession;
 
 struct session;
@@ -79,6 +80,7 @@ struct session {
 	struct spans *sp;       /* -u / --spans probes (segments mode), or NULL */
 	struct ehtrace *eh;     /* --activities: EventHeader activities (ehsession.c), or NULL */
 	uint32_t eh_series;     /* the activity series the model has so far */
+	struct ehemit *ehx;     /* --eventheader: lattop's figures as EventHeader events, or NULL */
 	uint64_t span_over_budget; /* 1 when the spans' aggregates did not fit: ring buffer */
 	uint64_t seg_over_budget;  /* 1 when the vhost segments' did not fit: ring buffer */
 	struct segsession *seg; /* --profile / --discover: the vhost chain, or NULL */

@@ -30,9 +30,10 @@ if [ -e /sys/kernel/tracing/user_events_data ]; then
 	end_suite
 	exit 0
 fi
-MISSING="this kernel has no user_events \(/sys/kernel/tracing/user_events_data is missing: CONFIG_USER_EVENTS\), which EventHeader activities need"
+MISSING="this kernel has no user_events \(/sys/kernel/tracing/user_events_data is missing: CONFIG_USER_EVENTS\), which --activities and --eventheader need"
 usage no-user-events 2 "^lattop: $MISSING: use a kernel that enables it" --activities Prov_L4K1 -b -n 1
 usage no-user-events-named 2 "^lattop: $MISSING" --activities Prov_L4K1:Request -b -n 1 -o json
+usage no-user-events-emit 2 "^lattop: $MISSING" --eventheader -b -n 1
 # Something else asked (the demo): a warning, and the demo's programs measured as ever.
 $LATTOP --activities Prov_L4K1 --demo -b -n 2 -d 0.3 -o json >"$TMP/out" 2>"$TMP/err"
 rc=$?
