@@ -123,6 +123,9 @@ int opts__check_record(struct opts *o, char *err, size_t errlen);
 int opts__check_segments(struct opts *o, char *err, size_t errlen);
 /* Parse one --activities argument (opts_eh.c); 0 or -EINVAL with one sentence. */
 int opts__activity(struct opts *o, const char *v, char *err, size_t errlen);
+/* The "activities" of spans file path (opts_eh.c; an unreadable file or bad JSON is left to
+ * the spans' parser to name). Returns 0 or -EINVAL with one sentence. */
+int opts__activities_file(struct opts *o, const char *path, char *err, size_t errlen);
 /* Print the usage text to f. */
 void opts__usage(void *f);
 
