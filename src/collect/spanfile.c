@@ -33,14 +33,19 @@
 #define SPANFILE_MAX_BYTES (1 << 20)
 
 static const char *const kind_names[] = {
-    [SPK_UPROBE] = "uprobe", [SPK_URETPROBE] = "uretprobe", [SPK_TRACEPOINT] = "tracepoint",
-    [SPK_TP_BTF] = "tp_btf", [SPK_FENTRY] = "fentry",	    [SPK_FEXIT] = "fexit",
-    [SPK_KPROBE] = "kprobe", [SPK_KRETPROBE] = "kretprobe",
+	[SPK_UPROBE] = "uprobe",
+	[SPK_URETPROBE] = "uretprobe",
+	[SPK_TRACEPOINT] = "tracepoint",
+	[SPK_TP_BTF] = "tp_btf",
+	[SPK_FENTRY] = "fentry",
+	[SPK_FEXIT] = "fexit",
+	[SPK_KPROBE] = "kprobe",
+	[SPK_KRETPROBE] = "kretprobe",
 };
 
 /* Names of the vhost chain's rows (segsession.c), which -p and the filter name as they name
  * spans: a span may not take one. */
-static const char *const reserved_names[] = {"S0", "S1", "S2", "total", NULL};
+static const char *const reserved_names[] = { "S0", "S1", "S2", "total", NULL };
 
 /* True when name is one of the vhost chain's row names. */
 static bool name_reserved(const char *name)
@@ -57,15 +62,18 @@ static const struct {
 	uint32_t tp;
 	const char *fields[2];
 } tps[] = {
-    {"sched:sched_wakeup", LAT_TP_SCHED_WAKEUP, {"pid", NULL}},
-    {"sched:sched_wakeup_new", LAT_TP_SCHED_WAKEUP_NEW, {"pid", NULL}},
-    {"sched:sched_switch", LAT_TP_SCHED_SWITCH, {"next_pid", "prev_pid"}},
-    {"block:block_rq_issue", LAT_TP_BLOCK_RQ_ISSUE, {"rq", "sector_dev"}},
-    {"block:block_rq_complete", LAT_TP_BLOCK_RQ_COMPLETE, {"rq", "sector_dev"}},
+	{ "sched:sched_wakeup", LAT_TP_SCHED_WAKEUP, { "pid", NULL } },
+	{ "sched:sched_wakeup_new", LAT_TP_SCHED_WAKEUP_NEW, { "pid", NULL } },
+	{ "sched:sched_switch", LAT_TP_SCHED_SWITCH, { "next_pid", "prev_pid" } },
+	{ "block:block_rq_issue", LAT_TP_BLOCK_RQ_ISSUE, { "rq", "sector_dev" } },
+	{ "block:block_rq_complete", LAT_TP_BLOCK_RQ_COMPLETE, { "rq", "sector_dev" } },
 };
 
 /* True when path names a readable file (a name without '/' is left to libbpf's search). */
-static bool file_ok(const char *path) { return !strchr(path, '/') || access(path, R_OK) == 0; }
+static bool file_ok(const char *path)
+{
+	return !strchr(path, '/') || access(path, R_OK) == 0;
+}
 
 /* Split "target:func" into a uprobe's path (or /proc/PID/exe) and function. */
 static int parse_target(struct span_probe_spec *p, const char *arg, const char *what, char *err,
@@ -81,8 +89,8 @@ static int parse_kfunc(struct span_probe_spec *p, const char *name, const char *
 		if (!isalnum((unsigned char)name[i]) && name[i] != '_' && name[i] != '.')
 			n = 0;
 	if (!n || n >= sizeof(p->func)) {
-		snprintf(err, errlen, "%s '%.60s' is not a kernel function name, e.g. vfs_read",
-			 what, name);
+		snprintf(err, errlen, "%s '%.60s' is not a kernel function name, e.g. vfs_read", what,
+			 name);
 		return -EINVAL;
 	}
 	memcpy(p->func, name, n + 1);
@@ -99,10 +107,9 @@ static int parse_target(struct span_probe_spec *p, const char *arg, const char *
 	bool digits = tlen > 0;
 
 	if (!colon || !tlen || !colon[1]) {
-		snprintf(
-		    err, errlen,
-		    "%s '%s' needs FILE:FUNCTION or PID:FUNCTION, e.g. /usr/lib/libc.so.6:malloc",
-		    what, arg);
+		snprintf(err, errlen,
+			 "%s '%s' needs FILE:FUNCTION or PID:FUNCTION, e.g. /usr/lib/libc.so.6:malloc",
+			 what, arg);
 		return -EINVAL;
 	}
 	if (tlen >= sizeof(p->path) || strlen(colon + 1) >= sizeof(p->func)) {
@@ -123,9 +130,8 @@ static int parse_target(struct span_probe_spec *p, const char *arg, const char *
 		p->pid = (int)strtol(arg, NULL, 10);
 		snprintf(p->path, sizeof(p->path), "/proc/%d/exe", p->pid);
 		if (access(p->path, R_OK)) {
-			snprintf(err, errlen,
-				 "%s '%s': no process %d (or its executable is unreadable)", what,
-				 arg, p->pid);
+			snprintf(err, errlen, "%s '%s': no process %d (or its executable is unreadable)",
+				 what, arg, p->pid);
 			return -ENOENT;
 		}
 	} else {
@@ -158,11 +164,10 @@ int spans__parse_func(struct span_spec *sp, const char *arg, char *err, size_t e
 	snprintf(sp->name, sizeof(sp->name), "%.63s", sp->start.func);
 	snprintf(sp->kind, sizeof(sp->kind), "uprobe");
 	if (name_reserved(sp->name)) {
-		snprintf(
-		    err, errlen,
-		    "-u '%s': the span name '%s' is the vhost chain's (S0, S1, S2, total): time "
-		    "the function from a --spans file under another name",
-		    arg, sp->name);
+		snprintf(err, errlen,
+			 "-u '%s': the span name '%s' is the vhost chain's (S0, S1, S2, total): time "
+			 "the function from a --spans file under another name",
+			 arg, sp->name);
 		return -EINVAL;
 	}
 	return 0;
@@ -174,12 +179,11 @@ int spans__check_names(const struct span_spec *sp, int n, char *err, size_t errl
 	for (int i = 0; i < n; i++)
 		for (int k = 0; k < i; k++)
 			if (!strcmp(sp[k].name, sp[i].name)) {
-				snprintf(
-				    err, errlen,
-				    "two spans are named '%s': names must be unique (a -u span "
-				    "is named after its function; time one from a --spans file "
-				    "under another name)",
-				    sp[i].name);
+				snprintf(err, errlen,
+					 "two spans are named '%s': names must be unique (a -u span "
+					 "is named after its function; time one from a --spans file "
+					 "under another name)",
+					 sp[i].name);
 				return -EINVAL;
 			}
 	return 0;
@@ -191,16 +195,14 @@ static int unknown_key(const cJSON *o, const char *const *allowed, const char *f
 {
 	const cJSON *it;
 
-	cJSON_ArrayForEach(it, o)
-	{
+	cJSON_ArrayForEach(it, o) {
 		bool ok = false;
 
 		for (int i = 0; allowed[i]; i++)
 			if (!strcmp(it->string, allowed[i]))
 				ok = true;
 		if (!ok) {
-			snprintf(err, errlen, "%s: unknown key '%s' in %s", file, it->string,
-				 where);
+			snprintf(err, errlen, "%s: unknown key '%s' in %s", file, it->string, where);
 			return -EINVAL;
 		}
 	}
@@ -236,16 +238,15 @@ static int parse_function(struct span_probe_spec *p, const char *probe, const ch
 	char what[160];
 
 	if (field) {
-		bool arg =
-		    !strncmp(field, "arg", 3) && field[3] >= '0' && field[3] <= '4' && !field[4];
+		bool arg = !strncmp(field, "arg", 3) && field[3] >= '0' && field[3] <= '4' &&
+			   !field[4];
 
 		if (arg && args) {
 			p->field = (uint32_t)(field[3] - '0');
 		} else if (!strcmp(field, "ret") && ret) {
 			p->field = LAT_FIELD_RET;
 		} else {
-			snprintf(err, errlen, "%s: bad field '%s' in %s: use %s", file, field,
-				 where,
+			snprintf(err, errlen, "%s: bad field '%s' in %s: use %s", file, field, where,
 				 args && ret ? "arg0..arg4 (the function's arguments) or ret"
 				 : args	     ? "arg0..arg4 (the function's arguments)"
 					     : "ret (the return value)");
@@ -290,8 +291,8 @@ static int parse_tracepoint(struct span_probe_spec *p, const char *probe, const 
 		return -ENOTSUP;
 	}
 	if (!tpformat__exists(tracefs, cat, name)) {
-		snprintf(err, errlen, "%s: no tracepoint '%s' in %s (see %s/available_events)",
-			 file, probe, where, tracefs);
+		snprintf(err, errlen, "%s: no tracepoint '%s' in %s (see %s/available_events)", file,
+			 probe, where, tracefs);
 		return -ENOENT;
 	}
 	if (!field)
@@ -303,8 +304,8 @@ static int parse_tracepoint(struct span_probe_spec *p, const char *probe, const 
 		return -EINVAL;
 	}
 	if (e) {
-		snprintf(err, errlen, "%s: cannot read the format of tracepoint '%s' in %s: %s",
-			 file, probe, where, strerror(-e));
+		snprintf(err, errlen, "%s: cannot read the format of tracepoint '%s' in %s: %s", file,
+			 probe, where, strerror(-e));
 		return e;
 	}
 	if (f.off > 0xfff) {
@@ -409,7 +410,7 @@ static int parse_tp_btf(struct span_probe_spec *p, const char *probe, const char
 static int parse_probe(const cJSON *o, struct span_spec *sp, struct span_probe_spec *p,
 		       const char *which, const char *file, char *err, size_t errlen)
 {
-	static const char *const keys[] = {"kind", "probe", "key", "field", NULL};
+	static const char *const keys[] = { "kind", "probe", "key", "field", NULL };
 	const char *kind, *probe, *key, *field;
 	char where[128];
 	int e;
@@ -439,7 +440,7 @@ static int parse_probe(const cJSON *o, struct span_spec *sp, struct span_probe_s
 static int parse_filter(const cJSON *o, struct span_spec *sp, const char *file, char *err,
 			size_t errlen)
 {
-	static const char *const keys[] = {"pid", "comm", NULL};
+	static const char *const keys[] = { "pid", "comm", NULL };
 	const cJSON *pid = cJSON_GetObjectItemCaseSensitive(o, "pid");
 	const char *comm;
 	char where[96];
@@ -447,8 +448,7 @@ static int parse_filter(const cJSON *o, struct span_spec *sp, const char *file, 
 
 	snprintf(where, sizeof(where), "span '%s' filter", sp->name);
 	if (!cJSON_IsObject(o)) {
-		snprintf(err, errlen, "%s: 'filter' in span '%s' must be an object", file,
-			 sp->name);
+		snprintf(err, errlen, "%s: 'filter' in span '%s' must be an object", file, sp->name);
 		return -EINVAL;
 	}
 	if ((e = unknown_key(o, keys, file, where, err, errlen)) ||
@@ -482,7 +482,7 @@ static int parse_filter(const cJSON *o, struct span_spec *sp, const char *file, 
 static int parse_span(const cJSON *o, int idx, struct span_spec *sp, const char *file, char *err,
 		      size_t errlen)
 {
-	static const char *const keys[] = {"name", "start", "end", "filter", "timeout", NULL};
+	static const char *const keys[] = { "name", "start", "end", "filter", "timeout", NULL };
 	const cJSON *filter, *timeout;
 	const char *name;
 	char where[64];
@@ -540,12 +540,11 @@ static int parse_span(const cJSON *o, int idx, struct span_spec *sp, const char 
 	 * so they keep one start per thread and count a replaced one as a collision. */
 	{
 		bool entry_return =
-		    (sp->start.kind == SPK_UPROBE && sp->end.kind == SPK_URETPROBE) ||
-		    (sp->start.kind == SPK_KPROBE && sp->end.kind == SPK_KRETPROBE) ||
-		    (sp->start.kind == SPK_FENTRY && sp->end.kind == SPK_FEXIT);
+			(sp->start.kind == SPK_UPROBE && sp->end.kind == SPK_URETPROBE) ||
+			(sp->start.kind == SPK_KPROBE && sp->end.kind == SPK_KRETPROBE) ||
+			(sp->start.kind == SPK_FENTRY && sp->end.kind == SPK_FEXIT);
 		bool same_fn = !strcmp(sp->start.func, sp->end.func) &&
-			       !strcmp(sp->start.path, sp->end.path) &&
-			       sp->start.pid == sp->end.pid;
+			       !strcmp(sp->start.path, sp->end.path) && sp->start.pid == sp->end.pid;
 
 		sp->nest = entry_return && same_fn && sp->start.keysel == LAT_KEY_TID &&
 			   sp->end.keysel == LAT_KEY_TID;
@@ -587,7 +586,7 @@ static char *slurp(const char *path)
 int spans__parse_file(const char *path, struct span_spec *out, int max, int *n, char *err,
 		      size_t errlen)
 {
-	static const char *const keys[] = {"spans", "activities", NULL};
+	static const char *const keys[] = { "spans", "activities", NULL };
 	char *txt = slurp(path);
 	const cJSON *arr, *it;
 	cJSON *root;
@@ -630,8 +629,7 @@ int spans__parse_file(const char *path, struct span_spec *out, int max, int *n, 
 		e = -EINVAL;
 	}
 	if (!e) {
-		cJSON_ArrayForEach(it, arr)
-		{
+		cJSON_ArrayForEach(it, arr) {
 			if (*n >= max) {
 				snprintf(err, errlen, "%s: too many spans: at most %d in all", path,
 					 max);

@@ -12,12 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "session/opts.h"
 #include "base/listen.h"
 #include "base/themefind.h"
-#include "session/opts.h"
 
 /* Name of a mode. */
-const char *opts__mode_name(enum lat_mode m) { return model__mode_name(m); }
+const char *opts__mode_name(enum lat_mode m)
+{
+	return model__mode_name(m);
+}
 
 /* Parse a duration in seconds. */
 int opts__parse_secs(const char *s, uint64_t *ns)
@@ -52,7 +55,10 @@ static int parse_count(const char *s, long *out)
 }
 
 /* True if c may appear in a BPF program name. */
-static bool name_char(int c) { return isalnum(c) || c == '_' || c == '.'; }
+static bool name_char(int c)
+{
+	return isalnum(c) || c == '_' || c == '.';
+}
 
 /* Parse a -p list. */
 int opts__parse_filter(struct opts *o, const char *list, char *err, size_t errlen)
@@ -76,11 +82,10 @@ int opts__parse_filter(struct opts *o, const char *list, char *err, size_t errle
 				valid = false;
 		}
 		if (!valid || len >= sizeof(f->name)) {
-			snprintf(
-			    err, errlen,
-			    "bad entry '%.*s' in -p: use program IDs or names (letters, digits, "
-			    "'_' and '.') separated by commas",
-			    (int)(len > 40 ? 40 : len), tok);
+			snprintf(err, errlen,
+				 "bad entry '%.*s' in -p: use program IDs or names (letters, digits, "
+				 "'_' and '.') separated by commas",
+				 (int)(len > 40 ? 40 : len), tok);
 			return -EINVAL;
 		}
 		if (o->nfilter == FILTER_MAX) {
@@ -188,7 +193,8 @@ static int o_duration(struct opts *o, const char *v, char *err, size_t errlen)
 static int o_output(struct opts *o, const char *v, char *err, size_t errlen)
 {
 	static const char *const names[] = {
-	    [OUT_TEXT] = "text", [OUT_CSV] = "csv", [OUT_JSON] = "json", [OUT_TRACE] = "trace"};
+		[OUT_TEXT] = "text", [OUT_CSV] = "csv", [OUT_JSON] = "json", [OUT_TRACE] = "trace"
+	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(v, names[i])) {
@@ -302,10 +308,9 @@ static int o_theme(struct opts *o, const char *v, char *err, size_t errlen)
 	char path[4096];
 
 	if (theme__find(v, path, sizeof(path))) {
-		snprintf(
-		    err, errlen,
-		    "no theme '%s': give a name from ./themes or %s, or a path to a .json file", v,
-		    theme__dir());
+		snprintf(err, errlen,
+			 "no theme '%s': give a name from ./themes or %s, or a path to a .json file",
+			 v, theme__dir());
 		return -EINVAL;
 	}
 	o->theme = v;
@@ -331,126 +336,130 @@ static int o_version(struct opts *o, const char *v, char *err, size_t errlen)
 /* The option table, in --help's order: getopt_long's options, the short-option string and
  * --help are all made from it. */
 static const struct opt_def opt_table[] = {
-    {"mode", 'm', "MODE",
-     "view: programs (default), helpers (map helper latency\n"
-     "per watched program; needs fentry) or segments (the\n"
-     "spans of -u and --spans and the vhost chain of\n"
-     "--profile; the default when any of them is given)",
-     o_mode, 0},
-    {"uprobe", 'u', "FILE:FUNC",
-     "time a user function from entry to return, per thread\n"
-     "(FILE a binary or library, or PID:FUNC; repeatable)",
-     o_uprobe, 0},
-    {"spans", 0, "FILE",
-     "spans defined in a JSON file: start/end probes\n"
-     "(uprobes, any tracepoint, tp_btf, fentry/fexit,\n"
-     "kprobes) and key",
-     o_spans, 0},
-    {"span-timeout", 0, "SECS",
-     "drop a span's start whose end has not come in SECS\n"
-     "(0.1 to 86400, default 10; counted as evicted): -u\n"
-     "spans and file spans that set no \"timeout\"",
-     o_span_timeout, 0},
-    {"activities", 0, "TP[:NAME]",
-     "EventHeader activities (user_events tracepoint TP,\n"
-     "e.g. MyProvider_L4K1) as spans: one per activity\n"
-     "name, or the one named NAME; repeatable",
-     o_activities, 0},
-    {"eventheader", 0, NULL,
-     "write each closed interval's figures as EventHeader\n"
-     "events of provider lattop (user_events tracepoint\n"
-     "lattop_L4K1), the session as one activity",
-     NULL, FIELD(eh_emit)},
-    {"profile", 0, "FILE",
-     "segments of the KVM -> vhost-net -> TUN transmit path\n"
-     "(S0 kick -> handle_tx_kick, S1 -> tun_sendmsg, S2 ->\n"
-     "netif_receive_skb, total) for the profile's flow",
-     NULL, FIELD(profile_path)},
-    {"discover", 0, NULL,
-     "find the vhost worker threads and kick eventfds that\n"
-     "carry --flow on --device for -D SECS (default 10) and\n"
-     "write them to --profile-out FILE",
-     NULL, FIELD(discover)},
-    {"device", 0, "DEV", "with --discover: the TAP/TUN device (e.g. vnet0)", NULL, FIELD(device)},
-    {"flow", 0, "SPEC",
-     "with --discover: proto=udp|tcp,src=IP,dst=IP,sport=N,\n"
-     "dport=N (any subset; IPv4 or IPv6)",
-     o_flow, 0},
-    {"profile-out", 0, "FILE",
-     "with --discover: where to write the profile (JSON;\n"
-     "a new file, mode 0600)",
-     NULL, FIELD(profile_out)},
-    {"details", 0, NULL,
-     "with --profile -b: one line per packet (time, tid,\n"
-     "queue, s0, s1, s2, total)",
-     NULL, FIELD(details)},
-    {"fifo-slots", 0, "N",
-     "debug: shrink the segment FIFOs to N slots (1.." STR(LAT_VHOST_S0_SLOTS) ")", o_fifo_slots,
-     0},
-    {"programs", 'p', "LIST",
-     "programs to watch (rows shown, per-invocation probes):\n"
-     "IDs or names, comma-separated (up to " STR(FILTER_MAX) "; a name may\n"
-							     "match several programs)",
-     opts__parse_filter, 0},
-    {"no-stats", 0, NULL,
-     "do not turn on bpf_stats (every BPF program on the\n"
-     "machine pays for it): figures only for the programs\n"
-     "with probes (-p, --demo) and segments; needs fentry\n"
-     "unless spans or --profile are given",
-     NULL, FIELD(no_stats)},
-    {"interval", 'd', "SECS", "refresh/report interval, decimals allowed (default 1)", o_interval,
-     0},
-    {"batch", 'b', NULL, "print one report per interval to stdout, no TUI", NULL, FIELD(batch)},
-    {"iterations", 'n', "N", "stop after N intervals", o_iterations, 0},
-    {"duration", 'D', "SECS", "stop after SECS seconds", o_duration, 0},
-    {"output", 'o', "FMT", "batch format: text (default), csv, json (JSON Lines)", o_output, 0},
-    {"cumulative", 'c', NULL, "batch figures since start instead of per interval", NULL,
-     FIELD(cumulative)},
-    {"hist", 0, NULL,
-     "batch: each row's log2 histogram too (text: lines under\n"
-     "the row; csv: a hist column; json: a hist array)",
-     NULL, FIELD(hist)},
-    {"demo", 0, NULL, "load the bundled demo programs and drive them", NULL, FIELD(demo)},
-    {"no-color", 0, NULL, "no colours (also when NO_COLOR is set and non-empty)", NULL,
-     FIELD(no_color)},
-    {"write", 'w', "FILE",
-     "record the session to FILE, a new file (mode 0600;\n"
-     "never over a file or through a link); TUI or -b",
-     NULL, FIELD(record)},
-    {"raw", 0, NULL, "with -w: record every event too (48 bytes per event)", NULL, FIELD(raw)},
-    {"read", 'r', "FILE",
-     "replay a recording (no root needed); with -b print per-\n"
-     "interval reports (-n N) or totals over the recording",
-     o_read, 0},
-    {"compare", 0, "FILE",
-     "with -r A: compare recording A (before) with FILE (B,\n"
-     "after): per series both sides' count, rate, p50 .. max\n"
-     "and the change, significant or not; the TUI, or -b\n"
-     "(-o text, csv, json), or --html OUT",
-     o_compare, 0},
-    {"events", 0, NULL,
-     "with -r: export a --raw recording event by event\n"
-     "(-o csv, or -o trace for Chrome/Perfetto trace JSON)",
-     o_events, 0},
-    {"html", 0, "FILE",
-     "with -r: write a report of the recording to FILE, a\n"
-     "new file (one self-contained HTML page: metadata,\n"
-     "losses, per series percentiles over time, heatmap\n"
-     "and histogram; with --compare the comparison's)",
-     NULL, FIELD(html)},
-    {"theme", 0, "NAME|PATH",
-     "colours: default, light, mono, or a theme file\n"
-     "(t cycles)",
-     o_theme, 0},
-    {"listen", 0, "[ADDR:]PORT",
-     "serve Prometheus metrics on http://ADDR:PORT/metrics\n"
-     "(ADDR 127.0.0.1 unless given); alone it runs headless\n"
-     "until a signal, -n or -D; with -b or --tui it serves\n"
-     "alongside them",
-     o_listen, 0},
-    {"tui", 0, NULL, "with --listen: keep the TUI", NULL, FIELD(tui)},
-    {"help", 'h', NULL, "show this help and exit", o_help, 0},
-    {"version", 'V', NULL, "show the version and exit", o_version, 0},
+	{ "mode", 'm', "MODE",
+	  "view: programs (default), helpers (map helper latency\n"
+	  "per watched program; needs fentry) or segments (the\n"
+	  "spans of -u and --spans and the vhost chain of\n"
+	  "--profile; the default when any of them is given)",
+	  o_mode, 0 },
+	{ "uprobe", 'u', "FILE:FUNC",
+	  "time a user function from entry to return, per thread\n"
+	  "(FILE a binary or library, or PID:FUNC; repeatable)",
+	  o_uprobe, 0 },
+	{ "spans", 0, "FILE",
+	  "spans defined in a JSON file: start/end probes\n"
+	  "(uprobes, any tracepoint, tp_btf, fentry/fexit,\n"
+	  "kprobes) and key",
+	  o_spans, 0 },
+	{ "span-timeout", 0, "SECS",
+	  "drop a span's start whose end has not come in SECS\n"
+	  "(0.1 to 86400, default 10; counted as evicted): -u\n"
+	  "spans and file spans that set no \"timeout\"",
+	  o_span_timeout, 0 },
+	{ "activities", 0, "TP[:NAME]",
+	  "EventHeader activities (user_events tracepoint TP,\n"
+	  "e.g. MyProvider_L4K1) as spans: one per activity\n"
+	  "name, or the one named NAME; repeatable",
+	  o_activities, 0 },
+	{ "eventheader", 0, NULL,
+	  "write each closed interval's figures as EventHeader\n"
+	  "events of provider lattop (user_events tracepoint\n"
+	  "lattop_L4K1), the session as one activity",
+	  NULL, FIELD(eh_emit) },
+	{ "profile", 0, "FILE",
+	  "segments of the KVM -> vhost-net -> TUN transmit path\n"
+	  "(S0 kick -> handle_tx_kick, S1 -> tun_sendmsg, S2 ->\n"
+	  "netif_receive_skb, total) for the profile's flow",
+	  NULL, FIELD(profile_path) },
+	{ "discover", 0, NULL,
+	  "find the vhost worker threads and kick eventfds that\n"
+	  "carry --flow on --device for -D SECS (default 10) and\n"
+	  "write them to --profile-out FILE",
+	  NULL, FIELD(discover) },
+	{ "device", 0, "DEV", "with --discover: the TAP/TUN device (e.g. vnet0)", NULL,
+	  FIELD(device) },
+	{ "flow", 0, "SPEC",
+	  "with --discover: proto=udp|tcp,src=IP,dst=IP,sport=N,\n"
+	  "dport=N (any subset; IPv4 or IPv6)",
+	  o_flow, 0 },
+	{ "profile-out", 0, "FILE",
+	  "with --discover: where to write the profile (JSON;\n"
+	  "a new file, mode 0600)",
+	  NULL, FIELD(profile_out) },
+	{ "details", 0, NULL,
+	  "with --profile -b: one line per packet (time, tid,\n"
+	  "queue, s0, s1, s2, total)",
+	  NULL, FIELD(details) },
+	{ "fifo-slots", 0, "N",
+	  "debug: shrink the segment FIFOs to N slots (1.." STR(LAT_VHOST_S0_SLOTS) ")",
+	  o_fifo_slots, 0 },
+	{ "programs", 'p', "LIST",
+	  "programs to watch (rows shown, per-invocation probes):\n"
+	  "IDs or names, comma-separated (up to " STR(FILTER_MAX) "; a name may\n"
+	  "match several programs)",
+	  opts__parse_filter, 0 },
+	{ "no-stats", 0, NULL,
+	  "do not turn on bpf_stats (every BPF program on the\n"
+	  "machine pays for it): figures only for the programs\n"
+	  "with probes (-p, --demo) and segments; needs fentry\n"
+	  "unless spans or --profile are given",
+	  NULL, FIELD(no_stats) },
+	{ "interval", 'd', "SECS", "refresh/report interval, decimals allowed (default 1)",
+	  o_interval, 0 },
+	{ "batch", 'b', NULL, "print one report per interval to stdout, no TUI", NULL,
+	  FIELD(batch) },
+	{ "iterations", 'n', "N", "stop after N intervals", o_iterations, 0 },
+	{ "duration", 'D', "SECS", "stop after SECS seconds", o_duration, 0 },
+	{ "output", 'o', "FMT", "batch format: text (default), csv, json (JSON Lines)", o_output,
+	  0 },
+	{ "cumulative", 'c', NULL, "batch figures since start instead of per interval", NULL,
+	  FIELD(cumulative) },
+	{ "hist", 0, NULL,
+	  "batch: each row's log2 histogram too (text: lines under\n"
+	  "the row; csv: a hist column; json: a hist array)",
+	  NULL, FIELD(hist) },
+	{ "demo", 0, NULL, "load the bundled demo programs and drive them", NULL, FIELD(demo) },
+	{ "no-color", 0, NULL, "no colours (also when NO_COLOR is set and non-empty)", NULL,
+	  FIELD(no_color) },
+	{ "write", 'w', "FILE",
+	  "record the session to FILE, a new file (mode 0600;\n"
+	  "never over a file or through a link); TUI or -b",
+	  NULL, FIELD(record) },
+	{ "raw", 0, NULL, "with -w: record every event too (48 bytes per event)", NULL,
+	  FIELD(raw) },
+	{ "read", 'r', "FILE",
+	  "replay a recording (no root needed); with -b print per-\n"
+	  "interval reports (-n N) or totals over the recording",
+	  o_read, 0 },
+	{ "compare", 0, "FILE",
+	  "with -r A: compare recording A (before) with FILE (B,\n"
+	  "after): per series both sides' count, rate, p50 .. max\n"
+	  "and the change, significant or not; the TUI, or -b\n"
+	  "(-o text, csv, json), or --html OUT",
+	  o_compare, 0 },
+	{ "events", 0, NULL,
+	  "with -r: export a --raw recording event by event\n"
+	  "(-o csv, or -o trace for Chrome/Perfetto trace JSON)",
+	  o_events, 0 },
+	{ "html", 0, "FILE",
+	  "with -r: write a report of the recording to FILE, a\n"
+	  "new file (one self-contained HTML page: metadata,\n"
+	  "losses, per series percentiles over time, heatmap\n"
+	  "and histogram; with --compare the comparison's)",
+	  NULL, FIELD(html) },
+	{ "theme", 0, "NAME|PATH",
+	  "colours: default, light, mono, or a theme file\n"
+	  "(t cycles)",
+	  o_theme, 0 },
+	{ "listen", 0, "[ADDR:]PORT",
+	  "serve Prometheus metrics on http://ADDR:PORT/metrics\n"
+	  "(ADDR 127.0.0.1 unless given); alone it runs headless\n"
+	  "until a signal, -n or -D; with -b or --tui it serves\n"
+	  "alongside them",
+	  o_listen, 0 },
+	{ "tui", 0, NULL, "with --listen: keep the TUI", NULL, FIELD(tui) },
+	{ "help", 'h', NULL, "show this help and exit", o_help, 0 },
+	{ "version", 'V', NULL, "show the version and exit", o_version, 0 },
 };
 #define NOPTS (sizeof(opt_table) / sizeof(opt_table[0]))
 /* getopt_long's value for an option without a short name: this plus its table index. */
@@ -465,24 +474,24 @@ const struct opt_def *opts__table(size_t *n)
 
 /* The text before and after the option list of --help. */
 static const char usage_head[] =
-    "Usage: lattop [OPTION]...\n"
-    "Live latency of eBPF programs: per-program run counts, rates and run time from\n"
-    "bpf_stats, and per-invocation latency percentiles where the kernel can measure\n"
-    "them.\n"
-    "\n";
+	"Usage: lattop [OPTION]...\n"
+	"Live latency of eBPF programs: per-program run counts, rates and run time from\n"
+	"bpf_stats, and per-invocation latency percentiles where the kernel can measure\n"
+	"them.\n"
+	"\n";
 static const char usage_tail[] =
-    "\n"
-    "Keys: q/F10 quit, ?/F1 help, space/Z pause, c cumulative/interval, z reset,\n"
-    "< >/F6 sort, r reverse, f edit the filter, + - add/remove the selected program,\n"
-    "Up/Down (k/j)/PgUp/PgDn/Home/End select, Enter/H histogram pane,\n"
-    "m histogram/heatmap in the pane, d interval, / n search, w W record on/off\n"
-    "(W asks for the file name), t theme, p h s Tab modes. In a replay: space\n"
-    "pause/resume, +/= - faster/slower, . , step, g/b jump to a time, Home End\n"
-    "first/last interval, Z pause the display. In a comparison (-r A --compare B):\n"
-    "Enter/H pane, m histograms/heatmaps, t theme, Up Down PgUp PgDn Home End, q.\n"
-    "Exit status: 0 ok, 1 runtime error (a recording that could not be written\n"
-    "included) or missing privileges, 2 bad usage (an existing output file too).\n"
-    "See lattop(8).\n";
+	"\n"
+	"Keys: q/F10 quit, ?/F1 help, space/Z pause, c cumulative/interval, z reset,\n"
+	"< >/F6 sort, r reverse, f edit the filter, + - add/remove the selected program,\n"
+	"Up/Down (k/j)/PgUp/PgDn/Home/End select, Enter/H histogram pane,\n"
+	"m histogram/heatmap in the pane, d interval, / n search, w W record on/off\n"
+	"(W asks for the file name), t theme, p h s Tab modes. In a replay: space\n"
+	"pause/resume, +/= - faster/slower, . , step, g/b jump to a time, Home End\n"
+	"first/last interval, Z pause the display. In a comparison (-r A --compare B):\n"
+	"Enter/H pane, m histograms/heatmaps, t theme, Up Down PgUp PgDn Home End, q.\n"
+	"Exit status: 0 ok, 1 runtime error (a recording that could not be written\n"
+	"included) or missing privileges, 2 bad usage (an existing output file too).\n"
+	"See lattop(8).\n";
 
 /* Where an option's --help text starts (the column after "  -x, --name ARG"). */
 #define HELP_COL 25
@@ -526,16 +535,13 @@ void opts__usage(void *fp)
 static int check_listen(const struct opts *o, char *err, size_t errlen)
 {
 	if (o->tui && !o->listen)
-		snprintf(err, errlen,
-			 "--tui applies to --listen (the TUI is the default without it)");
+		snprintf(err, errlen, "--tui applies to --listen (the TUI is the default without it)");
 	else if (o->tui && o->batch)
-		snprintf(err, errlen,
-			 "--tui and -b exclude each other: give one of them with --listen");
+		snprintf(err, errlen, "--tui and -b exclude each other: give one of them with --listen");
 	else if (o->listen && o->replay)
 		snprintf(err, errlen, "--listen serves a live session: it does not apply to -r");
 	else if (o->listen && o->discover)
-		snprintf(err, errlen,
-			 "--listen does not apply to --discover: give it with --profile");
+		snprintf(err, errlen, "--listen does not apply to --discover: give it with --profile");
 	else
 		return 0;
 	return -EINVAL;
@@ -557,9 +563,8 @@ static int check_spans(struct opts *o, char *err, size_t errlen)
 		if (!o->spans[i].timeout_given)
 			o->spans[i].timeout_ns = o->span_timeout_ns;
 	if ((o->nspans || o->neh) && o->replay) {
-		snprintf(
-		    err, errlen,
-		    "-u, --spans and --activities trace a live system: they do not apply to -r");
+		snprintf(err, errlen,
+			 "-u, --spans and --activities trace a live system: they do not apply to -r");
 		return -EINVAL;
 	}
 	return 0;
@@ -597,15 +602,15 @@ static void getopt_tables(struct option *lo, char *shortopts)
 	for (size_t i = 0; i < NOPTS; i++) {
 		const struct opt_def *d = &opt_table[i];
 
-		lo[i] = (struct option){d->name, d->arg ? required_argument : no_argument, NULL,
-					d->letter ? d->letter : OPT_LONG_BASE + (int)i};
+		lo[i] = (struct option){ d->name, d->arg ? required_argument : no_argument, NULL,
+					 d->letter ? d->letter : OPT_LONG_BASE + (int)i };
 		if (d->letter) {
 			*s++ = d->letter;
 			if (d->arg)
 				*s++ = ':';
 		}
 	}
-	lo[NOPTS] = (struct option){0};
+	lo[NOPTS] = (struct option){ 0 };
 	*s = '\0';
 }
 

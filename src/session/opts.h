@@ -28,8 +28,8 @@ enum out_fmt {
 
 /* One -p entry: a program ID or a program name. */
 struct filter_ent {
-	uint32_t id;   /* 0 when a name */
-	char name[64]; /* "" when an ID */
+	uint32_t id;    /* 0 when a name */
+	char name[64];  /* "" when an ID */
 };
 
 /* Room for the longest -p list as text: FILTER_MAX entries of the longest name (63 chars, or
@@ -42,21 +42,21 @@ struct opts {
 	struct filter_ent filter[FILTER_MAX];
 	int nfilter;
 	uint64_t interval_ns; /* -d, default 1 s */
-	bool batch;	      /* -b */
+	bool batch;           /* -b */
 	long iterations;      /* -n, 0 = unlimited */
 	uint64_t duration_ns; /* -D, 0 = unlimited */
 	enum out_fmt out;     /* -o */
 	bool cumulative;      /* -c: batch figures since start instead of per interval */
-	bool demo;	      /* --demo */
-	bool no_color;	      /* --no-color or NO_COLOR */
+	bool demo;            /* --demo */
+	bool no_color;        /* --no-color or NO_COLOR */
 	const char *theme;    /* --theme */
 	const char *record;   /* -w FILE */
 	const char *replay;   /* -r FILE */
 	const char *compare;  /* --compare FILE: -r's recording (A) against this one (B) */
-	bool raw;	      /* --raw: record every event too */
-	bool events;	      /* --events: export a --raw recording event by event */
+	bool raw;             /* --raw: record every event too */
+	bool events;          /* --events: export a --raw recording event by event */
 	const char *html;     /* --html FILE: write a recording's HTML report to a new file */
-	bool mode_set;	      /* -m given (spans imply segments mode otherwise) */
+	bool mode_set;        /* -m given (spans imply segments mode otherwise) */
 	struct span_spec spans[LAT_SPAN_MAX]; /* -u and --spans, in the order given */
 	int nspans;
 	uint64_t span_timeout_ns; /* --span-timeout, for spans that set none (0: not given) */
@@ -64,20 +64,20 @@ struct opts {
 	int neh;
 	bool eh_emit; /* --eventheader: lattop's figures as EventHeader events */
 	/* Segments of the vhost-net transmit path (segsession.c). */
-	bool discover;	       /* --discover: find the flow's workers, write --profile-out */
-	const char *device;    /* --device DEV (discover) */
-	uint32_t ifindex;      /* of --device, or of the profile's device */
-	const char *flow_spec; /* --flow SPEC (discover) */
+	bool discover;           /* --discover: find the flow's workers, write --profile-out */
+	const char *device;      /* --device DEV (discover) */
+	uint32_t ifindex;        /* of --device, or of the profile's device */
+	const char *flow_spec;   /* --flow SPEC (discover) */
 	struct lat_flow flow;
-	const char *profile_out;  /* --profile-out FILE */
+	const char *profile_out; /* --profile-out FILE */
 	const char *profile_path; /* --profile FILE (measure) */
-	struct profile profile;	  /* loaded from profile_path */
-	bool details;		  /* --details: one line per packet (batch) */
-	bool hist;		  /* --hist: each row's log2 histogram in batch output */
-	uint32_t fifo_slots;	  /* --fifo-slots N (debug), 0 = the design's sizes */
-	const char *listen; /* --listen [ADDR:]PORT: serve /metrics (checked by opts__parse) */
-	bool tui;	    /* --tui: with --listen, keep the TUI (headless otherwise) */
-	bool no_stats;	    /* --no-stats: no bpf_stats fd; figures from the probes alone */
+	struct profile profile;   /* loaded from profile_path */
+	bool details;            /* --details: one line per packet (batch) */
+	bool hist;               /* --hist: each row's log2 histogram in batch output */
+	uint32_t fifo_slots;     /* --fifo-slots N (debug), 0 = the design's sizes */
+	const char *listen;      /* --listen [ADDR:]PORT: serve /metrics (checked by opts__parse) */
+	bool tui;                /* --tui: with --listen, keep the TUI (headless otherwise) */
+	bool no_stats;           /* --no-stats: no bpf_stats fd; figures from the probes alone */
 };
 
 /* What opts__parse asks the caller to do. */
@@ -91,7 +91,7 @@ enum opts_action {
  * and --help, and the tests check it against the man page. */
 struct opt_def {
 	const char *name; /* long name, without "--" */
-	char letter;	  /* short name, 0 for none */
+	char letter;      /* short name, 0 for none */
 	const char *arg;  /* the value's name in --help, NULL for an option without a value */
 	const char *help; /* --help text; each '\n' starts a line under the first */
 	/* Parse value v into o: 0, -EINVAL with one sentence in err, or an opts_action > 0 that
