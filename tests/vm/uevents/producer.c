@@ -84,7 +84,7 @@ static void stop_ev(const uint8_t id[16])
 
 static void sleep_ns(uint64_t ns)
 {
-	struct timespec ts = { (time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull) };
+	struct timespec ts = {(time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull)};
 
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
@@ -159,7 +159,7 @@ static void run_threads(void *(*fn)(void *), uint32_t nthreads, uint32_t n, FILE
 	pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 
 	for (uint32_t t = 0; t < nthreads && t < 64; t++) {
-		jobs[t] = (struct job){ t + 1, n, out, &mu };
+		jobs[t] = (struct job){t + 1, n, out, &mu};
 		pthread_create(&th[t], NULL, fn, &jobs[t]);
 	}
 	for (uint32_t t = 0; t < nthreads && t < 64; t++)
@@ -183,18 +183,21 @@ static int write_raw(int rounds)
 	static uint32_t enabled;
 	const char *cmd = "LatTestProvider_L4K1 u8 eventheader_flags; u8 version; u16 id; "
 			  "u16 tag; u8 opcode; u8 level";
-	struct ue_reg r = { .size = sizeof(r), .enable_size = 4 };
+	struct ue_reg r = {.size = sizeof(r), .enable_size = 4};
 	/* flags 0x07 = ptr64|LE|extension. */
-	static const uint8_t past_end[] = { 7, 0, 0, 0, 0, 0, 1, 4, 40, 0, 2, 0, 1, 2, 3, 4 };
-	static const uint8_t short_id[] = { 7, 0, 0, 0, 0, 0, 1, 4, 5, 0, 2, 0, 1, 2, 3, 4, 5 };
-	static const uint8_t no_id[] = { 3, 0, 0, 0, 0, 0, 1, 4 };
-	static const uint8_t level5[] = { 3, 0, 0, 0, 0, 0, 1, 5 };
-	static const uint8_t flags[] = { 0xf3, 0, 0, 0, 0, 0, 1, 4 };
-	const uint8_t *evs[] = { past_end, short_id, no_id, level5, flags };
-	size_t lens[] = { sizeof(past_end), sizeof(short_id), sizeof(no_id), sizeof(level5),
-			  sizeof(flags) };
-	int fd = open("/sys/kernel/tracing/user_events_data", O_RDWR);
+	static const uint8_t past_end[] = {7, 0, 0, 0, 0, 0, 1, 4, 40, 0, 2, 0, 1, 2, 3, 4};
+	static const uint8_t short_id[] = {7, 0, 0, 0, 0, 0, 1, 4, 5, 0, 2, 0, 1, 2, 3, 4, 5};
+	static const uint8_t no_id[] = {3, 0, 0, 0, 0, 0, 1, 4};
+	static const uint8_t level5[] = {3, 0, 0, 0, 0, 0, 1, 5};
+	static const uint8_t flags[] = {0xf3, 0, 0, 0, 0, 0, 1, 4};
+	const uint8_t *evs[] = {past_end, short_id, no_id, level5, flags};
+	size_t lens[] = {sizeof(past_end), sizeof(short_id), sizeof(no_id), sizeof(level5),
+			 sizeof(flags)};
+	int fd;
 
+	if (!rounds)
+		return 0;
+	fd = open("/sys/kernel/tracing/user_events_data", O_RDWR);
 	if (fd < 0)
 		return -1;
 	r.enable_addr = (uint64_t)(uintptr_t)&enabled;
@@ -205,7 +208,7 @@ static int write_raw(int rounds)
 	}
 	for (int k = 0; k < rounds; k++)
 		for (int e = 0; e < 5; e++) {
-			struct iovec io[2] = { { &r.write_index, 4 }, { (void *)evs[e], lens[e] } };
+			struct iovec io[2] = {{&r.write_index, 4}, {(void *)evs[e], lens[e]}};
 
 			if (writev(fd, io, 2) < 0) {
 				perror("writev");
@@ -265,10 +268,11 @@ int main(int argc, char **argv)
 		printf("cost %ld writes in %llu ns listened=%d\n", n,
 		       (unsigned long long)(now_ns() - t0), on);
 	} else if (argc == 2 && !strcmp(argv[1], "wait")) {
-		for (int i = 0; i < 600 && !TraceLoggingProviderEnabled(LatTest, LEVEL, KEYWORD); i++)
+		for (int i = 0; i < 600 && !TraceLoggingProviderEnabled(LatTest, LEVEL, KEYWORD);
+		     i++)
 			sleep_ns(100000000ull);
 		printf("%s\n", TraceLoggingProviderEnabled(LatTest, LEVEL, KEYWORD) ? "listening"
-											: "nobody");
+										    : "nobody");
 	} else {
 		fprintf(stderr, "usage: producer acts|wrong|flood|cost|wait ...\n");
 		rc = 2;

@@ -46,7 +46,8 @@ command -v cmake >/dev/null && command -v g++ >/dev/null || skip "cmake and g++ 
 if [ ! -x "$LT/build/bin/perf-decode" ] || [ "$(cat "$LT/src" 2>/dev/null)" != "$LT_SRC" ]; then
 	echo "vm-uevents: building LinuxTracepoints in $LT/build" >&2
 	nice cmake -S "$LT_SRC" -B "$LT/build" -DCMAKE_BUILD_TYPE=Release >&2
-	nice cmake --build "$LT/build" -j2 >&2
+	nice cmake --build "$LT/build" -j2 --target perf-collect perf-decode eventheader-tracepoint \
+		tracepoint >&2
 	echo "$LT_SRC" >"$LT/src"
 fi
 # Our producer, against the reference's TraceLoggingProvider.h and its libraries.
