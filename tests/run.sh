@@ -105,8 +105,6 @@ if [ -f tests/vm/run.sh ] && [ "${SKIP_VM:-0}" != 1 ]; then
 	suite vm $MAKE -s vmtest
 	# The same on Debian's PREEMPT_RT kernel (its checks that need /dev/kvm skip there).
 	suite vm-rt $MAKE -s vmtest-rt
-	# EventHeader activities on the user_events kernel tests/vm builds once (~5 min).
-	suite vm-uevents $MAKE -s vmtest-uevents
 fi
 
 echo
