@@ -321,7 +321,7 @@ while kill -0 $qpid 2>/dev/null; do
 	size=$(stat -c %s "$RESULTS" 2>/dev/null || echo 0)
 	[ "$size" != "$last" ] && last=$size idle_since=$SECONDS
 	# A kernel whose poweroff halts (no ACPI power-off): done is done, QEMU is ended.
-	if [ -z "$done_at" ] && grep -qx 'VMTEST-DONE' "$RESULTS"; then
+	if [ -z "$done_at" ] && grep -q '^VMTEST-DONE' "$RESULTS"; then # (CR-terminated)
 		done_at=$SECONDS
 	elif [ -n "$done_at" ] && [ $((SECONDS - done_at)) -ge 10 ]; then
 		echo "vm: the guest printed VMTEST-DONE but did not power off; ending QEMU" >&2
