@@ -180,65 +180,73 @@ static int open_ring(struct ehtrace *t, int tp, long id, int cpu)
 	return 0;
 }
 
-/* Copy len bytes at offset off (wrapping) of ring r into out. */
-static void ring_copy(const struct ring *r, uint64_t off, void *out, size_t len)
+/* Copy len bytes at offset off (wrapping) of the size-byte ring data into out. */
+static void ring_copy(const uint8_t *data, uint64_t size, uint64_t off, void *out, size_t len)
 {
-	uint64_t at = off & (r->size - 1), first = r->size - at;
+	uint64_t at = off & (size - 1), first = size - at;
 
 	if (first >= len) {
-		memcpy(out, r->data + at, len);
+		memcpy(out, data + at, len);
 	} else {
-		memcpy(out, r->data + at, first);
-		memcpy((uint8_t *)out + first, r->data, len - first);
+		memcpy(out, data + at, first);
+		memcpy((uint8_t *)out + first, data, len - first);
 	}
 }
 
-/* One sample record of ring r (rec, len bytes after its header). */
-static void take_sample(struct ehtrace *t, const struct ring *r, const uint8_t *rec, size_t len)
+/* One sample record (rec, len bytes after its header) of tracepoint tp. */
+static void take_sample(struct ehpair *p, int tp, const uint8_t *rec, size_t len)
 {
 	uint32_t tid, raw;
 	uint64_t time;
 
 	/* pid, tid (8) | time (8) | cpu, res (8) | raw size (4) | raw */
 	if (len < 28) {
-		ehpair__add_lost(t->pair, 1);
+		ehpair__add_lost(p, 1);
 		return;
 	}
 	memcpy(&tid, rec + 4, 4);
 	memcpy(&time, rec + 8, 8);
 	memcpy(&raw, rec + 24, 4);
 	if (raw > len - 28 || raw < TRACE_ENTRY_SIZE) {
-		ehpair__add_lost(t->pair, 1);
+		ehpair__add_lost(p, 1);
 		return;
 	}
-	ehpair__event(t->pair, r->tp, rec + 28 + TRACE_ENTRY_SIZE, raw - TRACE_ENTRY_SIZE, time,
-		      tid);
+	ehpair__event(p, tp, rec + 28 + TRACE_ENTRY_SIZE, raw - TRACE_ENTRY_SIZE, time, tid);
+}
+
+/* Read the records of a perf ring between tail and head. */
+uint64_t ehtrace__parse_ring(const uint8_t *data, uint64_t size, uint64_t tail, uint64_t head,
+			     struct ehpair *p, int tp)
+{
+	static _Thread_local uint8_t rec[65536];
+
+	while (tail < head) {
+		struct perf_event_header h;
+
+		ring_copy(data, size, tail, &h, sizeof(h));
+		if (h.size < sizeof(h) || h.size > head - tail || h.size > size)
+			break; /* cannot happen with a sane kernel: give up on this pass */
+		ring_copy(data, size, tail + sizeof(h), rec, h.size - sizeof(h));
+		if (h.type == PERF_RECORD_SAMPLE) {
+			take_sample(p, tp, rec, h.size - sizeof(h));
+		} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
+			uint64_t lost;
+
+			memcpy(&lost, rec + 8, 8);
+			ehpair__add_lost(p, lost);
+		}
+		tail += h.size;
+	}
+	return tail;
 }
 
 /* Read every record of ring r written so far. */
 static void drain_ring(struct ehtrace *t, struct ring *r)
 {
-	static _Thread_local uint8_t rec[65536];
 	uint64_t head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = r->meta->data_tail;
+	uint64_t tail =
+	    ehtrace__parse_ring(r->data, r->size, r->meta->data_tail, head, t->pair, r->tp);
 
-	while (tail < head) {
-		struct perf_event_header h;
-
-		ring_copy(r, tail, &h, sizeof(h));
-		if (h.size < sizeof(h) || h.size > head - tail)
-			break; /* cannot happen with a sane kernel: give up on this pass */
-		ring_copy(r, tail + sizeof(h), rec, h.size - sizeof(h));
-		if (h.type == PERF_RECORD_SAMPLE) {
-			take_sample(t, r, rec, h.size - sizeof(h));
-		} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
-			uint64_t lost;
-
-			memcpy(&lost, rec + 8, 8);
-			ehpair__add_lost(t->pair, lost);
-		}
-		tail += h.size;
-	}
 	__atomic_store_n(&r->meta->data_tail, tail, __ATOMIC_RELEASE);
 }
 

@@ -49,6 +49,13 @@ uint32_t ehtrace__nseries(const struct ehtrace *t);
 const char *ehtrace__series_name(const struct ehtrace *t, uint32_t i);
 /* Loss counters (the sample queue's drops are in lost). */
 void ehtrace__loss(const struct ehtrace *t, struct ehpair_loss *out);
+/* Read the perf records of a ring of size bytes (a power of two) at data from offset tail up
+ * to head into p as tracepoint tp's: samples (TID, TIME, CPU, RAW: the tracepoint's common
+ * fields, then the event) to ehpair__event, PERF_RECORD_LOST counts and samples too short for
+ * their fields to ehpair__add_lost. Returns the new tail (where a record that cannot be whole
+ * stopped the reading). The reader thread's step, public for its tests. */
+uint64_t ehtrace__parse_ring(const uint8_t *data, uint64_t size, uint64_t tail, uint64_t head,
+			     struct ehpair *p, int tp);
 /* Stop the reader after a last pass over every ring (its samples wait for ehtrace__drain);
  * NULL or a second call is a no-op. */
 void ehtrace__stop(struct ehtrace *t);
