@@ -132,7 +132,14 @@ command -v flock >/dev/null && flock 9
 # its own directory of the cache (kernels/PKG/kroot), so that runs on two kernels (standard
 # and PREEMPT_RT) do not extract each other's. A .deb left at the top of the cache by the
 # earlier one-kernel layout is reused.
+# VM_KERNEL_IMAGE: a kernel image built elsewhere (tests/vm/build-uevents-kernel.sh), booted
+# as it is, without modules; the Debian package steps below are skipped.
+if [ -n "${VM_KERNEL_IMAGE:-}" ]; then
+	[ -f "$VM_KERNEL_IMAGE" ] || die "VM_KERNEL_IMAGE $VM_KERNEL_IMAGE does not exist"
+	pkg=image:${VM_KERNEL_IMAGE##*/}
+else
 pkg=${VM_KERNEL_PKG:-$(kernel_pkg)}
+fi
 if [ -z "$pkg" ] && command -v apt-get >/dev/null; then
 	echo "vm: apt-cache knows no $VM_META; running apt-get update" >&2
 	apt-get update -qq >&2 || true
@@ -148,7 +155,9 @@ fi
 [ -n "$pkg" ] || skip "no Debian kernel package found (apt-cache depends $VM_META is empty)"
 KDIR=$CACHE/kernels/$pkg
 KROOT=$KDIR/kroot
-if [ "$(cat "$KROOT/.pkg" 2>/dev/null)" != "$pkg" ]; then
+if [ -n "${VM_KERNEL_IMAGE:-}" ]; then
+	:
+elif [ "$(cat "$KROOT/.pkg" 2>/dev/null)" != "$pkg" ]; then
 	mkdir -p "$KDIR"
 	deb=$(ls "$KDIR/${pkg}"_*.deb "$CACHE/${pkg}"_*.deb 2>/dev/null | head -n 1 || true)
 	if [ -z "$deb" ]; then
@@ -170,10 +179,14 @@ if [ "$(cat "$KROOT/.pkg" 2>/dev/null)" != "$pkg" ]; then
 		fi
 	done
 fi
+if [ -n "${VM_KERNEL_IMAGE:-}" ]; then
+	KVER=${pkg#image:} VMLINUZ=$VM_KERNEL_IMAGE VM_PVH=0
+else
 [ -d "$KROOT/lib/modules" ] || die "$KROOT is incomplete; remove it to extract again"
 KVER=$(ls "$KROOT/lib/modules" | head -n 1)
 VMLINUZ=$KROOT/boot/vmlinuz-$KVER
 [ -f "$VMLINUZ" ] || die "$VMLINUZ is missing; remove $KROOT to extract again"
+fi
 # Boot image: the ELF vmlinux inside the xz bzImage, booted through its PVH entry, spares TCG
 # ~6 s of decompression per run. Unpacked once; falls back to the bzImage (or VM_PVH=0).
 KERNEL=$VMLINUZ
@@ -235,7 +248,7 @@ while read -r m; do
 	*) cp "$src" "$ROOT/lib/modules/$m" ;;
 	esac
 	echo "$m" >>"$ROOT/etc/vmtest/modules"
-done < <(list $VM/modules.txt)
+done < <([ -n "${VM_KERNEL_IMAGE:-}" ] || list $VM/modules.txt)
 
 # Binaries (bins.txt) with their libraries, guest tests, extra files (files.txt).
 while read -r b; do
@@ -301,12 +314,20 @@ mon() {
 
 # Watch the guest: a result line at least every VM_IDLE_TIMEOUT s (each test has its own
 # timeout in the guest, so silence means the guest itself stopped), VM_TIMEOUT in all.
-hung=
+hung= done_at=
 last=0 idle_since=$SECONDS t0=$SECONDS
 while kill -0 $qpid 2>/dev/null; do
 	sleep 2
 	size=$(stat -c %s "$RESULTS" 2>/dev/null || echo 0)
 	[ "$size" != "$last" ] && last=$size idle_since=$SECONDS
+	# A kernel whose poweroff halts (no ACPI power-off): done is done, QEMU is ended.
+	if [ -z "$done_at" ] && grep -q '^VMTEST-DONE' "$RESULTS"; then # (CR-terminated)
+		done_at=$SECONDS
+	elif [ -n "$done_at" ] && [ $((SECONDS - done_at)) -ge 10 ]; then
+		echo "vm: the guest printed VMTEST-DONE but did not power off; ending QEMU" >&2
+		kill $qpid 2>/dev/null || true
+		break
+	fi
 	if [ $((SECONDS - t0)) -ge "$VM_TIMEOUT" ]; then
 		hung="no VMTEST-DONE after ${VM_TIMEOUT}s (VM_TIMEOUT)"
 	elif [ $((SECONDS - idle_since)) -ge "$VM_IDLE_TIMEOUT" ]; then
