@@ -10,9 +10,9 @@
  * Every op may be NULL (the kind has nothing to do there). The loops run in the list's order,
  * which is also the order of priority for the in-kernel aggregates' budget, except the free,
  * which runs in reverse. At an interval close the steps run in this order, each over the whole
- * list (session__close_interval): harvest, prune, scan, losses (then the collector's losses),
- * counters (then the budget's agg_over_budget), closing; the model closes the interval; then,
- * when a scan read the program list, sync.
+ * list (session__close_interval): drain (after the collector's events), harvest, prune, scan,
+ * losses (then the collector's losses), counters (then the budget's agg_over_budget), closing;
+ * the model closes the interval; then, when a scan read the program list, sync.
  *
  * Thread use: UI/main thread only.
  */
