@@ -8,6 +8,7 @@
  *                  "end":   { "kind": "tp_btf", "probe": "sched:sched_switch",
  *                             "field": "next_pid" },
  *                  "filter": { "pid": 0, "comm": "" } } ] }
+ * ("activities", EventHeader activities, may stand beside or instead of "spans": opts_eh.c.)
  * A probe's key is "key": "tid" (default) or "pid", or "field": a field of its tracepoint (a
  * tp_btf field lattop names, or any integer field of a generic tracepoint's format file), or a
  * function's argument ("arg0".."arg4": uprobe, kprobe, fentry, fexit) or return value ("ret":
@@ -585,7 +586,7 @@ static char *slurp(const char *path)
 int spans__parse_file(const char *path, struct span_spec *out, int max, int *n, char *err,
 		      size_t errlen)
 {
-	static const char *const keys[] = { "spans", NULL };
+	static const char *const keys[] = { "spans", "activities", NULL };
 	char *txt = slurp(path);
 	const cJSON *arr, *it;
 	cJSON *root;
@@ -621,6 +622,8 @@ int spans__parse_file(const char *path, struct span_spec *out, int max, int *n, 
 		e = -EINVAL;
 	} else if ((e = unknown_key(root, keys, path, "the top level", err, errlen))) {
 		/* err set */
+	} else if (!arr && cJSON_GetObjectItemCaseSensitive(root, "activities")) {
+		/* EventHeader activities only: the session's options read them (opts_eh.c). */
 	} else if (!cJSON_IsArray(arr) || !cJSON_GetArraySize(arr)) {
 		snprintf(err, errlen, "%s: 'spans' must be a non-empty array", path);
 		e = -EINVAL;

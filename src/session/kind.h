@@ -2,16 +2,17 @@
 /*
  * kind.h - one interface for every kind of probe a live session runs: the program probes
  * (kind_progs.c), the helper probes (kind_helpers.c), bpf_stats and the program list
- * (kind_stats.c), spans (kind_spans.c) and the vhost chain (kind_vhost.c). Each kind is one
- * ops table over state of its own; the session holds the list (kinds.c) and loops over it at
- * open, tick, interval close, mode change, filter change and close, never naming a kind.
+ * (kind_stats.c), spans (kind_spans.c), the vhost chain (kind_vhost.c) and EventHeader
+ * activities (kind_eh.c). Each kind is one ops table over state of its own; the session holds
+ * the list (kinds.c) and loops over it at open, drain, tick, interval close, mode change,
+ * filter change and close, never naming a kind.
  *
  * Every op may be NULL (the kind has nothing to do there). The loops run in the list's order,
  * which is also the order of priority for the in-kernel aggregates' budget, except the free,
  * which runs in reverse. At an interval close the steps run in this order, each over the whole
- * list (session__close_interval): harvest, prune, scan, losses (then the collector's losses),
- * counters (then the budget's agg_over_budget), closing; the model closes the interval; then,
- * when a scan read the program list, sync.
+ * list (session__close_interval): drain (after the collector's events), harvest, prune, scan,
+ * losses (then the collector's losses), counters (then the budget's agg_over_budget), closing;
+ * the model closes the interval; then, when a scan read the program list, sync.
  *
  * Thread use: UI/main thread only.
  */
@@ -58,6 +59,11 @@ struct kind_ops {
 	/* Runs it put on the ring buffer since open because the budget was spent (beyond the
 	 * kinds whose whole ask did not fit: the list counts those). */
 	uint64_t (*over_budget)(const struct kind *k);
+
+	/* Move what a reader thread of its own (not the collector's ring buffer) queued into
+	 * the model: at every session__drain (each tick, and first at an interval close), after
+	 * the collector's events. */
+	void (*drain)(struct session *s, struct kind *k);
 
 	/* The interval close, in this order (see above). harvest: what its aggregates gained,
 	 * into the open interval (also within a long interval, and force: from every CPU, at
@@ -107,7 +113,8 @@ struct kind {
 };
 
 /* The kinds (their files), in the list's order. */
-extern const struct kind_ops kind_spans, kind_vhost, kind_stats, kind_progs, kind_helpers;
+extern const struct kind_ops kind_spans, kind_vhost, kind_eh, kind_stats, kind_progs,
+    kind_helpers;
 
 /* Open every kind in the list's order, sharing the budget out as they go. Returns an exit
  * status with one sentence in err (the kinds opened so far are freed by kinds__free). */
@@ -124,6 +131,7 @@ struct kind *kinds__find(const struct session *s, const struct kind_ops *ops);
 
 /* The loops: each calls its op of every kind that has one, in the list's order. */
 void kinds__notice(struct session *s);
+void kinds__drain(struct session *s);
 void kinds__harvest(struct session *s, bool force);
 void kinds__prune(struct session *s);
 /* 0 when some kind read the program list, else the first failure (err says why). */

@@ -14,11 +14,12 @@
 #include "session/session.h"
 
 /* The kinds a live session runs, in order. The order is the open order (spans and the vhost
- * chain load first, bpf_stats is on before the program probes measure their floor, helper
- * probes sit on the program probes' stacks), and the order of priority of the budget. A new
- * kind is its file and one line here. */
+ * chain load first; the EventHeader reader, which loads no BPF, opens after them and sets its
+ * counters after the chain's; bpf_stats is on before the program probes measure their floor,
+ * helper probes sit on the program probes' stacks), and the order of priority of the budget.
+ * A new kind is its file and one line here. */
 static const struct kind_ops *const kind_list[] = {
-    &kind_spans, &kind_vhost, &kind_stats, &kind_progs, &kind_helpers,
+    &kind_spans, &kind_vhost, &kind_eh, &kind_stats, &kind_progs, &kind_helpers,
 };
 #define NKINDS (sizeof(kind_list) / sizeof(kind_list[0]))
 
@@ -127,6 +128,14 @@ void kinds__notice(struct session *s)
 	for (size_t i = 0; i < s->nkind; i++)
 		if (s->kind[i].ops->notice)
 			s->kind[i].ops->notice(s, &s->kind[i]);
+}
+
+/* Move what the kinds' own reader threads queued into the model. */
+void kinds__drain(struct session *s)
+{
+	for (size_t i = 0; i < s->nkind; i++)
+		if (s->kind[i].ops->drain)
+			s->kind[i].ops->drain(s, &s->kind[i]);
 }
 
 /* Take the in-kernel aggregates into the open interval. */

@@ -219,7 +219,14 @@ static int o_uprobe(struct opts *o, const char *v, char *err, size_t errlen)
 
 static int o_spans(struct opts *o, const char *v, char *err, size_t errlen)
 {
-	return spans__parse_file(v, o->spans, LAT_SPAN_MAX, &o->nspans, err, errlen) ? -EINVAL : 0;
+	if (spans__parse_file(v, o->spans, LAT_SPAN_MAX, &o->nspans, err, errlen))
+		return -EINVAL;
+	return opts__activities_file(o, v, err, errlen);
+}
+
+static int o_activities(struct opts *o, const char *v, char *err, size_t errlen)
+{
+	return opts__activity(o, v, err, errlen);
 }
 
 static int o_span_timeout(struct opts *o, const char *v, char *err, size_t errlen)
@@ -349,6 +356,16 @@ static const struct opt_def opt_table[] = {
 	  "(0.1 to 86400, default 10; counted as evicted): -u\n"
 	  "spans and file spans that set no \"timeout\"",
 	  o_span_timeout, 0 },
+	{ "activities", 0, "TP[:NAME]",
+	  "EventHeader activities (user_events tracepoint TP,\n"
+	  "e.g. MyProvider_L4K1) as spans: one per activity\n"
+	  "name, or the one named NAME; repeatable",
+	  o_activities, 0 },
+	{ "eventheader", 0, NULL,
+	  "write each closed interval's figures as EventHeader\n"
+	  "events of provider lattop (user_events tracepoint\n"
+	  "lattop_L4K1), the session as one activity",
+	  NULL, FIELD(eh_emit) },
 	{ "profile", 0, "FILE",
 	  "segments of the KVM -> vhost-net -> TUN transmit path\n"
 	  "(S0 kick -> handle_tx_kick, S1 -> tun_sendmsg, S2 ->\n"
@@ -573,16 +590,18 @@ static int check_spans(struct opts *o, char *err, size_t errlen)
 {
 	if (spans__check_names(o->spans, o->nspans, err, errlen))
 		return -EINVAL;
-	if (o->span_timeout_ns && !o->nspans) {
-		snprintf(err, errlen, "--span-timeout applies to spans: give -u or --spans too");
+	if (o->span_timeout_ns && !o->nspans && !o->neh) {
+		snprintf(err, errlen,
+			 "--span-timeout applies to spans: give -u, --spans or --activities too");
 		return -EINVAL;
 	}
 	/* After every span is read, so the option's place among -u and --spans is irrelevant. */
 	for (int i = 0; o->span_timeout_ns && i < o->nspans; i++)
 		if (!o->spans[i].timeout_given)
 			o->spans[i].timeout_ns = o->span_timeout_ns;
-	if (o->nspans && o->replay) {
-		snprintf(err, errlen, "-u and --spans trace a live system: they do not apply to -r");
+	if ((o->nspans || o->neh) && o->replay) {
+		snprintf(err, errlen,
+			 "-u, --spans and --activities trace a live system: they do not apply to -r");
 		return -EINVAL;
 	}
 	return 0;
@@ -594,12 +613,12 @@ static int check_all(struct opts *o, char *err, size_t errlen)
 	if (opts__check_record(o, err, errlen) || check_spans(o, err, errlen) ||
 	    opts__check_segments(o, err, errlen))
 		return -EINVAL;
-	if (o->mode == MODE_SEGMENTS && !o->nspans && !o->profile_path && !o->replay) {
+	if (o->mode == MODE_SEGMENTS && !o->nspans && !o->neh && !o->profile_path && !o->replay) {
 		snprintf(err, errlen,
 			 "segments mode needs spans or a profile: give -u, --spans or --profile");
 		return -EINVAL;
 	}
-	if ((o->nspans || o->profile_path) && !o->mode_set)
+	if ((o->nspans || o->neh || o->profile_path) && !o->mode_set)
 		o->mode = MODE_SEGMENTS;
 	if (check_listen(o, err, errlen) || opts__check_flight(o, err, errlen))
 		return -EINVAL;

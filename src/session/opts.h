@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "collect/ehtrace.h"
 #include "collect/flow.h"
 #include "collect/profile.h"
 #include "collect/spans.h"
@@ -24,6 +25,7 @@ enum out_fmt {
 
 /* Most entries a -p list may hold (the ETW design capped at 64; lattop supports 4x that). */
 #define FILTER_MAX 256
+#define EH_SPEC_MAX 16 /* --activities arguments */
 
 /* One -p entry: a program ID or a program name. */
 struct filter_ent {
@@ -59,6 +61,9 @@ struct opts {
 	struct span_spec spans[LAT_SPAN_MAX]; /* -u and --spans, in the order given */
 	int nspans;
 	uint64_t span_timeout_ns; /* --span-timeout, for spans that set none (0: not given) */
+	struct ehtrace_spec eh[EH_SPEC_MAX]; /* --activities: EventHeader activities */
+	int neh;
+	bool eh_emit; /* --eventheader: lattop's figures as EventHeader events */
 	/* Segments of the vhost-net transmit path (segsession.c). */
 	bool discover;           /* --discover: find the flow's workers, write --profile-out */
 	const char *device;      /* --device DEV (discover) */
@@ -147,6 +152,11 @@ int opts__check_flight(struct opts *o, char *err, size_t errlen);
 /* Parse a duration: a number with s, m or h ("15m", "30s", "1.5h"), ms, or plain seconds;
  * 0 or -EINVAL. */
 int opts__parse_duration(const char *v, uint64_t *ns);
+/* Parse one --activities argument (opts_eh.c); 0 or -EINVAL with one sentence. */
+int opts__activity(struct opts *o, const char *v, char *err, size_t errlen);
+/* The "activities" of spans file path (opts_eh.c; an unreadable file or bad JSON is left to
+ * the spans' parser to name). Returns 0 or -EINVAL with one sentence. */
+int opts__activities_file(struct opts *o, const char *path, char *err, size_t errlen);
 /* Print the usage text to f. */
 void opts__usage(void *f);
 

@@ -22,6 +22,7 @@
 #include "collect/demo.h"
 #include "rec/recorder.h"
 #include "rec/replay.h"
+#include "session/ehemit.h"
 #include "session/kind.h"
 #include "session/session.h"
 
@@ -146,14 +147,16 @@ static int open_shared(struct session *s, char *err, size_t errlen)
 }
 
 /* Open phase 3, the kinds of probe (session/kind.h) in the list's order, the budget shared
- * out as they go; then the demo, which self-times only where no kind measures its programs
- * per invocation. */
+ * out as they go; --eventheader's output; then the demo, which self-times only where no kind
+ * measures its programs per invocation. */
 static int open_kinds(struct session *s, char *err, size_t errlen)
 {
 	int e = kinds__open(s, err, errlen);
 
 	if (e != EXIT_OK)
 		return e;
+	if (s->o->eh_emit && !(s->ehx = ehemit__open(s->o->interval_ns, err, errlen)))
+		return errno == ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
 	/* What the kinds found about the machine (the device and profile, bpf_stats on
 	 * already) stays through filter edits. */
 	s->warn_keep = strlen(s->warn);
@@ -231,6 +234,8 @@ static void live_close(struct session *s)
 	session__flight_stop(s);
 	collector__stop(s->col);
 	kinds__free(s);
+	ehemit__close(s->ehx);
+	s->ehx = NULL;
 	demo__free(s->demo);
 	s->demo = NULL;
 	collector__free(s->col);
@@ -272,6 +277,7 @@ void session__drain(struct session *s)
 {
 	if (s->col)
 		collector__drain(s->col, on_event, s);
+	kinds__drain(s);
 }
 
 /* A failed ring_buffer__poll: a loss counter from the first failure on, and one sentence (the
@@ -296,9 +302,11 @@ static void harvest(struct session *s, uint64_t now)
 	s->harvest_ns = now;
 }
 
-/* The interval is closed (s->m's last interval): record it and hand it on. */
+/* The interval is closed (s->m's last interval): write it as EventHeader events
+ * (--eventheader), record it and hand it on. */
 static void interval_closed(struct session *s)
 {
+	ehemit__interval(s->ehx, s);
 	session__record_interval(s);
 	session__flight_interval(s);
 	if (s->on_interval)

@@ -25,6 +25,7 @@ struct demo;
 struct kind;
 struct recorder;
 struct replay;
+struct ehemit;
 
 struct session;
 struct series;
@@ -67,6 +68,7 @@ struct session {
 	struct flight *fl;    /* --flight: the flight recorder, or NULL (flight_ses.c) */
 	struct flight_ses *fls;
 	struct replay *rp;    /* -r: frames come from a recording (no BPF), or NULL */
+	struct ehemit *ehx;   /* --eventheader: the figures as EventHeader events, or NULL */
 	bool user_filter;     /* replay: -p given or the filter edited (recorded ones yield) */
 	bool opened;          /* replay: opened whole (its cost is reported at close) */
 	struct kind *kind; /* live: the kinds of probe it runs (session/kind.h), in order */

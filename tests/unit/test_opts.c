@@ -396,7 +396,7 @@ static void test_span_timeout(void)
 	ASSERT_EQ(o.spans[0].timeout_ns, SPAN_TIMEOUT_NS, "default 10 s");
 	expect_error(bad, "bad timeout '0.05' for --span-timeout: give seconds from 0.1 to 86400");
 	expect_error(big, "bad timeout '86401' for --span-timeout");
-	expect_error(alone, "--span-timeout applies to spans: give -u or --spans too");
+	expect_error(alone, "--span-timeout applies to spans: give -u, --spans or --activities too");
 }
 
 static void test_help_version(void)

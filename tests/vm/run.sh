@@ -177,7 +177,14 @@ flavour() {
 # own directory of the cache (kernels/PKG/kroot), so that runs on several kernels do not
 # extract each other's. A .deb left at the top of the cache by the earlier one-kernel layout
 # is reused.
+# VM_KERNEL_IMAGE: a kernel image built elsewhere (tests/vm/build-uevents-kernel.sh), booted
+# as it is, without modules; the Debian package steps below are skipped.
+if [ -n "${VM_KERNEL_IMAGE:-}" ]; then
+	[ -f "$VM_KERNEL_IMAGE" ] || die "VM_KERNEL_IMAGE $VM_KERNEL_IMAGE does not exist"
+	pkg=image-$(basename "$VM_KERNEL_IMAGE" | tr -c 'A-Za-z0-9_.+~\n-' _)
+else
 pkg=${VM_KERNEL_PKG:-$(kernel_pkg)}
+fi
 if [ -z "$pkg" ] && command -v apt-get >/dev/null; then
 	echo "vm: apt knows no $VM_META${SUITE:+ in $SUITE}; running apt-get update" >&2
 	apt_run apt-get update -qq >&2 || true
@@ -191,7 +198,8 @@ if [ -z "$pkg" ]; then
 	done
 fi
 [ -n "$pkg" ] || skip "no Debian kernel package for $VM_KERNEL found (apt knows no $VM_META${SUITE:+ in suite $SUITE at ${VM_APT_URI:-$(mirror)}})"
-[[ $pkg =~ ^linux-image-[0-9][a-z0-9.+~-]*$ ]] || die "VM_KERNEL_PKG must name a linux-image package, not '$pkg'"
+[ -n "${VM_KERNEL_IMAGE:-}" ] || [[ $pkg =~ ^linux-image-[0-9][a-z0-9.+~-]*$ ]] ||
+	die "VM_KERNEL_PKG must name a linux-image package, not '$pkg'"
 
 # One run at a time per kernel package (and VM_INSTANCE, a name for a second run of the same
 # kernel): its image, console, results and monitor FIFOs live in run/PKG[-INSTANCE], so runs on
@@ -208,7 +216,9 @@ command -v flock >/dev/null && flock 9
 
 KDIR=$CACHE/kernels/$pkg
 KROOT=$KDIR/kroot
-if [ "$(cat "$KROOT/.pkg" 2>/dev/null)" != "$pkg" ]; then
+if [ -n "${VM_KERNEL_IMAGE:-}" ]; then
+	:
+elif [ "$(cat "$KROOT/.pkg" 2>/dev/null)" != "$pkg" ]; then
 	mkdir -p "$KDIR"
 	deb=$(ls "$KDIR/${pkg}"_*.deb "$CACHE/${pkg}"_*.deb 2>/dev/null | head -n 1 || true)
 	if [ -z "$deb" ]; then
@@ -233,6 +243,9 @@ if [ "$(cat "$KROOT/.pkg" 2>/dev/null)" != "$pkg" ]; then
 		fi
 	done
 fi
+if [ -n "${VM_KERNEL_IMAGE:-}" ]; then
+	KVER=${pkg#image-} VMLINUZ=$VM_KERNEL_IMAGE VM_PVH=0
+else
 # Debian 13's packages install under /usr (merged /usr), Debian 12's under /lib.
 MODDIR=$KROOT/lib/modules
 [ -d "$MODDIR" ] || MODDIR=$KROOT/usr/lib/modules
@@ -240,6 +253,7 @@ MODDIR=$KROOT/lib/modules
 KVER=$(ls "$MODDIR" | head -n 1)
 VMLINUZ=$KROOT/boot/vmlinuz-$KVER
 [ -f "$VMLINUZ" ] || die "$VMLINUZ is missing; remove $KROOT to extract again"
+fi
 # Boot image: the ELF vmlinux inside the bzImage (xz on Debian 12, zstd on Debian 13), booted
 # through its PVH entry, spares TCG ~6 s of decompression per run. Unpacked once
 # (vmlinux-pvh.none records a kernel without one; an empty vmlinux-pvh, the older record, is
@@ -311,7 +325,7 @@ while read -r m; do
 	*) cp "$src" "$ROOT/lib/modules/$m" ;;
 	esac
 	echo "$m" >>"$ROOT/etc/vmtest/modules"
-done < <(list $VM/modules.txt)
+done < <([ -n "${VM_KERNEL_IMAGE:-}" ] || list $VM/modules.txt)
 
 # Binaries (bins.txt) with their libraries, guest tests, extra files (files.txt).
 while read -r b; do
@@ -383,12 +397,20 @@ mon() {
 
 # Watch the guest: a result line at least every VM_IDLE_TIMEOUT s (each test has its own
 # timeout in the guest, so silence means the guest itself stopped), VM_TIMEOUT in all.
-hung=
+hung= done_at=
 last=0 idle_since=$SECONDS t0=$SECONDS
 while kill -0 $qpid 2>/dev/null; do
 	sleep 2
 	size=$(stat -c %s "$RESULTS" 2>/dev/null || echo 0)
 	[ "$size" != "$last" ] && last=$size idle_since=$SECONDS
+	# A kernel whose poweroff halts (no ACPI power-off): done is done, QEMU is ended.
+	if [ -z "$done_at" ] && grep -q '^VMTEST-DONE' "$RESULTS"; then # (CR-terminated)
+		done_at=$SECONDS
+	elif [ -n "$done_at" ] && [ $((SECONDS - done_at)) -ge 10 ]; then
+		echo "vm: the guest printed VMTEST-DONE but did not power off; ending QEMU" >&2
+		kill $qpid 2>/dev/null || true
+		break
+	fi
 	if [ $((SECONDS - t0)) -ge "$VM_TIMEOUT" ]; then
 		hung="no VMTEST-DONE after ${VM_TIMEOUT}s (VM_TIMEOUT)"
 	elif [ $((SECONDS - idle_since)) -ge "$VM_IDLE_TIMEOUT" ]; then

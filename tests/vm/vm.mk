@@ -32,6 +32,11 @@ vmtest-612: $(VM_DEPS)
 vmtest-612-rt: $(VM_DEPS)
 	$(Q)OUTPUT=$(OUTPUT) VM_KERNEL=6.12-rt bash tests/vm/run.sh
 
+# EventHeader activities against the reference implementation, on a kernel with user_events
+# that tests/vm/build-uevents-kernel.sh builds once (tests/vm/uevents/run.sh).
+vmtest-uevents: lattop $(VM_BINS) $(VM_PLAIN_BINS) $(OUTPUT)/tests/host/target
+	$(Q)OUTPUT=$(OUTPUT) bash tests/vm/uevents/run.sh
+
 $(VM_BINS:%=%.bpf.o): $(VM_OUT)/%.bpf.o: tests/vm/fixtures/%.bpf.c $(VMLINUX_H)
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D)
