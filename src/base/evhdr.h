@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/ioctl.h>
 
 #define EVHDR_SIZE 8	       /* the header */
 #define EVHDR_NAME_MAX 256     /* a tracepoint name, its NUL included */
@@ -106,5 +107,18 @@ int evhdr__meta_next(struct evhdr_meta_iter *it, struct evhdr_field *f);
  * their values. Returns 0 or -EINVAL. */
 int evhdr__parse_tpname(const char *tp, char *provider, size_t provlen, uint8_t *level,
 			uint64_t *keyword);
+
+/* The kernel's user_events registration (include/uapi/linux/user_events.h, 6.4 and later; not
+ * in Debian 12's headers), for the reader (collect/ehtrace.c) and the writer (session/ehemit.c). */
+struct ue_reg {
+	uint32_t size;
+	uint8_t enable_bit;
+	uint8_t enable_size;
+	uint16_t flags;
+	uint64_t enable_addr;
+	uint64_t name_args;
+	uint32_t write_index;
+} __attribute__((__packed__));
+#define UE_IOCSREG _IOWR('*', 0, struct ue_reg *)
 
 #endif /* LAT_BASE_EVHDR_H */

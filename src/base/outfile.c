@@ -143,3 +143,22 @@ int outfile__create_unique(char *buf, size_t len, const char *stem, const char *
 		 what, stem, ext, OUTFILE_SUFFIXES - 2);
 	return -EEXIST;
 }
+
+/* Write all n bytes of p to fd, retrying short writes and EINTR; 0 or -errno. */
+int outfile__write_all(int fd, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	while (n) {
+		ssize_t w = write(fd, b, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		b += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}

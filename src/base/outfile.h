@@ -34,4 +34,7 @@ int outfile__free_name(char *buf, size_t len, const char *stem, const char *ext)
 int outfile__create_unique(char *buf, size_t len, const char *stem, const char *ext,
 			   const char *what, char *err, size_t errlen);
 
+/* Write all n bytes of p to fd, retrying short writes and EINTR; 0 or -errno. */
+int outfile__write_all(int fd, const void *p, size_t n);
+
 #endif /* LAT_OUTFILE_H */

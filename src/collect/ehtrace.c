@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/evhdr.h"
 #include "base/spsc.h"
 #include "collect/ehtrace.h"
 #include "collect/tpformat.h"
@@ -30,17 +31,6 @@
 #define MAX_RINGS 1024	    /* tracepoints x CPUs */
 #define TRACE_ENTRY_SIZE 8  /* the common fields before a user_events payload */
 
-/* The kernel's user_events registration (include/uapi/linux/user_events.h, 6.4 and later). */
-struct ue_reg {
-	uint32_t size;
-	uint8_t enable_bit;
-	uint8_t enable_size;
-	uint16_t flags;
-	uint64_t enable_addr;
-	uint64_t name_args;
-	uint32_t write_index;
-} __attribute__((__packed__));
-#define UE_IOCSREG _IOWR('*', 0, struct ue_reg *)
 
 struct ring {
 	int fd, tp;

@@ -32,23 +32,6 @@ void flight_job__free(struct flight *f, struct flight_job *j)
 	free(j);
 }
 
-/* Write all of p (retrying short writes); 0 or -errno. */
-static int write_all(int fd, const uint8_t *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* Open the dump directory, refusing a symbolic link; the fd, or -errno with msg set. */
 static int open_dir(const struct flight *f, char *msg, size_t len)
 {
@@ -94,11 +77,11 @@ static int create_in(int dfd, const struct flight_job *j, char *name, size_t len
  * soon as it is written (*bytes counts them), so what the ring evicted meanwhile is freed. */
 static int write_job(struct flight *f, int fd, struct flight_job *j, uint64_t *bytes)
 {
-	int e = write_all(fd, j->head.p, j->head.len);
+	int e = outfile__write_all(fd, j->head.p, j->head.len);
 
 	*bytes = j->head.len;
 	for (size_t i = 0; !e && i < j->n; i++) {
-		e = write_all(fd, j->fr[i]->data, j->fr[i]->len);
+		e = outfile__write_all(fd, j->fr[i]->data, j->fr[i]->len);
 		*bytes += j->fr[i]->len;
 		flight_frame__unref(f, j->fr[i]);
 		j->fr[i] = NULL;

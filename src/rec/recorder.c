@@ -57,23 +57,6 @@ struct recorder {
 	uint32_t nraw;
 };
 
-/* Write all of buf (retrying short writes); 0 or -errno. */
-static int write_all(int fd, const uint8_t *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* Writer thread: pop frames and write them; after a failure, drop the rest. */
 static void *writer_main(void *arg)
 {
@@ -95,7 +78,7 @@ static void *writer_main(void *arg)
 		r->count--;
 		pthread_mutex_unlock(&r->mu);
 		if (!atomic_load_explicit(&r->err, memory_order_relaxed)) {
-			e = write_all(r->fd, f->b.p, f->b.len);
+			e = outfile__write_all(r->fd, f->b.p, f->b.len);
 			if (!e && f->sync && fdatasync(r->fd))
 				e = -errno;
 			if (e)
@@ -257,7 +240,7 @@ static struct recorder *start_fd(int fd, const char *path, const struct rec_meta
 	}
 	rec__header(&hb, meta);
 	free(meta);
-	e = hb.oom ? -ENOMEM : write_all(r->fd, hb.p, hb.len);
+	e = hb.oom ? -ENOMEM : outfile__write_all(r->fd, hb.p, hb.len);
 	if (!e && fdatasync(r->fd))
 		e = -errno;
 	atomic_store_explicit(&r->bytes, hb.len, memory_order_relaxed);

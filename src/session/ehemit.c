@@ -35,16 +35,6 @@
 #define META_MAX 2048
 #define DATA_MAX 2048
 
-/* The kernel's user_events registration (include/uapi/linux/user_events.h, 6.4 and later). */
-struct ue_reg {
-	uint32_t size;
-	uint8_t enable_bit;
-	uint8_t enable_size;
-	uint16_t flags;
-	uint64_t enable_addr;
-	uint64_t name_args;
-	uint32_t write_index;
-} __attribute__((__packed__));
 
 struct ehemit {
 	int fd;
@@ -160,7 +150,7 @@ struct ehemit *ehemit__open(uint64_t interval_ns, char *err, size_t errlen)
 	x->fd = open(path, O_RDWR | O_CLOEXEC);
 	r.enable_addr = (uint64_t)(uintptr_t)&x->enabled;
 	r.name_args = (uint64_t)(uintptr_t)cmd;
-	if (x->fd < 0 || ioctl(x->fd, _IOWR('*', 0, struct ue_reg *), &r)) {
+	if (x->fd < 0 || ioctl(x->fd, UE_IOCSREG, &r)) {
 		snprintf(err, errlen, "cannot register user_events tracepoint %s: %s", EMIT_TP,
 			 strerror(errno));
 		goto fail;
