@@ -4,9 +4,10 @@
 Each fenced block whose info string is sh (or bash) must follow an HTML comment
 <!-- doctest ... --> that holds one line per command of the block, in order: "KIND: ARG"
 (docs/DEVELOPING.md names the kinds). A command is a line of the block that is neither empty
-nor a comment; a line ending in a backslash goes on with the next one. Prints one line per
-command, separated by US (0x1f, so that an empty field stays a field): file, number, kind, argument, command; or "ERROR file:line why" for a
-block without its comment, a comment without its block, or counts that differ.
+nor a comment; a line ending in a backslash goes on with the next one. Prints one line per command:
+file, number, kind, argument, command, separated by US (0x1f, so that an empty field stays a
+field); or "ERROR file:line why" for a block without its comment, a comment without its block, or
+counts that differ.
 """
 import re
 import sys
