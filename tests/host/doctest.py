@@ -42,6 +42,8 @@ def directives(text):
         kind, sep, arg = line.partition(":")
         if not sep or kind not in KINDS:
             return "'%s' is not KIND: ARG with KIND one of %s" % (line, " ".join(sorted(KINDS)))
+        if (kind == "quiet") != (not arg.strip()):
+            return "'%s': quiet takes no argument, every other kind one" % line
         out.append((kind, arg.strip()))
     return out
 
