@@ -64,6 +64,27 @@ wait_gone() {
 	for _ in $(seq 100); do flock -n "$lock" true 2>/dev/null && return 0; sleep 0.1; done
 	return 1
 }
+# wait_report FILE: until a session's first report is in FILE (it has attached), up to 60 s.
+wait_report() {
+	for _ in $(seq 1200); do [ -s "$1" ] && return 0; sleep 0.05; done
+	return 1
+}
+# end_session PID FILE: the workload a batch session (-D 600: a guard, not the end) measures is
+# done; wait until FILE holds two more reports than now (the second closed after the
+# workload's last call, however slow the host), then end the session with SIGINT (it reports
+# its last, partial interval) and return its status. A session that ends meanwhile is waited
+# for as it is. Ending on a -D clock instead loses the calls a loaded host made late.
+end_session() {
+	local n
+	n=$(wc -l <"$2")
+	for _ in $(seq 1200); do
+		[ "$(wc -l <"$2")" -ge $((n + 2)) ] && break
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.05
+	done
+	kill -INT "$1" 2>/dev/null
+	wait "$1"
+}
 # live CMD...: run a live session; while another one holds the lock ($LATTOP_LOCK), wait for
 # it (up to 2 minutes) and try again (a refused session writes nothing, not even a recording's
 # header). Its stderr goes to this stderr; returns its status.

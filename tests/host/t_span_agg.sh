@@ -31,7 +31,7 @@ start_session() {
 	local name=$1; shift
 	env "$@" >"$TMP/$name.json" 2>"$TMP/$name.err" &
 	lat=$!
-	for _ in $(seq 100); do [ -s "$TMP/$name.json" ] && break; sleep 0.05; done
+	wait_report "$TMP/$name.json"
 }
 # field NAME EXPR: a Python expression over the last report of session NAME (d; its span
 # rows by name in r).
@@ -56,11 +56,11 @@ N=1000000 T=2
 hot() {
 	local name=$1 ns; shift
 	wait_gone
-	start_session "$name" "$@" $LATTOP -b -o json -c -d 0.5 -D 4 --spans "$TMP/hot.json"
+	start_session "$name" "$@" $LATTOP -b -o json -c -d 0.5 -D 600 --spans "$TMP/hot.json"
 	entries=$(agg_entries $lat)
 	echo "hot $N $T" >&"${SF[1]}"; read -r _ calls ns <&"${SF[0]}"
 	rate=$((calls * 1000000000 / ns))
-	wait $lat
+	end_session $lat "$TMP/$name.json"
 	expect_eq "$name-exit" $? 0
 }
 hot hot-agg
@@ -100,7 +100,7 @@ fi
 near() {
 	python3 -c "import sys; a, b = $1, $2; m = max(a, b); sys.exit(not (abs(a - b) <= 2 ** (m.bit_length() - 1 - 6) + 0.004 * m))"
 }
-ARGS=(-b -o json -c -d 0.5 -D 5 -u "$FIXABS:spanfix_work")
+ARGS=(-b -o json -c -d 0.5 -D 600 -u "$FIXABS:spanfix_work")
 wait_gone
 start_session pair-agg $LATTOP "${ARGS[@]}"
 pa=$lat
@@ -108,9 +108,9 @@ start_session pair-raw LATTOP_LOCK="$TMP/second.lock" $LATTOP "${ARGS[@]}" -w "$
 pr=$lat
 expect_eq pair-paths "$(agg_entries $pa)/$(agg_entries $pr)" "$NCPU/1"
 echo "ladder 1000" >&"${SF[1]}"; read -r _ laddered <&"${SF[0]}"
-wait $pa
+end_session $pa "$TMP/pair-agg.json"
 expect_eq pair-agg-exit $? 0
-wait $pr
+end_session $pr "$TMP/pair-raw.json"
 expect_eq pair-raw-exit $? 0
 expect_eq pair-calls "$laddered" 1000
 expect_eq pair-counts "$(field pair-agg "r['spanfix_work']['count']")/$(field pair-raw "r['spanfix_work']['count']")" 1000/1000
@@ -140,11 +140,11 @@ check pair-events-p99 near "$a99" "$e99"
 # The aggregates' budget: spans whose records do not fit go through the ring buffer, counted
 # in agg_over_budget, and still count every sample.
 wait_gone
-start_session budget LATTOP_AGG_BUDGET=4096 $LATTOP -b -o json -c -d 0.5 -D 2.5 \
+start_session budget LATTOP_AGG_BUDGET=4096 $LATTOP -b -o json -c -d 0.5 -D 600 \
 	-u "$FIXABS:spanfix_work"
 entries=$(agg_entries $lat)
 echo mix >&"${SF[1]}"; read -r _ mixed _ <&"${SF[0]}"
-wait $lat
+end_session $lat "$TMP/budget.json"
 expect_eq budget-exit $? 0
 expect_eq budget-path "$entries" 1
 expect_eq budget-count "$(field budget "r['spanfix_work']['count']")/$mixed" 1100/1100

@@ -15,14 +15,14 @@ read -r _ fixpid <&"${SF[0]}"
 # session is also recorded with every event (--raw), so the recursion's and the re-entry's
 # samples can be read one by one.
 wait_gone
-$LATTOP -b -o json -c -d 0.5 -D 4 -u "$FIXABS:spanfix_work" -u "$fixpid:spanfix_recurse" \
+$LATTOP -b -o json -c -d 0.5 -D 600 -u "$FIXABS:spanfix_work" -u "$fixpid:spanfix_recurse" \
 	-u "$FIXABS:spanfix_reenter" -w "$TMP/u.lat" --raw >"$TMP/u.json" 2>"$TMP/u.err" &
 lat=$!
-for _ in $(seq 100); do [ -s "$TMP/u.json" ] && break; sleep 0.05; done
+wait_report "$TMP/u.json"
 echo mix >&"${SF[1]}"; read -r _ mixed _ cp50 _ cp99 <&"${SF[0]}"
 echo "recurse 200" >&"${SF[1]}"; read -r _ recursed <&"${SF[0]}"
 echo "reenter 200" >&"${SF[1]}"; read -r _ reentered <&"${SF[0]}"
-wait $lat
+end_session $lat "$TMP/u.json"
 expect_eq u-exit $? 0
 expect_eq fixture-calls "$mixed/$recursed/$reentered" "1100/1000/400"
 row() { json "[r for r in L[-1]['rows'] if r['span']=='$1'][0]['$2']" "$TMP/u.json"; }
@@ -109,12 +109,12 @@ cat >"$TMP/libc.json" <<JSON
   "end": { "kind": "uretprobe", "probe": "libc.so.6:l64a" } } ] }
 JSON
 wait_gone
-$LATTOP -b -o json -c -d 0.5 -D 2.5 -u libc.so.6:l64a -u "$LIBC:a64l" --spans "$TMP/libc.json" \
+$LATTOP -b -o json -c -d 0.5 -D 600 -u libc.so.6:l64a -u "$LIBC:a64l" --spans "$TMP/libc.json" \
 	>"$TMP/libc.out" 2>"$TMP/libc.err" &
 lat=$!
-for _ in $(seq 100); do [ -s "$TMP/libc.out" ] && break; sleep 0.05; done
+wait_report "$TMP/libc.out"
 echo "libc 300" >&"${SF[1]}"; read -r _ libcalls <&"${SF[0]}"
-wait $lat
+end_session $lat "$TMP/libc.out"
 expect_eq libc-exit $? 0
 lrow() { json "[r for r in L[-1]['rows'] if r['span']=='$1'][0]['$2']" "$TMP/libc.out"; }
 expect_eq libc-by-name-count "$(lrow l64a count)/$libcalls" 300/300
@@ -146,14 +146,14 @@ cat >"$TMP/loss.json" <<JSON
   "end": { "kind": "uprobe", "probe": "$FIXABS:spanfix_complete", "field": "arg0" } } ] }
 JSON
 wait_gone
-$LATTOP -b -o json -c -d 0.5 -D 4 -u "$FIXABS:spanfix_recurse" --spans "$TMP/loss.json" \
+$LATTOP -b -o json -c -d 0.5 -D 600 -u "$FIXABS:spanfix_recurse" --spans "$TMP/loss.json" \
 	>"$TMP/loss.out" 2>"$TMP/loss.err" &
 lat=$!
-for _ in $(seq 100); do [ -s "$TMP/loss.out" ] && break; sleep 0.05; done
+wait_report "$TMP/loss.out"
 echo "recurse 10 20" >&"${SF[1]}"; read -r _ deep <&"${SF[0]}"
 echo "orphan 16484" >&"${SF[1]}"; read -r _ <&"${SF[0]}"
 echo "finish 16484" >&"${SF[1]}"; read -r _ <&"${SF[0]}"
-wait $lat
+end_session $lat "$TMP/loss.out"
 expect_eq loss-exit $? 0
 orow() { json "[r for r in L[-1]['rows'] if r['span']=='$1'][0]['$2']" "$TMP/loss.out"; }
 expect_eq overflow-calls "$deep" 200
@@ -197,12 +197,12 @@ cat >"$TMP/f.json" <<JSON
     "end": { "kind": "uretprobe", "probe": "$fixpid:spanfix_work", "key": "pid" } } ] }
 JSON
 wait_gone
-$LATTOP -b -o json -c -d 0.5 -D 3 --spans "$TMP/f.json" >"$TMP/f.out" 2>"$TMP/f.err" &
+$LATTOP -b -o json -c -d 0.5 -D 600 --spans "$TMP/f.json" >"$TMP/f.out" 2>"$TMP/f.err" &
 lat=$!
-for _ in $(seq 100); do [ -s "$TMP/f.out" ] && break; sleep 0.05; done
+wait_report "$TMP/f.out"
 echo mix >&"${SF[1]}"; read -r _ <&"${SF[0]}"
 echo "async 100" >&"${SF[1]}"; read -r _ <&"${SF[0]}"
-wait $lat
+end_session $lat "$TMP/f.out"
 expect_eq file-exit $? 0
 frow() { json "[r for r in L[-1]['rows'] if r['span']=='$1'][0]['$2']" "$TMP/f.out"; }
 expect_eq filter-comm-count "$(frow work_comm count)" 1100
@@ -241,14 +241,14 @@ cat >"$TMP/tp.json" <<JSON
     "end": { "kind": "tracepoint", "probe": "net:netif_receive_skb", "field": "skbaddr" } } ] }
 JSON
 wait_gone
-$LATTOP -b -o json -c -d 0.5 -D 3 --spans "$TMP/tp.json" --spans spans/syscalls.json \
+$LATTOP -b -o json -c -d 0.5 -D 600 --spans "$TMP/tp.json" --spans spans/syscalls.json \
 	>"$TMP/tp.out" 2>"$TMP/tp.err" &
 lat=$!
-for _ in $(seq 100); do [ -s "$TMP/tp.out" ] && break; sleep 0.05; done
+wait_report "$TMP/tp.out"
 echo "sleeps 100" >&"${SF[1]}"; read -r _ slept _ sp50 _ sp99 <&"${SF[0]}"
 echo "pidreq 100" >&"${SF[1]}"; read -r _ <&"${SF[0]}"
 echo "udp 50" >&"${SF[1]}"; read -r _ udps <&"${SF[0]}"
-wait $lat
+end_session $lat "$TMP/tp.out"
 expect_eq tp-exit $? 0
 trow() { json "[r for r in L[-1]['rows'] if r['span']=='$1'][0]['$2']" "$TMP/tp.out"; }
 expect_eq tp-kind "$(trow fix_sleep kind)" tracepoint
@@ -287,13 +287,13 @@ cat >"$TMP/age.json" <<JSON
     "end": { "kind": "uprobe", "probe": "$FIXABS:spanfix_complete", "field": "arg0" } } ] }
 JSON
 wait_gone
-$LATTOP -b -o json -c -d 0.5 -D 3 --spans "$TMP/age.json" >"$TMP/age.out" 2>"$TMP/age.err" &
+$LATTOP -b -o json -c -d 0.5 -D 600 --spans "$TMP/age.json" >"$TMP/age.out" 2>"$TMP/age.err" &
 lat=$!
-for _ in $(seq 100); do [ -s "$TMP/age.out" ] && break; sleep 0.05; done
+wait_report "$TMP/age.out"
 echo "orphan 20" >&"${SF[1]}"; read -r _ <&"${SF[0]}"
 sleep 1.5
 echo "finish 20" >&"${SF[1]}"; read -r _ <&"${SF[0]}"
-wait $lat
+end_session $lat "$TMP/age.out"
 expect_eq age-exit $? 0
 arow() { json "[r for r in L[-1]['rows'] if r['span']=='$1'][0]['$2']" "$TMP/age.out"; }
 expect_eq age-evicted "$(arow aged evicted)" 20
@@ -312,13 +312,13 @@ cat >"$TMP/nap.json" <<JSON
   "end": { "kind": "uretprobe", "probe": "$FIXABS:spanfix_nap" } } ] }
 JSON
 wait_gone
-$LATTOP -b -o json -c -d 0.5 -D 3 -u "$FIXABS:spanfix_nap" --span-timeout 0.2 \
+$LATTOP -b -o json -c -d 0.5 -D 600 -u "$FIXABS:spanfix_nap" --span-timeout 0.2 \
 	--spans "$TMP/nap.json" >"$TMP/nap.out" 2>"$TMP/nap.err" &
 lat=$!
-for _ in $(seq 100); do [ -s "$TMP/nap.out" ] && break; sleep 0.05; done
+wait_report "$TMP/nap.out"
 echo "nap 3 600" >&"${SF[1]}"; read -r _ <&"${SF[0]}"
 echo "nap 2 50" >&"${SF[1]}"; read -r _ <&"${SF[0]}"
-wait $lat
+end_session $lat "$TMP/nap.out"
 expect_eq span-timeout-exit $? 0
 nrow() { json "[r for r in L[-1]['rows'] if r['span']=='$1'][0]['$2']" "$TMP/nap.out"; }
 expect_eq span-timeout-u "$(nrow spanfix_nap count)/$(nrow spanfix_nap evicted)/$(nrow spanfix_nap unmatched)" 2/3/3
