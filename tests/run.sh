@@ -89,6 +89,59 @@ suite() {
 	suite_report "$@"
 }
 
+# VM: stock Debian kernels under QEMU (fentry/kprobes/vhost), when the harness exists: Debian
+# 12's 6.1 and its PREEMPT_RT flavour (whose checks that need /dev/kvm skip), and with VM_612=1
+# Debian 13's 6.12 and 6.12-rt too (not yet green: tests/vm/README.md, "Debian 13's 6.12").
+# Single-threaded TCG keeps each boot on one host core. So the VM suites start first, in the
+# background, in one lane beside the host suites (which keep the other core), and a second
+# lane joins when the host suites are done (VM_JOBS lanes in all, 2); each lane takes the next
+# suite of the list (longest first) that no other lane has claimed (mkdir is the claim). Each
+# suite has its own log and is reported, in the list's order, once all are done.
+vm_suites=()
+if [ -f tests/vm/run.sh ] && [ "${SKIP_VM:-0}" != 1 ]; then
+	[ "${VM_612:-0}" = 1 ] && vm_suites+=(vm-612-rt:vmtest-612-rt)
+	vm_suites+=(vm-rt:vmtest-rt vm:vmtest)
+	[ "${VM_612:-0}" = 1 ] && vm_suites+=(vm-612:vmtest-612)
+fi
+vm_jobs=${VM_JOBS:-2}
+[[ $vm_jobs =~ ^[1-9][0-9]*$ ]] || vm_jobs=2
+vm_lanes=()
+rm -rf "$LOG/vm-claims"
+
+# One lane: run every suite of the list not yet claimed by another lane, in order.
+vm_lane() {
+	local s
+	for s in "${vm_suites[@]}"; do
+		mkdir "$LOG/vm-claims/${s%%:*}" 2>/dev/null || continue
+		suite_run "${s%%:*}" $MAKE -s "${s#*:}"
+	done
+}
+
+# Start one more lane in the background (none when the binaries did not build).
+vm_lane_start() {
+	[ "${#vm_suites[@]}" -gt 0 ] && [ -d "$LOG/vm-claims" ] || return 0
+	[ "${#vm_lanes[@]}" -lt "$vm_jobs" ] || return 0
+	vm_lane &
+	vm_lanes+=($!)
+}
+
+# Stopped (Ctrl-C, a CI timeout): the lanes and everything under them (their boots) stop too.
+kill_tree() {
+	local c
+	for c in $(pgrep -P "$1"); do kill_tree "$c"; done
+	kill "$1" 2>/dev/null
+}
+trap 'trap - INT TERM; for p in "${vm_lanes[@]}"; do kill_tree "$p"; done; exit 130' INT TERM
+vm_t0=$SECONDS
+if [ "${#vm_suites[@]}" -gt 0 ]; then
+	# The binaries first, once: makes started side by side would build them twice at once.
+	suite_run vm-build $MAKE -s vmtest-bins
+	if [ "$(cat "$LOG/vm-build.rc")" = 0 ]; then
+		mkdir -p "$LOG/vm-claims"
+		vm_lane_start
+	fi
+fi
+
 # Source checks: no function in src/ over 80 lines (tools/funclen-allow.txt lists the ones
 # still being split).
 suite funclen bash tools/check-funclen.sh
@@ -127,36 +180,21 @@ if [ "${SKIP_PKG:-0}" != 1 ]; then
 	done
 fi
 
-# VM: stock Debian kernels under QEMU (fentry/kprobes/vhost), when the harness exists: Debian
-# 12's 6.1 and its PREEMPT_RT flavour (whose checks that need /dev/kvm skip), and with VM_612=1
-# Debian 13's 6.12 and 6.12-rt too (not yet green: tests/vm/README.md, "Debian 13's 6.12").
-# Single-threaded TCG keeps each on one host core, so VM_JOBS (2) of them boot side by side;
-# each has its own log and is reported in this order once all are done.
-if [ -f tests/vm/run.sh ] && [ "${SKIP_VM:-0}" != 1 ]; then
-	vm_suites=(vm:vmtest vm-rt:vmtest-rt)
-	[ "${VM_612:-0}" = 1 ] && vm_suites+=(vm-612:vmtest-612 vm-612-rt:vmtest-612-rt)
-	vm_jobs=${VM_JOBS:-2}
-	[[ $vm_jobs =~ ^[1-9][0-9]*$ ]] || vm_jobs=2
-	vm_t0=$SECONDS
-	# The binaries first, once: makes started side by side would build them twice at once.
-	suite_run vm-build $MAKE -s vmtest-bins
+# The VM suites: the other lanes join, then every suite is reported in the list's order.
+if [ "${#vm_suites[@]}" -gt 0 ]; then
 	if [ "$(cat "$LOG/vm-build.rc")" != 0 ]; then
 		echo "FAIL vm-build: make vmtest-bins exited $(cat "$LOG/vm-build.rc") (log: $LOG/vm-build.log)"
 		tail -n 20 "$LOG/vm-build.log" | sed 's/^/    /'
 		failed=$((failed + 1))
 		failures+=("FAIL vm-build: make vmtest-bins")
 	else
-		# The longest (the PREEMPT_RT kernels) start first.
-		for s in $(printf '%s\n' "${vm_suites[@]}" | grep -- '-rt:'; printf '%s\n' "${vm_suites[@]}" | grep -v -- '-rt:'); do
-			while [ "$(jobs -rp | wc -l)" -ge "$vm_jobs" ]; do wait -n; done
-			suite_run "${s%%:*}" $MAKE -s "${s#*:}" &
-		done
-		wait
+		for ((l = ${#vm_lanes[@]}; l < vm_jobs; l++)); do vm_lane_start; done
+		wait "${vm_lanes[@]}"
 		for s in "${vm_suites[@]}"; do
 			suite_report "${s%%:*}" $MAKE -s "${s#*:}"
 		done
 	fi
-	echo "== VM suites: ${#vm_suites[@]} kernels, $vm_jobs at a time, $((SECONDS - vm_t0)) s"
+	echo "== VM suites: ${#vm_suites[@]} kernels, $vm_jobs lanes, $((SECONDS - vm_t0)) s since the first boot"
 fi
 
 echo

@@ -5,10 +5,12 @@
 # unmounted (umount -R, then a findmnt check) before the tree is removed. No host directory is
 # ever bind-mounted into a tree: files go in and out by copying.
 #
-# DISTRO_CACHE (default tests/distro/.cache, git-ignored) keeps the tarballs; DISTRO_MIRROR the
+# DISTRO_CACHE (default $LATTOP_TEST_CACHE/distro when that is set, as .ci/run sets it, else
+# tests/distro/.cache, git-ignored) keeps the tarballs; DISTRO_MIRROR the
 # Debian mirror (default: the first URI of the machine's debian.sources, which the machine's
 # apt setup already trusts; nothing of that setup is changed).
 
+DISTRO_CACHE=${DISTRO_CACHE:-${LATTOP_TEST_CACHE:+$LATTOP_TEST_CACHE/distro}}
 DISTRO_CACHE=${DISTRO_CACHE:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/.cache}
 
 # The mirror URI: DISTRO_MIRROR, else the machine's own Debian mirror.

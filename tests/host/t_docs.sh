@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The documentation stays true: the man page renders without warnings and names every option
-# of the option table and no other; the README's two commands are the ones .ci/run and the man page give.
+# of the option table and no other; the README's two commands are the ones .ci/run, the man page and
+# docs/GUIDE.md give.
 cd "$(dirname "$0")/../.." && . tests/lib.sh
 SUITE=docs
 
@@ -41,9 +42,19 @@ check option-table-read test "$(grep -c '^help-has' "$TMP/opts-check.txt")" -ge 
 while read -r name ok why; do
 	if [ "$ok" = True ]; then pass "$name"; else fail "$name" "$why"; fi
 done <"$TMP/opts-check.txt"
-test_cmd=$(grep -m2 -E '^    apt-get update' README.md | tail -n1 | sed 's/^    //')
-check readme-test-cmd-in-ci grep -qF "${test_cmd#apt-get update && }" .ci/run
-check readme-demo-cmd grep -qE '^    apt-get update .*\./lattop --demo$' README.md
+test_cmd=$(grep -m1 -xE 'apt-get update .*make deps test' README.md)
+demo_cmd=$(grep -m1 -xE 'apt-get update .*\./lattop --demo' README.md)
+check readme-cmds-found test -n "$test_cmd" -a -n "$demo_cmd"
+check readme-test-cmd-in-ci grep -qxF -- "${test_cmd#apt-get update && }" .ci/run
+expect_eq readme-demo-cmd "$demo_cmd" \
+	'apt-get update && apt-get install -y make && make deps all && ./lattop --demo'
+# ... and the man page's EXAMPLES and docs/GUIDE.md give the same two.
+for f in man/lattop.8 docs/GUIDE.md; do
+	check "test-cmd-in-$(basename "$f")" grep -qxF -- "$test_cmd" "$f"
+	check "demo-cmd-in-$(basename "$f")" grep -qxF -- "$demo_cmd" "$f"
+done
+# The man page's SEE ALSO names the docs.
+check man-see-also-docs grep -q 'docs/GUIDE\.md' <(sed -n '/^\.SH SEE ALSO/,$p' man/lattop.8)
 
 # make install puts the binary and the man page under PREFIX (DESTDIR for staging).
 make -s install DESTDIR="$TMP/stage" PREFIX=/usr >"$TMP/inst.log" 2>&1

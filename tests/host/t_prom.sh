@@ -25,17 +25,7 @@ fi
 # Everything this suite starts is killed on exit, whatever happens.
 PIDS=()
 trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$TMP"' EXIT
-free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-# wait_url URL TRIES: until URL answers 200 (0.25 s apart).
-wait_url() {
-	for _ in $(seq "$2"); do
-		[ "$(curl -s -o /dev/null -w '%{http_code}' "$1")" = 200 ] && return 0
-		sleep 0.25
-	done
-	return 1
-}
+. tests/host/prom_lib.sh
 
 # Bad --listen arguments: one sentence, status 2, before anything starts.
 for a in abc 70000 0 1.2.3.4.5:9100 :9100 '[::1' 'host:9100'; do

@@ -24,24 +24,7 @@ if [ -z "$PROMETHEUS" ] || [ ! -x "$OUTPUT/tests/host/prom_route" ]; then
 fi
 PIDS=()
 trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$TMP"' EXIT
-free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-# wait_url URL TRIES: until URL answers 200 (0.25 s apart).
-wait_url() {
-	for _ in $(seq "$2"); do
-		[ "$(curl -s -o /dev/null -w '%{http_code}' "$1")" = 200 ] && return 0
-		sleep 0.25
-	done
-	return 1
-}
-# prom_query PORT QUERY TIME: the value of an instant query with one result, or "none" (read
-# with sed: no interpreter to start, on a host where that may take seconds).
-prom_query() {
-	curl -s "http://127.0.0.1:$1/api/v1/query" --data-urlencode "query=$2" --data-urlencode "time=$3" |
-		sed -n 's/^.*"result":\[{"metric":{[^}]*},"value":\[[0-9.]*,"\([^"]*\)"\]}\]}}$/\1/p' |
-		grep . || echo none
-}
+. tests/host/prom_lib.sh
 # lt A B: A < B for decimal numbers (awk).
 lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 < b + 0) }'; }
 # fds PID: how many files the process holds (the flood changes only its sockets).

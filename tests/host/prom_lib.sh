@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# What the Prometheus suites (t_prom, t_prom_flood) share: sourced after tests/lib.sh.
+
+# free_port: a TCP port on 127.0.0.1 that nothing listens on now.
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# wait_url URL TRIES: until URL answers 200 (0.25 s apart).
+wait_url() {
+	for _ in $(seq "$2"); do
+		[ "$(curl -s -o /dev/null -w '%{http_code}' "$1")" = 200 ] && return 0
+		sleep 0.25
+	done
+	return 1
+}
+
+# prom_query PORT QUERY TIME: the value of an instant query with one result, or "none" (read
+# with sed: no interpreter to start, on a host where that may take seconds).
+prom_query() {
+	curl -s "http://127.0.0.1:$1/api/v1/query" --data-urlencode "query=$2" --data-urlencode "time=$3" |
+		sed -n 's/^.*"result":\[{"metric":{[^}]*},"value":\[[0-9.]*,"\([^"]*\)"\]}\]}}$/\1/p' |
+		grep . || echo none
+}
