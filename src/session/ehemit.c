@@ -7,7 +7,8 @@
  *            end (field intervals);
  *   Series   per series and closed interval: interval (1, 2, ...), interval_ns, name, kind,
  *            count, p50_ns, p90_ns, p99_ns, p999_ns, max_ns (the figures -b prints; since
- *            start with -c);
+ *            start with -c; the five latencies left out when count is 0, where -o json
+ *            prints null);
  *   Losses   per closed interval: interval, rb_drops, queue_drops, recursion_drops,
  *            nest_drops and every session-wide named counter, by its name.
  * Events are written only while someone listens (the enabled bit the kernel keeps), as the
@@ -34,7 +35,6 @@
 #define EMIT_LEVEL 4
 #define META_MAX 2048
 #define DATA_MAX 2048
-
 
 struct ehemit {
 	int fd;
@@ -181,11 +181,14 @@ static void series_event(struct ehemit *x, struct ev *e, const struct model *m, 
 	ev_str(e, "name", r->s->name);
 	ev_str(e, "kind", r->s->type);
 	ev_u64(e, "count", r->count);
-	ev_u64(e, "p50_ns", r->p50);
-	ev_u64(e, "p90_ns", h ? hist__percentile(h, 0.90) : 0);
-	ev_u64(e, "p99_ns", r->p99);
-	ev_u64(e, "p999_ns", r->p999);
-	ev_u64(e, "max_ns", r->max);
+	/* No samples, no percentiles: the fields are left out, as -o json prints them null. */
+	if (r->has_dist && r->count) {
+		ev_u64(e, "p50_ns", r->p50);
+		ev_u64(e, "p90_ns", h ? hist__percentile(h, 0.90) : 0);
+		ev_u64(e, "p99_ns", r->p99);
+		ev_u64(e, "p999_ns", r->p999);
+		ev_u64(e, "max_ns", r->max);
+	}
 	ev_write(x, e, EVHDR_OP_INFO);
 }
 

@@ -10,7 +10,7 @@
 cd "$(dirname "$0")/../.." && . tests/lib.sh
 SUITE=host-eh-reference
 LT_SRC=${LINUXTRACEPOINTS:-$(cd .. && pwd)/shared/third_party/LinuxTracepoints}
-LT=tests/vm/.cache/linuxtracepoints
+LT=${LATTOP_TEST_CACHE:-tests/vm/.cache}/linuxtracepoints
 THREADS=4 PER=40 STOPS=7 ORPHANS=5 ROUNDS=3
 
 if [ ! -f "$LT_SRC/CMakeLists.txt" ]; then

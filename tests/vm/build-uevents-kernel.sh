@@ -4,7 +4,7 @@
 #
 # No Debian kernel enables user_events, so the tests build their own: `make tinyconfig`, the
 # options of tests/vm/uevents/kernel.config, `make olddefconfig`, `make bzImage` (no modules).
-# Everything lives in tests/vm/.cache/uevents-kernel/ (git-ignored): a private apt sources list
+# Everything lives in ${LATTOP_TEST_CACHE:-tests/vm/.cache}/uevents-kernel/ (git-ignored): a private apt sources list
 # and its lists (the machine's apt setup is left alone), the source package, the unpacked tree
 # and the build. A later run reuses the image; a changed kernel.config, a newer source package
 # or a changed recipe (this script) rebuilds it.
@@ -16,7 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 VM=tests/vm
-C=$VM/.cache/uevents-kernel
+C=${LATTOP_TEST_CACHE:-$VM/.cache}/uevents-kernel
 CONF=$VM/uevents/kernel.config
 JOBS=${UEVENTS_JOBS:-2}
 mkdir -p "$C"
@@ -56,8 +56,9 @@ if [ -z "$deb" ] || [ -n "${UEVENTS_REFRESH:-}" ]; then
 fi
 ver=$(dpkg-deb -f "$deb" Version)
 
-# The stamp: source version, option list and this recipe. Unchanged stamp + image = done.
-stamp=$( (echo "$ver"; options; cat "$0") | sha256sum | cut -c1-16)
+# The stamp: source version, option list and the build recipe (this script from "# Configure:"
+# on). Unchanged stamp + image = done.
+stamp=$( (echo "$ver"; options; sed -n '/^# Configure:/,$p' "$0") | sha256sum | cut -c1-16)
 IMG=$C/bzImage
 if [ -f "$IMG" ] && [ "$(cat "$C/stamp" 2>/dev/null)" = "$stamp" ]; then
 	echo "$IMG"

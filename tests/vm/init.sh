@@ -109,7 +109,7 @@ while [ $r -le "$REPEAT" ]; do
 		tmux kill-server 2>/dev/null
 		rm -rf /tmp/* 2>/dev/null
 	fi
-	for t in /tests/t_*.sh /tests/x_*.sh; do
+	for t in /tests/t_*.sh /tests/u_*.sh /tests/x_*.sh; do
 		[ -f "$t" ] || continue
 		name=${t##*/}
 		name=${name%.sh}

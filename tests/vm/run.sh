@@ -299,7 +299,7 @@ printf 'TEST_TIMEOUT=%s\nONLY=%q\nREPEAT=%s\nRESULTS_TTY=/dev/ttyS1\n' "$VM_TEST
 	"${VM_TESTS:-t_*}" "$VM_REPEAT" >"$ROOT/etc/vmtest/config"
 
 # Modules: copied (decompressed) in list order; each one's dependencies must come earlier.
-KMODS=$MODDIR/$KVER/kernel
+KMODS=${MODDIR:-}/$KVER/kernel # (no MODDIR with VM_KERNEL_IMAGE: no modules)
 loaded=" "
 : >"$ROOT/etc/vmtest/modules"
 while read -r m; do

@@ -17,8 +17,8 @@
  *       not EventHeader (level 5 on the level-4 tracepoint, undefined flag bits).
  *   producer flood THREADS PER_THREAD       start/stop pairs as fast as they go; prints
  *       "flood N pairs in NS ns".
- *   producer cost N                          N activity-start writes, timed; prints
- *       "cost N writes in NS ns listened=0|1".
+ *   producer cost N                          N writes (N/2 "Inner" start/stop pairs) from
+ *       one thread, timed; prints "cost N writes in NS ns listened=0|1".
  *   producer wait                            waits until someone listens (lattop's perf
  *       rings enable the tracepoint); prints "listening".
  */
@@ -261,8 +261,9 @@ int main(int argc, char **argv)
 		int on = TraceLoggingProviderEnabled(LatTest, LEVEL, KEYWORD);
 		uint64_t t0 = now_ns();
 
-		for (long i = 0; i < n; i++) {
+		for (long i = 0; i + 1 < n; i += 2) {
 			make_id(id, 997, (uint32_t)i, 9);
+			start_ev(id, NULL, 1);
 			stop_ev(id);
 		}
 		printf("cost %ld writes in %llu ns listened=%d\n", n,
