@@ -17,7 +17,7 @@
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, LAT_MAX_CPUS);
+	__uint(max_entries, LAT_NEST_ENTRIES);
 	__uint(map_flags, BPF_F_MMAPABLE);
 	__type(key, __u32);
 	__type(value, struct lat_nest);
@@ -25,7 +25,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, LAT_MAX_CPUS);
+	__uint(max_entries, LAT_NEST_ENTRIES);
 	__uint(map_flags, BPF_F_MMAPABLE);
 	__type(key, __u32);
 	__type(value, struct lat_hnest);
@@ -89,6 +89,61 @@ static __always_inline bool same_task_stack(__u64 stored, __u64 frame)
 	barrier_var(lo);
 	barrier_var(hi);
 	return frame >= lo && frame < hi;
+}
+
+/* The running task: the key of its slot (a task_struct is cache-line aligned, so the low bits
+ * are free for the slot's depth). A helper call: the verifier allows no arithmetic on a
+ * probe's frame, so the frame's stack cannot name the slot. In an interrupt it is the
+ * interrupted task: a slot is used only for frames on its owner's stack (task_frame). */
+static __always_inline __u64 task_key(void)
+{
+	return bpf_get_current_task() & ~LAT_TASK_DEPTH_MASK;
+}
+
+/* Entry k of the slots a task with key may use (k < LAT_TASK_PROBES), the same array index in
+ * lat_nest and lat_hnest: a hash of the task_struct's address, then the next slots. */
+static __always_inline __u32 task_idx(__u64 key, __u32 k)
+{
+	__u64 b = key >> 10;
+
+	return LAT_MAX_CPUS + (((__u32)(b ^ (b >> 10) ^ (b >> 20)) + k) & (LAT_TASK_SLOTS - 1));
+}
+
+/* The slot last claimed by the task with stack base key, among the LAT_TASK_PROBES it may use:
+ * its index in *idx and its owner word in *w (depth 0: all its entries popped, so another task
+ * may claim it at any moment); NULL where none is. Only the holder of a slot with a depth
+ * writes it, so what the holder reads there stays true until it writes. */
+static __always_inline struct lat_nest *task_find(__u64 key, __u32 *idx, __u64 *w)
+{
+	for (__u32 k = 0; k < LAT_TASK_PROBES; k++) {
+		__u32 i = task_idx(key, k);
+		struct lat_nest *n = bpf_map_lookup_elem(&lat_nest, &i);
+
+		if (!n)
+			return NULL;
+		*w = n->owner;
+		if ((*w & ~LAT_TASK_DEPTH_MASK) == key) {
+			*idx = i;
+			return n;
+		}
+	}
+	return NULL;
+}
+
+/* A loss counter of this CPU's stack, from a task slot's path: an atomic add, since the task
+ * may be preempted between a load and a store by another that counts too. */
+#define CPU_COUNT(field)                                                                          \
+	do {                                                                                     \
+		struct lat_nest *c_ = cpu_nest_at(bpf_get_smp_processor_id());                   \
+		if (c_)                                                                          \
+			__sync_fetch_and_add(&c_->field, 1);                                     \
+	} while (0)
+
+/* Is frame on the stack of the task whose slot n holds depth d (its top entry's frame)? No in
+ * an interrupt (its own stack), nor for entries a dead task left to a task_struct reused. */
+static __always_inline bool task_frame(const struct lat_nest *n, __u32 d, __u64 frame)
+{
+	return d > 0 && d <= LAT_NEST_MAX && same_task_stack(n->tag[(d - 1) & (LAT_NEST_MAX - 1)], frame);
 }
 
 /* The interrupt-context bits of this CPU's preempt_count (LAT_CTX_MASK), 0 where unreadable. */
