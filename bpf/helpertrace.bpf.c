@@ -87,6 +87,15 @@ static __always_inline bool same_task(const struct lat_nest *n, __u32 d, __u64 f
 	return !cpu_ctx_readable() || n->ctx[d] || same_task_stack(n->tag[d], frame);
 }
 
+/* Does the running task (in an interrupt: the interrupted one) hold entries in its slot? */
+static __always_inline bool task_in_prog(void)
+{
+	__u64 w = 0;
+	__u32 i = 0;
+
+	return task_find(task_key(), &i, &w) && (w & LAT_TASK_DEPTH_MASK);
+}
+
 /* Take helper-call slot d of h (a task's or the CPU's) for this call, unless a traced call
  * already holds it (busy, counted in c: this CPU's slots), or, with copies, this call's other
  * entry probe took it. */
@@ -111,8 +120,9 @@ static __always_inline int slot_take(struct lat_hnest *h, struct lat_hnest *c, _
 /* A traced call starts. In task context the caller's own slot (progtrace.bpf.c: a task keeps
  * its entries in a slot of its own) says which watched program it runs, if any: the top entry
  * there, never another task's. Elsewhere, the program on top of the CPU's stack, unless none
- * runs (counted in outside) or the call comes from another interrupt context than that
- * program's (foreign). */
+ * runs (counted in outside; in foreign where the interrupt landed in a task's watched program)
+ * or the call comes from another interrupt context than that program's (foreign). A task in
+ * no watched program that preempted one is outside. */
 static __always_inline int helper_enter(void *ctx, struct bpf_map *map, bool kprobe, bool typed)
 {
 	__u32 cpu = bpf_get_smp_processor_id(); /* once: a helper call on 6.1 */
@@ -139,7 +149,10 @@ static __always_inline int helper_enter(void *ctx, struct bpf_map *map, bool kpr
 	}
 	d = n->depth;
 	if (d == 0 || d > LAT_NEST_MAX) {
-		__sync_fetch_and_add(&h->outside, 1);
+		if (cur && task_in_prog())
+			__sync_fetch_and_add(&h->foreign, 1); /* it interrupted a watched program */
+		else
+			__sync_fetch_and_add(&h->outside, 1);
 		return 0;
 	}
 	d = (d - 1) & (LAT_NEST_MAX - 1);

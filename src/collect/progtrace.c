@@ -71,8 +71,9 @@ static size_t nest_map_len(void)
 }
 
 /* References a watched, orphaned program still has: our entry and exit links, plus the one the
- * iterator takes on the program it is visiting. */
+ * iterator takes on the program it is visiting; two more with probe copies (their links). */
 #define ORPHAN_REFS 3
+#define ORPHAN_REFS_COPIES 5
 
 /* The lat_nest array mapped read-only, to scan the task slots without a syscall each; NULL if
  * the kernel refuses. */
@@ -676,7 +677,8 @@ int progtrace__reap(struct progtrace *pt, uint32_t *reaped, int max)
 	}
 	while ((got = read(fd, r, sizeof(r))) > 0) {
 		for (size_t k = 0; k < (size_t)got / sizeof(r[0]); k++) {
-			if (r[k].refcnt > ORPHAN_REFS || watch_index(pt, r[k].id) < 0)
+			if (r[k].refcnt > (progtrace__copies() ? ORPHAN_REFS_COPIES : ORPHAN_REFS) ||
+			    watch_index(pt, r[k].id) < 0)
 				continue;
 			if (n < max)
 				reaped[n++] = r[k].id;
