@@ -67,6 +67,10 @@ if session programs $T/p.csv; then
 	expect preempt-fixture-runs "$ran" $N
 	if [ $preemptible = no ]; then
 		skip preempt-overlaps "kernel not preemptible inside uprobe programs"
+	elif ! kver_ge 6 12; then
+		# 6.1 runs uprobe programs with preemption disabled, even on PREEMPT_RT (0 overlaps
+		# measured on 6.1-rt): the runs stay exact, but nothing preempts them.
+		skip preempt-overlaps "uprobe programs run with preemption disabled on $(uname -r)"
 	else
 		ok preempt-overlaps [ "${ov:-0}" -gt 0 ]
 	fi
