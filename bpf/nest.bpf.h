@@ -109,25 +109,37 @@ static __always_inline __u32 task_idx(__u64 key, __u32 k)
 	return LAT_MAX_CPUS + (((__u32)(b ^ (b >> 10) ^ (b >> 20)) + k) & (LAT_TASK_SLOTS - 1));
 }
 
-/* The slot last claimed by the task with stack base key, among the LAT_TASK_PROBES it may use:
- * its index in *idx and its owner word in *w (depth 0: all its entries popped, so another task
- * may claim it at any moment); NULL where none is. Only the holder of a slot with a depth
- * writes it, so what the holder reads there stays true until it writes. */
+/* The slot of the task with key among the LAT_TASK_PROBES it may use: the one it holds (with a
+ * depth), else the one it held last (depth 0: all its entries popped, so another task may
+ * claim it at any moment); its index in *idx and its owner word in *w; NULL where none is.
+ * Only the holder of a slot with a depth writes it, so what it reads there stays true until it
+ * writes. */
 static __always_inline struct lat_nest *task_find(__u64 key, __u32 *idx, __u64 *w)
 {
+	struct lat_nest *last = NULL;
+
 	for (__u32 k = 0; k < LAT_TASK_PROBES; k++) {
 		__u32 i = task_idx(key, k);
 		struct lat_nest *n = bpf_map_lookup_elem(&lat_nest, &i);
+		__u64 o;
 
 		if (!n)
-			return NULL;
-		*w = n->owner;
-		if ((*w & ~LAT_TASK_DEPTH_MASK) == key) {
+			break;
+		o = n->owner;
+		if ((o & ~LAT_TASK_DEPTH_MASK) != key)
+			continue;
+		if (o & LAT_TASK_DEPTH_MASK) {
 			*idx = i;
+			*w = o;
 			return n;
 		}
+		if (!last) {
+			*idx = i;
+			*w = o;
+			last = n;
+		}
 	}
-	return NULL;
+	return last;
 }
 
 /* A loss counter of this CPU's stack, from a task slot's path: an atomic add, since the task
@@ -162,6 +174,25 @@ static __always_inline __u32 cpu_irq_ctx(void)
 		return (__u32)hot->preempt_count & LAT_CTX_MASK;
 	}
 	return 0;
+}
+
+/* True when this CPU runs a task (no NMI, hardirq or serving-softirq bit) and contexts can be
+ * read: the task-slot path. One helper call, no more tests on the hot path. */
+static __always_inline bool cpu_in_task(void)
+{
+	if (lat_ctx_off)
+		return false;
+	if (bpf_ksym_exists(&__preempt_count)) {
+		const int *pc = bpf_this_cpu_ptr(&__preempt_count);
+
+		return !((__u32)*pc & LAT_CTX_MASK);
+	}
+	if (bpf_ksym_exists(&pcpu_hot)) {
+		const struct pcpu_hot___lat *hot = bpf_this_cpu_ptr(&pcpu_hot);
+
+		return !((__u32)hot->preempt_count & LAT_CTX_MASK);
+	}
+	return false;
 }
 
 /* True when cpu_irq_ctx() tells contexts apart (false where it reads 0 everywhere). Each test

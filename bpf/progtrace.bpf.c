@@ -200,33 +200,9 @@ static __always_inline void task_write(struct lat_nest *n, __u32 i, __u32 d, __u
 	n->start_ns[d] = bpf_ktime_get_ns();
 }
 
-/* Claim a free slot for the task with stack base key (none of its entries is stored) and store
- * this call's entry in it; counted in `nest` (overflow) where the slots it may use are all
- * held. The claim is a compare-and-swap: tasks on other CPUs may claim the same slot. */
-static __always_inline int task_claim(__u64 key, __u64 tag)
-{
-	for (__u32 k = 0; k < LAT_TASK_PROBES; k++) {
-		__u32 i = task_idx(key, k);
-		struct lat_nest *n = bpf_map_lookup_elem(&lat_nest, &i);
-		__u64 o;
-
-		if (!n)
-			return 0;
-		o = n->owner;
-		if (o & LAT_TASK_DEPTH_MASK)
-			continue;
-		if (__sync_val_compare_and_swap(&n->owner, o, key | 1) != o)
-			continue;
-		task_write(n, i, 0, tag);
-		return 0;
-	}
-	CPU_COUNT(overflow);
-	return 0;
-}
-
 /* Push this call on the slot the task holds (depth d, 1 to LAT_NEST_MAX): entries of deeper
  * frames than ours have returned (their exit never came: stale); one with our frame is this
- * call's, pushed by the other copy. */
+ * call's, pushed by the other copy. The slot stays held throughout (depth 0 is never stored). */
 static __always_inline int task_push(struct lat_nest *n, __u32 i, __u64 w, __u64 tag)
 {
 	__u64 key = w & ~LAT_TASK_DEPTH_MASK;
@@ -253,38 +229,48 @@ static __always_inline int task_push(struct lat_nest *n, __u32 i, __u64 w, __u64
 		CPU_COUNT(overflow);
 		return 0;
 	}
-	if (d == 0) { /* every entry was stale: the slot is free, claim it again */
-		n->owner = key;
-		return task_claim(key, tag);
-	}
 	task_write(n, i, d, tag);
 	n->owner = key | (d + 1);
 	return 0;
 }
 
-/* Task context: the task's own slot (nest.bpf.h task_find), never shared with another task, so
- * tasks that preempt each other on a CPU keep their entries apart. */
+/* Task context: the task's own slot, never shared with another task, so tasks that preempt
+ * each other on a CPU keep their entries apart. The first of the slots it may use (nest.bpf.h
+ * task_idx) that it holds, or that is free: claimed with a compare-and-swap (tasks on other
+ * CPUs may claim it too); counted in `nest` (overflow) where all are held by others. */
 static __always_inline int task_entry(__u64 tag)
 {
-	__u64 key = task_key(), w = 0;
-	__u32 i = 0;
-	struct lat_nest *n = task_find(key, &i, &w);
+	__u64 key = task_key();
 
-	if (n && (w & LAT_TASK_DEPTH_MASK))
-		return task_push(n, i, w, tag);
-	return task_claim(key, tag);
+	for (__u32 k = 0; k < LAT_TASK_PROBES; k++) {
+		__u32 i = task_idx(key, k);
+		struct lat_nest *n = bpf_map_lookup_elem(&lat_nest, &i);
+		__u64 o;
+
+		if (!n)
+			return 0;
+		o = n->owner;
+		if (o & LAT_TASK_DEPTH_MASK) {
+			if ((o & ~LAT_TASK_DEPTH_MASK) == key)
+				return task_push(n, i, o, tag);
+			continue;
+		}
+		if (__sync_val_compare_and_swap(&n->owner, o, key | 1) != o)
+			continue;
+		task_write(n, i, 0, tag);
+		return 0;
+	}
+	CPU_COUNT(overflow);
+	return 0;
 }
 
 static __always_inline int prog_entry(__u64 tag)
 {
-	__u32 cur;
-
 	if (entry_off)
 		return 0;
-	cur = cpu_irq_ctx();
-	if (!cur && cpu_ctx_readable())
+	if (cpu_in_task())
 		return task_entry(tag);
-	return cpu_entry(tag, cur);
+	return cpu_entry(tag, cpu_irq_ctx());
 }
 
 SEC("fentry/placeholder")
@@ -443,14 +429,14 @@ static __always_inline int cpu_exit(__u64 tag, __u64 now)
 	return exit_sample(cpu, start, now);
 }
 
-/* An exit: in the running task's slot if its top entry was made on this frame's stack (an
- * interrupt's frame is on another stack), else on the CPU's stack. With copies, a task whose
- * slot has no entry left finds there the mark of the copy that ran first. */
-static __always_inline int prog_exit(__u64 tag)
+/* An exit off the straight path: in the running task's slot if its top entry was made on this
+ * frame's stack (an interrupt's frame is on another stack), else on the CPU's stack. With
+ * copies, a task whose slot has no entry left finds there the mark of the copy that ran first. */
+static __always_inline int exit_other(__u64 key, __u64 tag, __u64 now)
 {
-	__u64 now = bpf_ktime_get_ns(), w = 0;
+	__u64 w = 0;
 	__u32 i = 0;
-	struct lat_nest *n = task_find(task_key(), &i, &w);
+	struct lat_nest *n = task_find(key, &i, &w);
 
 	if (n) {
 		if (copies && n->popped == tag) {
@@ -461,6 +447,27 @@ static __always_inline int prog_exit(__u64 tag)
 			return task_exit(n, w, tag, now);
 	}
 	return cpu_exit(tag, now);
+}
+
+/* An exit. The straight path: the task holds the first slot it may use, our entry on top. */
+static __always_inline int prog_exit(__u64 tag)
+{
+	__u64 now = bpf_ktime_get_ns(), key = task_key(), w, start;
+	__u32 i = task_idx(key, 0), d;
+	struct lat_nest *n = bpf_map_lookup_elem(&lat_nest, &i);
+
+	if (!n)
+		return 0;
+	w = n->owner;
+	d = (w & LAT_TASK_DEPTH_MASK) - 1;
+	if ((w & ~LAT_TASK_DEPTH_MASK) != key || d >= LAT_NEST_MAX || n->tag[NEST_IDX(d)] != tag ||
+	    n->ids[NEST_IDX(d)] != target_id || (copies && n->popped == tag))
+		return exit_other(key, tag, now);
+	start = n->start_ns[NEST_IDX(d)];
+	if (copies)
+		n->popped = tag;
+	n->owner = key | d; /* the last store: at depth 0 another task may claim the slot */
+	return exit_sample(bpf_get_smp_processor_id(), start, now);
 }
 
 SEC("fexit/placeholder")

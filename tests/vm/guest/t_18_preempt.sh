@@ -19,7 +19,7 @@ N=$((THREADS * RUNS))
 
 preemptible=no
 uname -v | grep -q PREEMPT_RT && preemptible=rt
-grep -q '(full)\|(lazy)' /sys/kernel/debug/sched/preempt 2>/dev/null && preemptible=full
+[ $preemptible = no ] && grep -q '(full)\|(lazy)' /sys/kernel/debug/sched/preempt 2>/dev/null && preemptible=full
 echo "  kernel $(uname -r), preemption: $preemptible ($(cat /sys/kernel/debug/sched/preempt 2>/dev/null))"
 
 rm -f $T/in $T/out
