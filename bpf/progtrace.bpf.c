@@ -6,9 +6,17 @@
  * watched program (bpf_program__set_attach_target with the target's fd and BTF name) and sets
  * target_id in its rodata. All copies share `events`, `lat_drops`, `lat_nest` and `lat_hnest`.
  *
+ * Where starts live. In task context (the CPU's preempt_count has no NMI, hardirq or serving-
+ * softirq bit: cpu_in_task), in a slot of the running task (nest.bpf.h task_idx: entries after
+ * the per-CPU ones in lat_nest and lat_hnest, found from a hash of the task_struct's address,
+ * claimed by compare-and-swap, the depth in the owner word), so that tasks preempting each
+ * other inside watched programs (PREEMPT_RT, preempt=full: uprobe, cgroup, trampoline and
+ * syscall programs run with only migration disabled) never share a stack; a task's own calls
+ * nest there (a program in a program), deeper frames above. Interrupt contexts, which nothing
+ * preempts, and every context where preempt_count cannot be read, use the CPU's stack, below.
  * Programs nest on a CPU (task context interrupted by softirq, hardirq or NMI; a kprobe program
- * inside a watched program's map call; on PREEMPT_RT another task's program), so starts live
- * on a per-CPU stack (lat_nest), not in one slot. Each entry keeps the program, its start, the
+ * inside a watched program's map call), so there starts live on a per-CPU stack (lat_nest),
+ * not in one slot. Each entry keeps the program, its start, the
  * interrupt context it entered in (nest.bpf.h cpu_irq_ctx, also for the helper probes) and a
  * tag: the probe's ctx pointer, which points into the trampoline's frame and is the same for
  * one call's fentry and fexit (both programs get the frame's argument area), and different for
@@ -38,16 +46,30 @@
  *    (stacks grow down, so a live outer call's frame lies above the new one's);
  *  - at a pop: above the popped entry, in the same context and (task context) thread: a call
  *    nested in the one returning must have returned first.
- * The popped entry becomes a tombstone (ID 0) where another task's entry lies above it (a
- * task that preempted this program, PREEMPT_RT); tombstones at the top are popped by the next
- * probe. A helper-call slot (lat_hnest) still in flight at the depth of an entry that goes is
+ * The popped entry becomes a tombstone (ID 0) where another entry lies above it that its pop
+ * cannot prove stale; tombstones at the top are popped by the next probe. A helper-call slot (lat_hnest) still in flight at the depth of an entry that goes is
  * reclaimed too, counted in the slots' `stale`: by the probe that pops the entry on the slow
  * paths, by the next push at that depth after the exit's straight path (nothing uses a slot
  * above the top entry meanwhile).
  *
- * Cost: the straight paths (an entry on an empty stack, an exit whose entry is on top) make as
- * many helper calls as the minimal reference probe (bench/vm): the CPU and the time at each
- * end, and the interrupt context at the entry. Measured under QEMU -icount (bench/README.md).
+ * Probe copies (copies = 1, where tasks are preempted inside BPF programs: PREEMPT_RT, or a
+ * dynamic kernel in full or lazy mode; user space decides, progtrace__copies). The kernel runs
+ * a tracing program under a per-CPU recursion count of its own (__bpf_prog_enter_recur:
+ * prog->active, with only migration disabled): while one task is preempted inside our entry or
+ * exit probe, or in the trampoline code around it, the kernel skips that probe for every other
+ * task on the CPU. No instruction of ours runs in that window, so no probe can close it. A
+ * second pair of identical programs (lat_prog_entry2, lat_prog_exit2) has counts of its own:
+ * a call loses its entry (or exit) only if both copies are held by other preempted tasks on
+ * that CPU at once. The first entry that runs pushes; the other finds the call's frame on top
+ * and stops. The first exit that runs pops and marks the frame in the stack's `popped` (cleared
+ * by every push); the other finds the mark, clears it and stops. `unpaired` then counts calls
+ * whose entry both copies missed (user space shows it as recursion), prog_stale those whose
+ * exit both missed.
+ *
+ * Cost: the straight paths (an entry into a task's free slot, an exit whose entry is on top of
+ * the task's slot) ask the kernel for the context and the time at the entry, the task at both
+ * ends, the time and the CPU at the exit (the aggregate is per CPU). Measured under QEMU
+ * -icount (bench/README.md: +30 instructions per run over the per-CPU stack on 6.1).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
