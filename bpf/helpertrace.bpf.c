@@ -53,6 +53,11 @@ static __always_inline bool helper_agg(__u32 cpu, __u32 prog, __u32 map, __u64 d
 	return false;
 }
 
+/* 1: the copies lat_helper_entry2/entry_btf2/exit2 are attached too (set before load), as for
+ * the program probes (progtrace.bpf.c "Probe copies"): the first entry that runs takes the
+ * slot, the first exit closes it, and the other finds it taken by its own frame or closed. */
+const volatile __u32 copies = 0;
+
 /* Set by user space before detaching: no new call takes a slot, so the calls in flight can
  * finish through their exit before the links go (see progtrace.bpf.c entry_off). */
 volatile __u32 entry_off SEC(".bss");
@@ -72,12 +77,9 @@ static __always_inline bool same_ctx(__u32 top, __u32 now, bool kprobe)
 	return now == top || (kprobe && now == top + LAT_CTX_INT3);
 }
 
-/* In task context, is the caller the thread that entered entry d? Where programs are
- * preemptible (PREEMPT_RT) another task can run on the CPU while d's program is preempted, e.g.
- * the timer thread running soft hrtimers: its calls are not d's. An interrupt runs on top of
- * the interrupted thread, so outside task context the thread says nothing; where contexts
- * cannot be read (every one reads 0) the old attribution by the stack alone stays, as the
- * notice says (the program probes compare threads only there too: progtrace.bpf.c). The
+/* In task context, is the caller the thread that entered entry d of the CPU's stack? Only
+ * where contexts cannot be read does a task's entry go there (progtrace.bpf.c); an interrupt
+ * runs on top of the interrupted thread, so outside task context the thread says nothing. The
  * thread is told by its stack: the probe's frame (a trampoline's frame, or a kprobe's pt_regs,
  * both on the stack the call runs on) against the entry's (same_task_stack in nest.bpf.h). */
 static __always_inline bool same_task(const struct lat_nest *n, __u32 d, __u64 frame)
@@ -85,53 +87,131 @@ static __always_inline bool same_task(const struct lat_nest *n, __u32 d, __u64 f
 	return !cpu_ctx_readable() || n->ctx[d] || same_task_stack(n->tag[d], frame);
 }
 
-/* A traced call starts: take the slot of the program on top of the stack, unless no watched
- * program runs (counted in outside), the call comes from another interrupt context than that
- * program's (foreign), or a traced call already holds the slot (busy). */
-static __always_inline int helper_enter(void *ctx, struct bpf_map *map, bool kprobe, bool typed)
+/* Does the running task (in an interrupt: the interrupted one) hold entries in its slot? */
+static __always_inline bool task_in_prog(void)
 {
-	__u32 cpu = bpf_get_smp_processor_id(); /* once: a helper call on 6.1 */
-	struct lat_nest *n = cpu_nest_at(cpu);
-	struct lat_hnest *h = cpu_hnest_at(cpu);
-	__u32 d;
+	__u64 w = 0;
+	__u32 i = 0;
 
-	if (!n || !h || entry_off)
-		return 0;
-	d = n->depth;
-	if (d == 0 || d > LAT_NEST_MAX) {
-		h->outside++;
-		return 0;
-	}
-	d = (d - 1) & (LAT_NEST_MAX - 1);
-	if (!same_ctx(n->ctx[d], cpu_irq_ctx(), kprobe) || !same_task(n, d, (__u64)ctx)) {
-		h->foreign++;
-		return 0;
-	}
+	return task_find(task_key(), &i, &w) && (w & LAT_TASK_DEPTH_MASK);
+}
+
+/* Take helper-call slot d of h (a task's or the CPU's) for this call, unless a traced call
+ * already holds it (busy, counted in c: this CPU's slots), or, with copies, this call's other
+ * entry probe took it. */
+static __always_inline int slot_take(struct lat_hnest *h, struct lat_hnest *c, __u32 d, __u64 frame,
+				     struct bpf_map *map, bool typed)
+{
+	d &= LAT_NEST_MAX - 1;
 	if (h->start_ns[d]) {
-		h->busy++;
+		if (!copies || h->frame[d] != frame)
+			__sync_fetch_and_add(&c->busy, 1);
 		return 0;
 	}
 	/* A direct load where the function's BTF types the argument (lat_helper_entry_btf), else
 	 * a read that trusts no type (the generic helpers declare u64 arguments). */
 	h->map_id[d] = typed ? map->id : BPF_CORE_READ(map, id);
 	h->func[d] = func_idx;
-	h->frame[d] = (__u64)ctx;
+	h->frame[d] = frame;
 	h->start_ns[d] = bpf_ktime_get_ns();
 	return 0;
 }
 
-/* A traced call returns: emit it if its entry took the slot. A foreign call returning (an
- * interrupt's call inside the top program's own call of the same function) must leave that
- * slot alone: its entry was not ours, and the slot belongs to the interrupted call. */
-static __always_inline int helper_leave(void *ctx, bool kprobe)
+/* A traced call starts. In task context the caller's own slot (progtrace.bpf.c: a task keeps
+ * its entries in a slot of its own) says which watched program it runs, if any: the top entry
+ * there, never another task's. Elsewhere, the program on top of the CPU's stack, unless none
+ * runs (counted in outside; in foreign where the interrupt landed in a task's watched program)
+ * or the call comes from another interrupt context than that program's (foreign). A task in
+ * no watched program that preempted one is outside. */
+static __always_inline int helper_enter(void *ctx, struct bpf_map *map, bool kprobe, bool typed)
 {
-	__u64 now = bpf_ktime_get_ns();
 	__u32 cpu = bpf_get_smp_processor_id(); /* once: a helper call on 6.1 */
 	struct lat_nest *n = cpu_nest_at(cpu);
 	struct lat_hnest *h = cpu_hnest_at(cpu);
-	__u64 start;
-	__u32 d;
+	__u32 d, cur;
 
+	if (!n || !h || entry_off)
+		return 0;
+	cur = cpu_irq_ctx();
+	if (cpu_ctx_readable() && (cur == 0 || (kprobe && cur == LAT_CTX_INT3))) {
+		__u64 w = 0;
+		__u32 i = 0;
+		struct lat_nest *tn = task_find(task_key(), &i, &w);
+		struct lat_hnest *th;
+
+		d = w & LAT_TASK_DEPTH_MASK;
+		if (tn && task_frame(tn, d, (__u64)ctx)) {
+			th = bpf_map_lookup_elem(&lat_hnest, &i);
+			if (!th)
+				return 0;
+			return slot_take(th, h, d - 1, (__u64)ctx, map, typed);
+		}
+	}
+	d = n->depth;
+	if (d == 0 || d > LAT_NEST_MAX) {
+		if (cur && task_in_prog())
+			__sync_fetch_and_add(&h->foreign, 1); /* it interrupted a watched program */
+		else
+			__sync_fetch_and_add(&h->outside, 1);
+		return 0;
+	}
+	d = (d - 1) & (LAT_NEST_MAX - 1);
+	if (!same_ctx(n->ctx[d], cur, kprobe) || !same_task(n, d, (__u64)ctx)) {
+		__sync_fetch_and_add(&h->foreign, 1);
+		return 0;
+	}
+	return slot_take(h, h, d, (__u64)ctx, map, typed);
+}
+
+/* Close slot d of h if this call took it (its fentry's frame; a kretprobe's pt_regs are not
+ * its kprobe's, so there the function decides), and aggregate or send it for program prog. */
+static __always_inline int slot_close(struct lat_hnest *h, __u32 d, __u32 prog, __u64 frame,
+				      bool kprobe, __u64 now, bool task)
+{
+	__u64 start;
+
+	d &= LAT_NEST_MAX - 1;
+	start = h->start_ns[d];
+	if (!start || h->func[d] != func_idx || (!kprobe && h->frame[d] != frame)) {
+		/* Not ours: skipped at entry (counted there), or closed by the copy, which leaves
+		 * its frame. With copies, a task's own call that finds the slot free and not its
+		 * frame's had both entry copies miss: counted (lost, shown as recursion). */
+		if (copies && task && !kprobe && !start && h->frame[d] != frame) {
+			struct lat_hnest *c = cpu_hnest_at(bpf_get_smp_processor_id());
+
+			if (c)
+				__sync_fetch_and_add(&c->lost, 1);
+		}
+		return 0;
+	}
+	h->start_ns[d] = 0;
+	if (!helper_agg(bpf_get_smp_processor_id(), prog, h->map_id[d], now - start))
+		emit_event(LAT_EV_HELPER, 0, prog, helper_id, h->map_id[d], start, now - start);
+	return 0;
+}
+
+/* A traced call returns: close the slot its entry took, in the task's slot where the caller's
+ * task holds one, else on the CPU's stack. A foreign call returning (an interrupt's call inside
+ * the top program's own call of the same function) must leave that slot alone: its entry was
+ * not ours, and the slot belongs to the interrupted call. */
+static __always_inline int helper_leave(void *ctx, bool kprobe)
+{
+	__u64 now = bpf_ktime_get_ns(), w = 0;
+	__u32 cpu, d, i = 0;
+	struct lat_nest *n = task_find(task_key(), &i, &w);
+	struct lat_hnest *h;
+
+	d = w & LAT_TASK_DEPTH_MASK;
+	if (n && task_frame(n, d, (__u64)ctx)) {
+		h = bpf_map_lookup_elem(&lat_hnest, &i);
+		if (!h)
+			return 0;
+		d = (d - 1) & (LAT_NEST_MAX - 1);
+		return slot_close(h, d, n->ids[d], (__u64)ctx, kprobe, now, true);
+	}
+	cpu = bpf_get_smp_processor_id();
+	n = cpu_nest_at(cpu);
+	h = cpu_hnest_at(cpu);
 	if (!n || !h)
 		return 0;
 	d = n->depth;
@@ -143,14 +223,7 @@ static __always_inline int helper_leave(void *ctx, bool kprobe)
 	 * kretprobe's pt_regs are not its kprobe's: there the context and thread decide. */
 	if (kprobe && (!same_ctx(n->ctx[d], cpu_irq_ctx(), kprobe) || !same_task(n, d, (__u64)ctx)))
 		return 0; /* counted as foreign at entry */
-	start = h->start_ns[d];
-	if (!start || h->func[d] != func_idx || (!kprobe && h->frame[d] != (__u64)ctx))
-		return 0; /* not ours: skipped at entry (counted there) */
-	h->start_ns[d] = 0;
-	if (!helper_agg(cpu, n->ids[d], h->map_id[d], now - start))
-		emit_event(LAT_EV_HELPER, 0, n->ids[d], helper_id, h->map_id[d], start,
-			   now - start);
-	return 0;
+	return slot_close(h, d, n->ids[d], (__u64)ctx, kprobe, now, false);
 }
 
 SEC("fentry/placeholder")
@@ -170,6 +243,25 @@ int BPF_PROG(lat_helper_entry_btf, struct bpf_map *map)
 
 SEC("fexit/placeholder")
 int BPF_PROG(lat_helper_exit)
+{
+	return helper_leave(ctx, false);
+}
+
+/* The copies (see copies above): the kernel skips each probe program on its own. */
+SEC("fentry/placeholder")
+int BPF_PROG(lat_helper_entry2, struct bpf_map *map)
+{
+	return helper_enter(ctx, map, false, false);
+}
+
+SEC("fentry/placeholder")
+int BPF_PROG(lat_helper_entry_btf2, struct bpf_map *map)
+{
+	return helper_enter(ctx, map, false, true);
+}
+
+SEC("fexit/placeholder")
+int BPF_PROG(lat_helper_exit2)
 {
 	return helper_leave(ctx, false);
 }

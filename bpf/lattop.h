@@ -21,8 +21,19 @@
 /* Ring buffer size: 4 MiB holds ~87k events, over 80 ms of a 1 M/s stream. */
 #define LAT_RINGBUF_BYTES (4u << 20)
 
-/* Depth of the per-CPU stack of program entries (nesting: task, softirq, hardirq, NMI). */
+/* Depth of the per-CPU stack of program entries (nesting: task, softirq, hardirq, NMI), and of
+ * a task slot's (programs nested in one task's context). */
 #define LAT_NEST_MAX 8
+
+/* Task slots (bpf/nest.bpf.h): where a task keeps the starts of the watched programs it runs in
+ * task context, so that tasks preempting each other on one CPU never share a stack. They follow
+ * the LAT_MAX_CPUS per-CPU entries in the lat_nest and lat_hnest arrays; a task's slot is found
+ * from a hash of its task_struct's address, trying LAT_TASK_PROBES slots from there. */
+#define LAT_TASK_SLOTS 1024
+#define LAT_TASK_PROBES 4
+#define LAT_NEST_ENTRIES (LAT_MAX_CPUS + LAT_TASK_SLOTS)
+/* A task slot's owner word: the task_struct's address (64-byte aligned) | the slot's depth. */
+#define LAT_TASK_DEPTH_MASK 0xfull
 
 /* What an event measures. */
 enum lat_kind {
@@ -84,7 +95,9 @@ struct lat_nest {
 	__u64 stale;    /* entries reclaimed: their exit never came (loss counter prog_stale) */
 	__u64 unpaired; /* exits that found no entry of theirs: the entry probe was not attached
 			 * yet (attach/detach), overflowed, or missed (counted as recursion) */
-	__u64 pad2[4];  /* to whole cache lines: no two CPUs' stacks share one (below) */
+	__u64 owner;    /* task slots: the owner word (LAT_TASK_DEPTH_MASK); CPUs: unused */
+	__u64 popped;   /* with probe copies: the frame the last exit popped here */
+	__u64 pad2[2];  /* to whole cache lines: no two CPUs' stacks share one (below) */
 };
 
 /* Whole 64-byte cache lines, in a page-aligned (BPF_F_MMAPABLE) array: every CPU writes its own
@@ -107,7 +120,9 @@ struct lat_hnest {
 				       * program's (a program interrupting it): not attributed */
 	__u64 stale;                  /* slots reclaimed by the program probes (helper_stale) */
 	__u64 frame[LAT_NEST_MAX];    /* the fentry probe's frame: its fexit's ctx is the same */
-	__u64 pad[4];                 /* to whole cache lines (see lat_nest) */
+	__u64 lost;                   /* with probe copies: a task's own calls whose exit found
+				       * no slot taken (both entry copies missed) */
+	__u64 pad[3];                 /* to whole cache lines (see lat_nest) */
 };
 
 _Static_assert(sizeof(struct lat_hnest) == 8 * LAT_NEST_MAX + 8 * LAT_NEST_MAX + 64 +

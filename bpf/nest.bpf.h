@@ -17,7 +17,7 @@
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, LAT_MAX_CPUS);
+	__uint(max_entries, LAT_NEST_ENTRIES);
 	__uint(map_flags, BPF_F_MMAPABLE);
 	__type(key, __u32);
 	__type(value, struct lat_nest);
@@ -25,7 +25,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, LAT_MAX_CPUS);
+	__uint(max_entries, LAT_NEST_ENTRIES);
 	__uint(map_flags, BPF_F_MMAPABLE);
 	__type(key, __u32);
 	__type(value, struct lat_hnest);
@@ -91,6 +91,73 @@ static __always_inline bool same_task_stack(__u64 stored, __u64 frame)
 	return frame >= lo && frame < hi;
 }
 
+/* The running task: the key of its slot (a task_struct is cache-line aligned, so the low bits
+ * are free for the slot's depth). A helper call: the verifier allows no arithmetic on a
+ * probe's frame, so the frame's stack cannot name the slot. In an interrupt it is the
+ * interrupted task: a slot is used only for frames on its owner's stack (task_frame). */
+static __always_inline __u64 task_key(void)
+{
+	return bpf_get_current_task() & ~LAT_TASK_DEPTH_MASK;
+}
+
+/* Entry k of the slots a task with key may use (k < LAT_TASK_PROBES), the same array index in
+ * lat_nest and lat_hnest: a hash of the task_struct's address, then the next slots. */
+static __always_inline __u32 task_idx(__u64 key, __u32 k)
+{
+	__u64 b = key >> 10;
+
+	return LAT_MAX_CPUS + (((__u32)(b ^ (b >> 10) ^ (b >> 20)) + k) & (LAT_TASK_SLOTS - 1));
+}
+
+/* The slot of the task with key among the LAT_TASK_PROBES it may use: the one it holds (with a
+ * depth), else the one it held last (depth 0: all its entries popped, so another task may
+ * claim it at any moment); its index in *idx and its owner word in *w; NULL where none is.
+ * Only the holder of a slot with a depth writes it, so what it reads there stays true until it
+ * writes. */
+static __always_inline struct lat_nest *task_find(__u64 key, __u32 *idx, __u64 *w)
+{
+	struct lat_nest *last = NULL;
+
+	for (__u32 k = 0; k < LAT_TASK_PROBES; k++) {
+		__u32 i = task_idx(key, k);
+		struct lat_nest *n = bpf_map_lookup_elem(&lat_nest, &i);
+		__u64 o;
+
+		if (!n)
+			break;
+		o = n->owner;
+		if ((o & ~LAT_TASK_DEPTH_MASK) != key)
+			continue;
+		if (o & LAT_TASK_DEPTH_MASK) {
+			*idx = i;
+			*w = o;
+			return n;
+		}
+		if (!last) {
+			*idx = i;
+			*w = o;
+			last = n;
+		}
+	}
+	return last;
+}
+
+/* A loss counter of this CPU's stack, from a task slot's path: an atomic add, since the task
+ * may be preempted between a load and a store by another that counts too. */
+#define CPU_COUNT(field)                                                                          \
+	do {                                                                                     \
+		struct lat_nest *c_ = cpu_nest_at(bpf_get_smp_processor_id());                   \
+		if (c_)                                                                          \
+			__sync_fetch_and_add(&c_->field, 1);                                     \
+	} while (0)
+
+/* Is frame on the stack of the task whose slot n holds depth d (its top entry's frame)? No in
+ * an interrupt (its own stack), nor for entries a dead task left to a task_struct reused. */
+static __always_inline bool task_frame(const struct lat_nest *n, __u32 d, __u64 frame)
+{
+	return d > 0 && d <= LAT_NEST_MAX && same_task_stack(n->tag[(d - 1) & (LAT_NEST_MAX - 1)], frame);
+}
+
 /* The interrupt-context bits of this CPU's preempt_count (LAT_CTX_MASK), 0 where unreadable. */
 static __always_inline __u32 cpu_irq_ctx(void)
 {
@@ -107,6 +174,25 @@ static __always_inline __u32 cpu_irq_ctx(void)
 		return (__u32)hot->preempt_count & LAT_CTX_MASK;
 	}
 	return 0;
+}
+
+/* True when this CPU runs a task (no NMI, hardirq or serving-softirq bit) and contexts can be
+ * read: the task-slot path. One helper call, no more tests on the hot path. */
+static __always_inline bool cpu_in_task(void)
+{
+	if (lat_ctx_off)
+		return false;
+	if (bpf_ksym_exists(&__preempt_count)) {
+		const int *pc = bpf_this_cpu_ptr(&__preempt_count);
+
+		return !((__u32)*pc & LAT_CTX_MASK);
+	}
+	if (bpf_ksym_exists(&pcpu_hot)) {
+		const struct pcpu_hot___lat *hot = bpf_this_cpu_ptr(&pcpu_hot);
+
+		return !((__u32)hot->preempt_count & LAT_CTX_MASK);
+	}
+	return false;
 }
 
 /* True when cpu_irq_ctx() tells contexts apart (false where it reads 0 everywhere). Each test

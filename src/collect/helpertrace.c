@@ -117,7 +117,10 @@ static uint64_t probe_misses(const struct helper_probe *p)
 		       progstats__recursion_misses(bpf_program__fd(k->progs.lat_helper_kexit));
 	return progstats__recursion_misses(bpf_program__fd(k->progs.lat_helper_entry)) +
 	       progstats__recursion_misses(bpf_program__fd(k->progs.lat_helper_entry_btf)) +
-	       progstats__recursion_misses(bpf_program__fd(k->progs.lat_helper_exit));
+	       progstats__recursion_misses(bpf_program__fd(k->progs.lat_helper_exit)) +
+	       progstats__recursion_misses(bpf_program__fd(k->progs.lat_helper_entry2)) +
+	       progstats__recursion_misses(bpf_program__fd(k->progs.lat_helper_entry_btf2)) +
+	       progstats__recursion_misses(bpf_program__fd(k->progs.lat_helper_exit2));
 }
 
 /* Does func's BTF type its first argument as struct bpf_map *? Then its fentry probe can load
@@ -171,16 +174,38 @@ static void probe_destroy(struct helpertrace_bpf *skel)
 		return;
 	bpf_link__destroy(skel->links.lat_helper_entry);
 	skel->links.lat_helper_entry = NULL;
+	bpf_link__destroy(skel->links.lat_helper_entry2);
+	skel->links.lat_helper_entry2 = NULL;
 	bpf_link__destroy(skel->links.lat_helper_kentry);
 	skel->links.lat_helper_kentry = NULL;
 	bpf_link__destroy(skel->links.lat_helper_exit);
 	skel->links.lat_helper_exit = NULL;
+	bpf_link__destroy(skel->links.lat_helper_exit2);
+	skel->links.lat_helper_exit2 = NULL;
 	bpf_link__destroy(skel->links.lat_helper_kexit);
 	skel->links.lat_helper_kexit = NULL;
 	helpertrace_bpf__destroy(skel);
 }
 
-/* True while some CPU has a traced map call in flight (a slot taken). */
+/* True while a task slot (bpf/nest.bpf.h) has a traced map call in flight: only slots whose
+ * task holds program entries are read. */
+static bool task_slots_busy(const struct helpertrace *ht)
+{
+	for (__u32 s = LAT_MAX_CPUS; s < LAT_NEST_ENTRIES; s++) {
+		struct lat_nest n;
+		struct lat_hnest h;
+
+		if (bpf_map_lookup_elem(ht->nest_fd, &s, &n) ||
+		    !(n.owner & LAT_TASK_DEPTH_MASK) || bpf_map_lookup_elem(ht->hnest_fd, &s, &h))
+			continue;
+		for (int i = 0; i < LAT_NEST_MAX; i++)
+			if (h.start_ns[i])
+				return true;
+	}
+	return false;
+}
+
+/* True while some CPU or task has a traced map call in flight (a slot taken). */
 static bool slots_busy(const struct helpertrace *ht)
 {
 	int ncpu = libbpf_num_possible_cpus();
@@ -196,7 +221,7 @@ static bool slots_busy(const struct helpertrace *ht)
 			if (h.start_ns[i])
 				return true;
 	}
-	return false;
+	return task_slots_busy(ht);
 }
 
 /* CLOCK_MONOTONIC in ns. */
@@ -619,6 +644,58 @@ static int agg_sites(struct helpertrace *ht, const char *func, struct lat_hagg_s
 	return n;
 }
 
+/* The fentry/fexit targets: the chosen entry and the exit, and their copies where tasks are
+ * preempted inside BPF programs (progtrace__copies; helpertrace.bpf.c copies), which are
+ * otherwise not loaded. */
+static int fentry_targets(struct helpertrace_bpf *skel, bool typed, const char *func)
+{
+	bool two = progtrace__copies();
+	struct bpf_program *entry2 = typed ? skel->progs.lat_helper_entry_btf2
+					   : skel->progs.lat_helper_entry2;
+	int e;
+
+	skel->rodata->copies = two;
+	bpf_program__set_autoload(skel->progs.lat_helper_entry2, two && !typed);
+	bpf_program__set_autoload(skel->progs.lat_helper_entry_btf2, two && typed);
+	bpf_program__set_autoload(skel->progs.lat_helper_exit2, two);
+	e = bpf_program__set_attach_target(typed ? skel->progs.lat_helper_entry_btf
+						 : skel->progs.lat_helper_entry, 0, func);
+	if (!e)
+		e = bpf_program__set_attach_target(skel->progs.lat_helper_exit, 0, func);
+	if (!e && two)
+		e = bpf_program__set_attach_target(entry2, 0, func);
+	if (!e && two)
+		e = bpf_program__set_attach_target(skel->progs.lat_helper_exit2, 0, func);
+	return e;
+}
+
+/* Attach p, its link in *link; 0 or a negative errno. */
+static int attach_prog(struct bpf_program *p, struct bpf_link **link)
+{
+	*link = bpf_program__attach(p);
+	return *link ? 0 : -errno;
+}
+
+/* Attach the fentry/fexit set (and the copies where loaded): the exits first, then the entries:
+ * a call that begins in between gets an exit without an entry (ignored), never an entry
+ * without an exit (a slot taken for good). */
+static int fentry_attach(struct helpertrace_bpf *skel, struct bpf_program *entry,
+			 struct bpf_program *exit, bool typed)
+{
+	bool two = skel->rodata->copies;
+	int e = attach_prog(exit, &skel->links.lat_helper_exit);
+
+	if (!e && two)
+		e = attach_prog(skel->progs.lat_helper_exit2, &skel->links.lat_helper_exit2);
+	if (!e)
+		e = attach_prog(entry, &skel->links.lat_helper_entry);
+	if (!e && two)
+		e = attach_prog(typed ? skel->progs.lat_helper_entry_btf2
+				      : skel->progs.lat_helper_entry2,
+				&skel->links.lat_helper_entry2);
+	return e;
+}
+
 /* Open a copy for func with one probe set loaded (fentry/fexit, else kprobe/kretprobe),
  * sharing the stacks and the ring buffer; load and attach it. 0 or a negative errno. */
 static int load_probe(struct helpertrace *ht, const struct helper_site *site, bool fentry,
@@ -650,12 +727,11 @@ static int load_probe(struct helpertrace *ht, const struct helper_site *site, bo
 	bpf_program__set_autoload(skel->progs.lat_helper_exit, fentry);
 	bpf_program__set_autoload(skel->progs.lat_helper_kentry, !fentry);
 	bpf_program__set_autoload(skel->progs.lat_helper_kexit, !fentry);
-	e = 0;
-	if (fentry) {
-		e = bpf_program__set_attach_target(entry, 0, site->func);
-		if (!e)
-			e = bpf_program__set_attach_target(exit, 0, site->func);
-	}
+	/* The copies load only where fentry_targets asks for them (never with kprobes). */
+	bpf_program__set_autoload(skel->progs.lat_helper_entry2, false);
+	bpf_program__set_autoload(skel->progs.lat_helper_entry_btf2, false);
+	bpf_program__set_autoload(skel->progs.lat_helper_exit2, false);
+	e = fentry ? fentry_targets(skel, typed, site->func) : 0;
 	if (!e)
 		e = bpf_map__reuse_fd(skel->maps.lat_nest, ht->nest_fd);
 	if (!e)
@@ -671,14 +747,7 @@ static int load_probe(struct helpertrace *ht, const struct helper_site *site, bo
 	 * an entry (ignored), never an entry without an exit (a slot taken for good). The links
 	 * go in the skeleton's slots, so destroying it detaches them. */
 	if (!e && fentry) {
-		skel->links.lat_helper_exit = bpf_program__attach(exit);
-		if (!skel->links.lat_helper_exit)
-			e = -errno;
-		if (!e) {
-			skel->links.lat_helper_entry = bpf_program__attach(entry);
-			if (!skel->links.lat_helper_entry)
-				e = -errno;
-		}
+		e = fentry_attach(skel, entry, exit, typed);
 	} else if (!e) {
 		LIBBPF_OPTS(bpf_kprobe_opts, ret, .retprobe = true);
 		struct bpf_link *l = bpf_program__attach_kprobe_opts(exit, site->func, &ret);
@@ -798,10 +867,32 @@ int helpertrace__count(const struct helpertrace *ht)
 	return ht->n;
 }
 
-/* Sum of recursion_misses over the helper probes. */
+/* Map calls a task made whose entry both probe copies missed (lat_hnest lost, over CPUs). */
+static uint64_t copies_lost(const struct helpertrace *ht)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	uint64_t sum = 0;
+
+	if (ncpu <= 0 || ncpu > LAT_MAX_CPUS)
+		ncpu = LAT_MAX_CPUS;
+	for (__u32 cpu = 0; cpu < (__u32)ncpu; cpu++) {
+		struct lat_hnest h;
+
+		if (!bpf_map_lookup_elem(ht->hnest_fd, &cpu, &h))
+			sum += h.lost;
+	}
+	return sum;
+}
+
+/* Calls the helper probes missed for recursion: the kernel's recursion_misses of our probes;
+ * with probe copies, where a miss of one copy loses nothing, the calls both entry copies
+ * missed (a call whose exit both missed leaves its slot to be reclaimed: helper_stale). */
 uint64_t helpertrace__recursion_misses(const struct helpertrace *ht)
 {
 	uint64_t sum = ht->retired_misses;
+
+	if (progtrace__copies())
+		return copies_lost(ht);
 
 	for (int i = 0; i < ht->n; i++)
 		sum += probe_misses(&ht->p[i]);

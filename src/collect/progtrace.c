@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -46,6 +47,7 @@ struct watch {
 struct progtrace {
 	struct collector *col;
 	int nest_fd, hnest_fd;
+	const struct lat_nest *nest_map; /* lat_nest mapped read-only (NULL if mmap failed) */
 	struct watch *w;
 	int n, cap;
 	uint64_t floor_ns;
@@ -60,9 +62,27 @@ struct progtrace {
 	struct progagg_delta *scratch; /* one harvest's buckets */
 };
 
+/* Bytes of the lat_nest array's mapping: its values, whole pages. */
+static size_t nest_map_len(void)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+
+	return ((size_t)LAT_NEST_ENTRIES * sizeof(struct lat_nest) + pg - 1) / pg * pg;
+}
+
 /* References a watched, orphaned program still has: our entry and exit links, plus the one the
- * iterator takes on the program it is visiting. */
+ * iterator takes on the program it is visiting; two more with probe copies (their links). */
 #define ORPHAN_REFS 3
+#define ORPHAN_REFS_COPIES 5
+
+/* The lat_nest array mapped read-only, to scan the task slots without a syscall each; NULL if
+ * the kernel refuses. */
+static const struct lat_nest *nest_mmap(int fd)
+{
+	void *p = mmap(NULL, nest_map_len(), PROT_READ, MAP_SHARED, fd, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
 
 /* Create the tracer, its shared nesting map and the helper-call slots. */
 struct progtrace *progtrace__new(struct collector *c)
@@ -82,12 +102,13 @@ struct progtrace *progtrace__new(struct collector *c)
 	/* Page-aligned values (BPF_F_MMAPABLE, as bpf/nest.bpf.h declares them): whole-line
 	 * records, so no cache line is written by two CPUs. */
 	pt->nest_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "lat_nest", sizeof(__u32),
-				     sizeof(struct lat_nest), LAT_MAX_CPUS, &mmapable);
+				     sizeof(struct lat_nest), LAT_NEST_ENTRIES, &mmapable);
 	pt->hnest_fd = pt->nest_fd < 0 ? -1
 					: bpf_map_create(BPF_MAP_TYPE_ARRAY, "lat_hnest",
 							 sizeof(__u32), sizeof(struct lat_hnest),
-							 LAT_MAX_CPUS, &mmapable);
+							 LAT_NEST_ENTRIES, &mmapable);
 	pt->scratch = pt->hnest_fd < 0 ? NULL : calloc(1, sizeof(*pt->scratch));
+	pt->nest_map = pt->scratch ? nest_mmap(pt->nest_fd) : NULL;
 	if (!pt->scratch) {
 		e = pt->hnest_fd < 0 ? errno : ENOMEM;
 		if (pt->hnest_fd >= 0)
@@ -109,15 +130,39 @@ static void copy_destroy(struct progtrace_bpf *skel)
 		return;
 	bpf_link__destroy(skel->links.lat_prog_entry);
 	skel->links.lat_prog_entry = NULL;
+	bpf_link__destroy(skel->links.lat_prog_entry2);
+	skel->links.lat_prog_entry2 = NULL;
 	bpf_link__destroy(skel->links.lat_prog_exit);
 	skel->links.lat_prog_exit = NULL;
+	bpf_link__destroy(skel->links.lat_prog_exit2);
+	skel->links.lat_prog_exit2 = NULL;
 	progtrace_bpf__destroy(skel);
 }
 
-/* True while some CPU's program stack holds an entry of program id (a call in flight). */
+/* True while a task slot (bpf/nest.bpf.h) holds an entry of program id. */
+static bool task_in_flight(const struct progtrace *pt, uint32_t id)
+{
+	if (!pt->nest_map)
+		return false;
+	for (int s = LAT_MAX_CPUS; s < LAT_NEST_ENTRIES; s++) {
+		const struct lat_nest *n = &pt->nest_map[s];
+		uint64_t d = __atomic_load_n(&n->owner, __ATOMIC_RELAXED) & LAT_TASK_DEPTH_MASK;
+
+		for (uint64_t i = 0; i < d && i < LAT_NEST_MAX; i++)
+			if (n->ids[i] == id)
+				return true;
+	}
+	return false;
+}
+
+/* True while some CPU's program stack or a task slot holds an entry of program id (a call in
+ * flight). */
 static bool in_flight(const struct progtrace *pt, uint32_t id)
 {
 	int ncpu = libbpf_num_possible_cpus();
+
+	if (task_in_flight(pt, id))
+		return true;
 
 	if (ncpu <= 0 || ncpu > LAT_MAX_CPUS)
 		ncpu = LAT_MAX_CPUS;
@@ -162,6 +207,8 @@ void progtrace__free(struct progtrace *pt)
 	free(pt->w);
 	free(pt->scratch);
 	progrefs_bpf__destroy(pt->refs);
+	if (pt->nest_map)
+		munmap((void *)pt->nest_map, nest_map_len());
 	if (pt->hnest_fd >= 0)
 		close(pt->hnest_fd);
 	if (pt->nest_fd >= 0)
@@ -186,6 +233,27 @@ static void explain(int err, const struct bpf_prog_info *info, char *why, size_t
 		snprintf(why, len, "cannot attach fentry/fexit: %s", strerror(-err));
 }
 
+/* Attach p, storing its link in *link; 0 or a negative errno. */
+static int attach_one(struct bpf_program *p, struct bpf_link **link)
+{
+	*link = bpf_program__attach(p);
+	return *link ? 0 : -errno;
+}
+
+/* The second probe pair goes to the same target where copies are on, else it is not loaded. */
+static int copies_target(struct progtrace_bpf *skel, int target_fd, const char *func)
+{
+	int err;
+
+	if (!skel->rodata->copies) {
+		bpf_program__set_autoload(skel->progs.lat_prog_entry2, false);
+		bpf_program__set_autoload(skel->progs.lat_prog_exit2, false);
+		return 0;
+	}
+	err = bpf_program__set_attach_target(skel->progs.lat_prog_entry2, target_fd, func);
+	return err ? err : bpf_program__set_attach_target(skel->progs.lat_prog_exit2, target_fd, func);
+}
+
 /* Load and attach one progtrace copy to the program behind target_fd. share says whether it
  * emits into the collector's ring buffer (false: its own, for the floor probe); agg whether it
  * aggregates in the kernel instead (its lat_agg map then has an entry per CPU). */
@@ -201,9 +269,12 @@ static int load_copy(struct progtrace *pt, int target_fd, uint32_t id, const cha
 	skel->rodata->agg_on = agg;
 	skel->rodata->lat_ctx_off = progtrace__ctx_off();
 	skel->rodata->lat_stack_shift = progtrace__stack_shift();
+	skel->rodata->copies = progtrace__copies();
 	err = bpf_program__set_attach_target(skel->progs.lat_prog_entry, target_fd, func);
 	if (!err)
 		err = bpf_program__set_attach_target(skel->progs.lat_prog_exit, target_fd, func);
+	if (!err)
+		err = copies_target(skel, target_fd, func);
 	if (!err)
 		err = bpf_map__reuse_fd(skel->maps.lat_nest, pt->nest_fd);
 	if (!err)
@@ -223,11 +294,12 @@ static int load_copy(struct progtrace *pt, int target_fd, uint32_t id, const cha
 		if (!skel->links.lat_prog_exit)
 			err = -errno;
 	}
-	if (!err) {
-		skel->links.lat_prog_entry = bpf_program__attach(skel->progs.lat_prog_entry);
-		if (!skel->links.lat_prog_entry)
-			err = -errno;
-	}
+	if (!err && skel->rodata->copies)
+		err = attach_one(skel->progs.lat_prog_exit2, &skel->links.lat_prog_exit2);
+	if (!err)
+		err = attach_one(skel->progs.lat_prog_entry, &skel->links.lat_prog_entry);
+	if (!err && skel->rodata->copies)
+		err = attach_one(skel->progs.lat_prog_entry2, &skel->links.lat_prog_entry2);
 	if (err) {
 		copy_destroy(skel);
 		return err < 0 ? err : -err;
@@ -518,6 +590,22 @@ void progtrace__agg_mem(const struct progtrace *pt, struct progtrace_mem *out)
 	};
 }
 
+/* recursion_misses of one of our programs. */
+static uint64_t misses(const struct bpf_program *p)
+{
+	return progstats__recursion_misses(bpf_program__fd(p));
+}
+
+/* recursion_misses of one copy's probes (the second pair's only where it is loaded). */
+static uint64_t copy_misses(const struct progtrace_bpf *k)
+{
+	uint64_t sum = misses(k->progs.lat_prog_entry) + misses(k->progs.lat_prog_exit);
+
+	if (k->rodata->copies)
+		sum += misses(k->progs.lat_prog_entry2) + misses(k->progs.lat_prog_exit2);
+	return sum;
+}
+
 /* Detach from program id. */
 void progtrace__detach(struct progtrace *pt, uint32_t id)
 {
@@ -526,8 +614,7 @@ void progtrace__detach(struct progtrace *pt, uint32_t id)
 	if (i < 0)
 		return;
 	/* Keep its losses in the totals: counters only grow. */
-	pt->retired_misses += misses(pt->w[i].skel->progs.lat_prog_entry) +
-			      misses(pt->w[i].skel->progs.lat_prog_exit);
+	pt->retired_misses += copy_misses(pt->w[i].skel);
 	copy_quiesce(pt, pt->w[i].skel, id);
 	/* The calls in flight are done: what the aggregates hold is the program's last runs. */
 	if (pt->w[i].agg) {
@@ -590,7 +677,8 @@ int progtrace__reap(struct progtrace *pt, uint32_t *reaped, int max)
 	}
 	while ((got = read(fd, r, sizeof(r))) > 0) {
 		for (size_t k = 0; k < (size_t)got / sizeof(r[0]); k++) {
-			if (r[k].refcnt > ORPHAN_REFS || watch_index(pt, r[k].id) < 0)
+			if (r[k].refcnt > (progtrace__copies() ? ORPHAN_REFS_COPIES : ORPHAN_REFS) ||
+			    watch_index(pt, r[k].id) < 0)
 				continue;
 			if (n < max)
 				reaped[n++] = r[k].id;
@@ -608,29 +696,42 @@ int progtrace__own_ids(const struct progtrace *pt, uint32_t *ids, int max)
 {
 	int n = 0;
 
-	for (int i = 0; i < pt->n && n + 2 <= max; i++) {
+	for (int i = 0; i < pt->n && n + 4 <= max; i++) {
 		const struct progtrace_bpf *k = pt->w[i].skel;
 
 		ids[n++] = progstats__prog_id(bpf_program__fd(k->progs.lat_prog_entry));
 		ids[n++] = progstats__prog_id(bpf_program__fd(k->progs.lat_prog_exit));
+		if (k->rodata->copies) {
+			ids[n++] = progstats__prog_id(bpf_program__fd(k->progs.lat_prog_entry2));
+			ids[n++] = progstats__prog_id(bpf_program__fd(k->progs.lat_prog_exit2));
+		}
 	}
 	return n;
 }
 
-/* recursion_misses of one of our programs. */
-static uint64_t misses(const struct bpf_program *p)
+/* Exits that found no entry (lat_nest unpaired, summed over CPUs). */
+static uint64_t copies_lost(const struct progtrace *pt)
 {
-	return progstats__recursion_misses(bpf_program__fd(p));
+	uint64_t sum = 0;
+
+	for (int c = 0; c < pt->ncpu && pt->nest_map; c++)
+		sum += __atomic_load_n(&pt->nest_map[c].unpaired, __ATOMIC_RELAXED);
+	return sum;
 }
 
-/* Sum of recursion_misses over our tracing programs. */
+/* Calls our probes missed for recursion: the kernel's recursion_misses of our tracing programs;
+ * with probe copies, where a miss of one copy loses nothing, the exits that found no entry
+ * (both entry copies missed, or the call began before they were attached). A call whose exit
+ * both copies missed leaves its entry stale: counted in prog_stale. */
 uint64_t progtrace__recursion_misses(const struct progtrace *pt)
 {
 	uint64_t sum = pt->retired_misses;
 
+	if (progtrace__copies())
+		return copies_lost(pt);
+
 	for (int i = 0; i < pt->n; i++)
-		sum += misses(pt->w[i].skel->progs.lat_prog_entry) +
-		       misses(pt->w[i].skel->progs.lat_prog_exit);
+		sum += copy_misses(pt->w[i].skel);
 	return sum;
 }
 
@@ -682,4 +783,43 @@ uint32_t progtrace__stack_shift(void)
 		btf__free(vmlinux);
 	}
 	return shift;
+}
+
+/* Does a task on this kernel get preempted inside a BPF program that runs with only migration
+ * disabled? PREEMPT_RT (/sys/kernel/realtime), a dynamic kernel in full or lazy mode (debugfs's
+ * sched/preempt, else preempt=full on the command line), or a CONFIG_PREEMPT build ("PREEMPT "
+ * in its version).
+ * There the kernel skips a probe program for every other task on the CPU while one task is
+ * preempted inside it, so a second pair of probes is attached (progtrace.bpf.c, "Probe
+ * copies"). LATTOP_PROBE_COPIES=0/1 overrides (a debug and test knob). */
+bool progtrace__copies(void)
+{
+	static int on = -1;
+	const char *v = getenv("LATTOP_PROBE_COPIES");
+	char buf[4096] = "";
+	FILE *f;
+
+	if (v && *v)
+		return strcmp(v, "0") != 0;
+	if (on >= 0)
+		return on;
+	on = access("/sys/kernel/realtime", F_OK) == 0;
+	f = on ? NULL : fopen("/sys/kernel/debug/sched/preempt", "re");
+	if (f) {
+		on = fgets(buf, sizeof(buf), f) && !strstr(buf, "(none)") &&
+		     !strstr(buf, "(voluntary)");
+		fclose(f);
+		return on;
+	}
+	f = on ? NULL : fopen("/proc/sys/kernel/version", "re");
+	if (f) {
+		on = fgets(buf, sizeof(buf), f) && strstr(buf, " PREEMPT ");
+		fclose(f);
+	}
+	f = on ? NULL : fopen("/proc/cmdline", "re");
+	if (f) {
+		on = fgets(buf, sizeof(buf), f) && strstr(buf, "preempt=full");
+		fclose(f);
+	}
+	return on;
 }

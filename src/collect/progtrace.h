@@ -100,6 +100,9 @@ void progtrace__nest(const struct progtrace *pt, struct progtrace_nest *out);
  * the fallback of kernels where it is not readable). */
 bool progtrace__ctx_off(void);
 
+/* True where tasks are preempted inside BPF programs: a second pair of probes is attached. */
+bool progtrace__copies(void);
+
 /* log2 of the kernel's THREAD_SIZE, for the probes' lat_stack_shift. */
 uint32_t progtrace__stack_shift(void);
 

@@ -59,3 +59,9 @@ $(VM_PLAIN_BINS): $(VM_OUT)/%: tests/vm/fixtures/%.c
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+# Debian 13's 6.12 booted with preempt=full, where tasks preempt each other inside BPF programs
+# (issue 22): only the preemption test (t_18_preempt; on 6.12-rt it runs in the whole suite).
+vmtest-612-full: $(VM_DEPS)
+	$(Q)OUTPUT=$(OUTPUT) VM_KERNEL=6.12 VM_APPEND=preempt=full VM_TESTS='t_18*' \
+		bash tests/vm/run.sh

@@ -19,6 +19,16 @@ kver_ge() {
 	[ "$3" -gt "$1" ] || { [ "$3" -eq "$1" ] && [ "$4" -ge "$2" ]; }
 }
 
+# probe_copies: true where lattop attaches a second pair of probes, as progtrace__copies decides:
+# tasks are preempted inside BPF programs on this kernel (PREEMPT_RT, or a dynamic kernel in
+# full or lazy mode).
+probe_copies() {
+	[ -e /sys/kernel/realtime ] && return 0
+	[ -r /sys/kernel/debug/sched/preempt ] ||
+		{ grep -q 'preempt=full' /proc/cmdline || grep -q ' PREEMPT ' /proc/sys/kernel/version; return; }
+	! grep -q '(none)\|(voluntary)' /sys/kernel/debug/sched/preempt
+}
+
 # --- lattop guest tests: checks, waiting, and the target fixture (tests/host/target.c) ---
 # T is the test's scratch directory; set it before calling start_target.
 
