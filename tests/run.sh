@@ -89,9 +89,11 @@ suite() {
 	suite_report "$@"
 }
 
-# VM: stock Debian kernels under QEMU (fentry/kprobes/vhost), when the harness exists: Debian
-# 12's 6.1 and its PREEMPT_RT flavour (whose checks that need /dev/kvm skip), and with VM_612=1
-# Debian 13's 6.12 and 6.12-rt too (not yet green: tests/vm/README.md, "Debian 13's 6.12").
+# VM: stock Debian kernels under QEMU (fentry/kprobes/vhost), when the harness exists: the
+# EventHeader suite on the user_events kernel the tests build (tests/vm/uevents), Debian 13's
+# 6.12 PREEMPT_RT, Debian 12's 6.1, Debian 13's 6.12, and 6.12 booted with preempt=full for
+# the preemption test; Debian 12's 6.1 PREEMPT_RT too with VM_61RT=1 (6.12-rt took its place
+# as the RT kernel: both do not fit the CI time).
 # Single-threaded TCG keeps each boot on one host core. So the VM suites start first, in the
 # background, in one lane beside the host suites (which keep the other core), and a second
 # lane joins when the host suites are done (VM_JOBS lanes in all, 2); each lane takes the next
@@ -99,9 +101,9 @@ suite() {
 # suite has its own log and is reported, in the list's order, once all are done.
 vm_suites=()
 if [ -f tests/vm/run.sh ] && [ "${SKIP_VM:-0}" != 1 ]; then
-	[ "${VM_612:-0}" = 1 ] && vm_suites+=(vm-612-rt:vmtest-612-rt)
-	vm_suites+=(vm-rt:vmtest-rt vm:vmtest)
-	[ "${VM_612:-0}" = 1 ] && vm_suites+=(vm-612:vmtest-612)
+	vm_suites+=(vm-uevents:vmtest-uevents vm-612-rt:vmtest-612-rt vm:vmtest vm-612:vmtest-612
+		vm-612-full:vmtest-612-full)
+	[ "${VM_61RT:-0}" = 1 ] && vm_suites+=(vm-rt:vmtest-rt)
 fi
 vm_jobs=${VM_JOBS:-2}
 [[ $vm_jobs =~ ^[1-9][0-9]*$ ]] || vm_jobs=2

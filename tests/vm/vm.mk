@@ -62,6 +62,7 @@ $(VM_PLAIN_BINS): $(VM_OUT)/%: tests/vm/fixtures/%.c
 
 # Debian 13's 6.12 booted with preempt=full, where tasks preempt each other inside BPF programs
 # (issue 22): only the preemption test (t_18_preempt; on 6.12-rt it runs in the whole suite).
+# A run directory of its own (VM_INSTANCE), so it boots beside the 6.12 suite.
 vmtest-612-full: $(VM_DEPS)
 	$(Q)OUTPUT=$(OUTPUT) VM_KERNEL=6.12 VM_APPEND=preempt=full VM_TESTS='t_18*' \
-		bash tests/vm/run.sh
+		VM_INSTANCE=full bash tests/vm/run.sh
