@@ -22,12 +22,18 @@
 # host thread runs all vCPUs in turn; multi: QEMU's one thread per vCPU, which can leave a vCPU
 # looping on a stale int3 after a trampoline is patched in, tests/vm/README.md), VM_ICOUNT (a
 # shift N: QEMU's -icount, the guest clock advancing 2^N ns per instruction executed, so that
-# guest time measures instructions; single-threaded TCG only).
+# guest time measures instructions; single-threaded TCG only), LATTOP_TEST_CACHE (where the
+# kernels and apt lists are kept: tests/vm/.cache; a directory outside the clone lets fresh
+# clones and several worktrees share the downloads; the runs themselves stay in the clone's).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUTPUT=${OUTPUT:-.output}
 VM=tests/vm
-CACHE=$VM/.cache
+# CACHE: the downloads (kernels, apt lists), maybe shared between clones; RUNS: this clone's
+# runs (images, consoles, hang logs).
+CACHE=${LATTOP_TEST_CACHE:-$VM/.cache}
+[[ $CACHE == /* ]] || CACHE=$PWD/$CACHE
+RUNS=$PWD/$VM/.cache/run
 VM_REPEAT=${VM_REPEAT:-1}
 VM_TEST_TIMEOUT=${VM_TEST_TIMEOUT:-120}
 VM_SMP=${VM_SMP:-2}
@@ -126,7 +132,7 @@ VM_META=${VM_KERNEL_META:-$def_meta}
 SUITE=${VM_APT_SUITE-$def_suite}
 [[ $SUITE =~ ^[a-z0-9-]*$ ]] || die "VM_APT_SUITE must be a Debian suite name, not '$SUITE'"
 mkdir -p "$CACHE"
-APTDIR=$PWD/$CACHE/apt-$SUITE
+APTDIR=$CACHE/apt-$SUITE
 
 # The Debian mirror the host's apt uses (its deb822 or one-line sources), for a suite of our own.
 mirror() {
@@ -205,7 +211,7 @@ fi
 # kernel): its image, console, results and monitor FIFOs live in run/PKG[-INSTANCE], so runs on
 # different kernels boot side by side.
 [[ ${VM_INSTANCE:-} =~ ^[A-Za-z0-9_-]*$ ]] || die "VM_INSTANCE must be letters, digits, - or _, not '$VM_INSTANCE'"
-RUN=$CACHE/run/$pkg${VM_INSTANCE:+-$VM_INSTANCE}
+RUN=$RUNS/$pkg${VM_INSTANCE:+-$VM_INSTANCE}
 ROOT=$RUN/initrd-root
 CONSOLE=$RUN/console.log # the kernel's console (ttyS0)
 RESULTS=$RUN/results.log # what /init and the tests print (ttyS1)
@@ -216,6 +222,12 @@ command -v flock >/dev/null && flock 9
 
 KDIR=$CACHE/kernels/$pkg
 KROOT=$KDIR/kroot
+# The kernel's lock (beside its directory, in a cache other clones may share): held shared for
+# the whole run, so that no other run removes the kernel while this one reads it; exclusive
+# while it is extracted and unpacked.
+mkdir -p "$CACHE/kernels"
+exec 7>"$KDIR.lock"
+command -v flock >/dev/null && flock -x 7
 if [ -n "${VM_KERNEL_IMAGE:-}" ]; then
 	:
 elif [ "$(cat "$KROOT/.pkg" 2>/dev/null)" != "$pkg" ]; then
@@ -237,9 +249,11 @@ elif [ "$(cat "$KROOT/.pkg" 2>/dev/null)" != "$pkg" ]; then
 	mv "$KROOT.new" "$KROOT"
 	# The package is not needed once extracted; older kernels of the same flavour go.
 	rm -f "$KDIR"/*.deb
+	# (one that another run is using, its lock held, is left for a later run to remove)
 	for d in "$CACHE"/kernels/linux-image-*; do
+		[ -d "$d" ] || continue
 		if [ "$d" != "$KDIR" ] && [ "$(flavour "${d##*/}")" = "$(flavour "$pkg")" ]; then
-			rm -rf "$d" "$CACHE/run/${d##*/}"
+			(flock -n -x 6 && rm -rf "$d" "$RUNS/${d##*/}") 6>"$d.lock" || true
 		fi
 	done
 fi
@@ -283,6 +297,8 @@ if [ "${VM_PVH:-1}" = 1 ] && command -v readelf >/dev/null; then
 	fi
 	[ -s "$KROOT/vmlinux-pvh" ] && KERNEL=$KROOT/vmlinux-pvh
 fi
+# Extracted and unpacked: other runs may read the kernel too, none may remove it.
+command -v flock >/dev/null && flock -s 7
 
 # Image skeleton: busybox with its applets, /init and its configuration.
 rm -rf "$ROOT"
