@@ -5,10 +5,10 @@
 # with "vm: N passed, M failed". See tests/vm/README.md.
 #
 # Environment: OUTPUT (build dir, .output), VM_REQUIRED=1 (a missing tool fails instead of
-# skipping), VM_TIMEOUT (whole boot, 900 s per repetition: a guard against a hung guest, not a
-# speed target; a whole run takes ~210 s on an idle 2-CPU host), VM_IDLE_TIMEOUT (a guest
+# skipping), VM_TIMEOUT (whole boot, 1800 s per repetition: a guard against a hung guest, not a
+# speed target; a whole 6.12 run took ~770 s at host load 2-7 on 2 CPUs), VM_IDLE_TIMEOUT (a guest
 # that prints no result line for this long is hung: 2 x VM_TEST_TIMEOUT + 60 s),
-# VM_TEST_TIMEOUT (each guest test, 120 s), VM_TESTS (globs of guest test names to run, e.g.
+# VM_TEST_TIMEOUT (each guest test, 300 s), VM_TESTS (globs of guest test names to run, e.g.
 # 't_01*'), VM_REPEAT (run the selected tests N times in one boot, 1), VM_KERNEL (6.1, 6.1-rt,
 # 6.12 or 6.12-rt: Debian 12's or 13's kernel, standard or PREEMPT_RT; 6.1), VM_KERNEL_META (the
 # meta package naming the kernel: linux-image-amd64, or linux-image-rt-amd64 for the -rt ones),
@@ -35,7 +35,7 @@ CACHE=${LATTOP_TEST_CACHE:-$VM/.cache}
 [[ $CACHE == /* ]] || CACHE=$PWD/$CACHE
 RUNS=$PWD/$VM/.cache/run
 VM_REPEAT=${VM_REPEAT:-1}
-VM_TEST_TIMEOUT=${VM_TEST_TIMEOUT:-120}
+VM_TEST_TIMEOUT=${VM_TEST_TIMEOUT:-300}
 VM_SMP=${VM_SMP:-2}
 [[ $VM_SMP =~ ^[1-9][0-9]*$ ]] || {
 	echo "FAIL vm/setup: VM_SMP must be a positive number of vCPUs, not '$VM_SMP'"
@@ -49,7 +49,7 @@ VM_SMP=${VM_SMP:-2}
 	echo "END vm 1"
 	exit 1
 }
-VM_TIMEOUT=${VM_TIMEOUT:-$((900 * VM_REPEAT))}
+VM_TIMEOUT=${VM_TIMEOUT:-$((1800 * VM_REPEAT))}
 VM_IDLE_TIMEOUT=${VM_IDLE_TIMEOUT:-$((2 * VM_TEST_TIMEOUT + 60))}
 
 # Stop here without failing (or failing, with VM_REQUIRED=1) when the host cannot run the VM.
