@@ -223,11 +223,19 @@ command -v flock >/dev/null && flock 9
 KDIR=$CACHE/kernels/$pkg
 KROOT=$KDIR/kroot
 # The kernel's lock (beside its directory, in a cache other clones may share): held shared for
-# the whole run, so that no other run removes the kernel while this one reads it; exclusive
-# while it is extracted and unpacked.
+# the whole run, so that no other run removes the kernel while this one reads it (runs of the
+# same kernel from two clones boot side by side); exclusive only while it is extracted and
+# unpacked (the steps below check again what is there once they hold it).
 mkdir -p "$CACHE/kernels"
 exec 7>"$KDIR.lock"
-command -v flock >/dev/null && flock -x 7
+if command -v flock >/dev/null; then
+	flock -s 7
+	if [ -z "${VM_KERNEL_IMAGE:-}" ] && { [ "$(cat "$KROOT/.pkg" 2>/dev/null)" != "$pkg" ] ||
+		{ [ "${VM_PVH:-1}" = 1 ] && command -v readelf >/dev/null && [ ! -s "$KROOT/vmlinux-pvh" ] &&
+			[ ! -f "$KROOT/vmlinux-pvh.none" ]; }; }; then
+		flock -x 7
+	fi
+fi
 if [ -n "${VM_KERNEL_IMAGE:-}" ]; then
 	:
 elif [ "$(cat "$KROOT/.pkg" 2>/dev/null)" != "$pkg" ]; then
