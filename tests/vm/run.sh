@@ -261,7 +261,7 @@ elif [ "$(cat "$KROOT/.pkg" 2>/dev/null)" != "$pkg" ]; then
 	for d in "$CACHE"/kernels/linux-image-*; do
 		[ -d "$d" ] || continue
 		if [ "$d" != "$KDIR" ] && [ "$(flavour "${d##*/}")" = "$(flavour "$pkg")" ]; then
-			(flock -n -x 6 && rm -rf "$d" "$RUNS/${d##*/}") 6>"$d.lock" || true
+			(flock -n -x 6 && rm -rf "$d" "${RUNS:?}/${d##*/}") 6>"$d.lock" || true
 		fi
 	done
 fi
