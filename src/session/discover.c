@@ -11,9 +11,13 @@
 #include "base/text.h"
 #include "session/session.h"
 
-/* --discover until -D or *stop. */
+/* --discover until -D or *stop. The -D seconds count from here, once the chain is attached:
+ * attaching it can take most of a short -D on a busy machine (seconds under emulation), and
+ * the watch it promises would shrink to nothing. */
 int session__discover(struct session *s, volatile sig_atomic_t *stop)
 {
+	uint64_t end_ns = now_ns() + s->o->duration_ns;
+
 	if (s->warn[0])
 		text__line(stderr, "lattop: warning: ", s->warn);
 	fputs("lattop: discovering flow ", stderr);
@@ -21,7 +25,7 @@ int session__discover(struct session *s, volatile sig_atomic_t *stop)
 	fputs(" on ", stderr);
 	text__fputs(stderr, s->o->device);
 	fprintf(stderr, " for %.1f s...\n", s->o->duration_ns / 1e9);
-	while (!*stop && now_ns() < s->end_ns) {
+	while (!*stop && now_ns() < end_ns) {
 		struct timespec nap = { 0, 20000000 };
 
 		session__drain(s);

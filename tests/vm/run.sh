@@ -5,10 +5,10 @@
 # with "vm: N passed, M failed". See tests/vm/README.md.
 #
 # Environment: OUTPUT (build dir, .output), VM_REQUIRED=1 (a missing tool fails instead of
-# skipping), VM_TIMEOUT (whole boot, 900 s per repetition: a guard against a hung guest, not a
-# speed target; a whole run takes ~210 s on an idle 2-CPU host), VM_IDLE_TIMEOUT (a guest
+# skipping), VM_TIMEOUT (whole boot, 1800 s per repetition: a guard against a hung guest, not a
+# speed target; a whole 6.12 run took ~770 s at host load 2-7 on 2 CPUs), VM_IDLE_TIMEOUT (a guest
 # that prints no result line for this long is hung: 2 x VM_TEST_TIMEOUT + 60 s),
-# VM_TEST_TIMEOUT (each guest test, 120 s), VM_TESTS (globs of guest test names to run, e.g.
+# VM_TEST_TIMEOUT (each guest test, 300 s), VM_TESTS (globs of guest test names to run, e.g.
 # 't_01*'), VM_REPEAT (run the selected tests N times in one boot, 1), VM_KERNEL (6.1, 6.1-rt,
 # 6.12 or 6.12-rt: Debian 12's or 13's kernel, standard or PREEMPT_RT; 6.1), VM_KERNEL_META (the
 # meta package naming the kernel: linux-image-amd64, or linux-image-rt-amd64 for the -rt ones),
@@ -22,14 +22,20 @@
 # host thread runs all vCPUs in turn; multi: QEMU's one thread per vCPU, which can leave a vCPU
 # looping on a stale int3 after a trampoline is patched in, tests/vm/README.md), VM_ICOUNT (a
 # shift N: QEMU's -icount, the guest clock advancing 2^N ns per instruction executed, so that
-# guest time measures instructions; single-threaded TCG only).
+# guest time measures instructions; single-threaded TCG only), LATTOP_TEST_CACHE (where the
+# kernels and apt lists are kept: tests/vm/.cache; a directory outside the clone lets fresh
+# clones and several worktrees share the downloads; the runs themselves stay in the clone's).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUTPUT=${OUTPUT:-.output}
 VM=tests/vm
-CACHE=$VM/.cache
+# CACHE: the downloads (kernels, apt lists), maybe shared between clones; RUNS: this clone's
+# runs (images, consoles, hang logs).
+CACHE=${LATTOP_TEST_CACHE:-$VM/.cache}
+[[ $CACHE == /* ]] || CACHE=$PWD/$CACHE
+RUNS=$PWD/$VM/.cache/run
 VM_REPEAT=${VM_REPEAT:-1}
-VM_TEST_TIMEOUT=${VM_TEST_TIMEOUT:-120}
+VM_TEST_TIMEOUT=${VM_TEST_TIMEOUT:-300}
 VM_SMP=${VM_SMP:-2}
 [[ $VM_SMP =~ ^[1-9][0-9]*$ ]] || {
 	echo "FAIL vm/setup: VM_SMP must be a positive number of vCPUs, not '$VM_SMP'"
@@ -43,7 +49,7 @@ VM_SMP=${VM_SMP:-2}
 	echo "END vm 1"
 	exit 1
 }
-VM_TIMEOUT=${VM_TIMEOUT:-$((900 * VM_REPEAT))}
+VM_TIMEOUT=${VM_TIMEOUT:-$((1800 * VM_REPEAT))}
 VM_IDLE_TIMEOUT=${VM_IDLE_TIMEOUT:-$((2 * VM_TEST_TIMEOUT + 60))}
 
 # Stop here without failing (or failing, with VM_REQUIRED=1) when the host cannot run the VM.
@@ -126,7 +132,7 @@ VM_META=${VM_KERNEL_META:-$def_meta}
 SUITE=${VM_APT_SUITE-$def_suite}
 [[ $SUITE =~ ^[a-z0-9-]*$ ]] || die "VM_APT_SUITE must be a Debian suite name, not '$SUITE'"
 mkdir -p "$CACHE"
-APTDIR=$PWD/$CACHE/apt-$SUITE
+APTDIR=$CACHE/apt-$SUITE
 
 # The Debian mirror the host's apt uses (its deb822 or one-line sources), for a suite of our own.
 mirror() {
@@ -205,7 +211,7 @@ fi
 # kernel): its image, console, results and monitor FIFOs live in run/PKG[-INSTANCE], so runs on
 # different kernels boot side by side.
 [[ ${VM_INSTANCE:-} =~ ^[A-Za-z0-9_-]*$ ]] || die "VM_INSTANCE must be letters, digits, - or _, not '$VM_INSTANCE'"
-RUN=$CACHE/run/$pkg${VM_INSTANCE:+-$VM_INSTANCE}
+RUN=$RUNS/$pkg${VM_INSTANCE:+-$VM_INSTANCE}
 ROOT=$RUN/initrd-root
 CONSOLE=$RUN/console.log # the kernel's console (ttyS0)
 RESULTS=$RUN/results.log # what /init and the tests print (ttyS1)
@@ -216,6 +222,20 @@ command -v flock >/dev/null && flock 9
 
 KDIR=$CACHE/kernels/$pkg
 KROOT=$KDIR/kroot
+# The kernel's lock (beside its directory, in a cache other clones may share): held shared for
+# the whole run, so that no other run removes the kernel while this one reads it (runs of the
+# same kernel from two clones boot side by side); exclusive only while it is extracted and
+# unpacked (the steps below check again what is there once they hold it).
+mkdir -p "$CACHE/kernels"
+exec 7>"$KDIR.lock"
+if command -v flock >/dev/null; then
+	flock -s 7
+	if [ -z "${VM_KERNEL_IMAGE:-}" ] && { [ "$(cat "$KROOT/.pkg" 2>/dev/null)" != "$pkg" ] ||
+		{ [ "${VM_PVH:-1}" = 1 ] && command -v readelf >/dev/null && [ ! -s "$KROOT/vmlinux-pvh" ] &&
+			[ ! -f "$KROOT/vmlinux-pvh.none" ]; }; }; then
+		flock -x 7
+	fi
+fi
 if [ -n "${VM_KERNEL_IMAGE:-}" ]; then
 	:
 elif [ "$(cat "$KROOT/.pkg" 2>/dev/null)" != "$pkg" ]; then
@@ -237,9 +257,11 @@ elif [ "$(cat "$KROOT/.pkg" 2>/dev/null)" != "$pkg" ]; then
 	mv "$KROOT.new" "$KROOT"
 	# The package is not needed once extracted; older kernels of the same flavour go.
 	rm -f "$KDIR"/*.deb
+	# (one that another run is using, its lock held, is left for a later run to remove)
 	for d in "$CACHE"/kernels/linux-image-*; do
+		[ -d "$d" ] || continue
 		if [ "$d" != "$KDIR" ] && [ "$(flavour "${d##*/}")" = "$(flavour "$pkg")" ]; then
-			rm -rf "$d" "$CACHE/run/${d##*/}"
+			(flock -n -x 6 && rm -rf "$d" "${RUNS:?}/${d##*/}") 6>"$d.lock" || true
 		fi
 	done
 fi
@@ -283,6 +305,8 @@ if [ "${VM_PVH:-1}" = 1 ] && command -v readelf >/dev/null; then
 	fi
 	[ -s "$KROOT/vmlinux-pvh" ] && KERNEL=$KROOT/vmlinux-pvh
 fi
+# Extracted and unpacked: other runs may read the kernel too, none may remove it.
+command -v flock >/dev/null && flock -s 7
 
 # Image skeleton: busybox with its applets, /init and its configuration.
 rm -rf "$ROOT"

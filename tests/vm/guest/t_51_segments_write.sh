@@ -26,7 +26,7 @@ for v in xdp sndbuf; do
 		[ $f = csv ] && rec="-w $T/rec.lrec"
 		rm -f $T/d.$f $T/d.err $T/rec.lrec # an earlier case's lines are not this session's
 		# shellcheck disable=SC2086
-		lattop -m segments --profile $T/p.json -b -o $f -D 200 --details $rec >$T/d.$f 2>$T/d.err &
+		lattop -m segments --profile $T/p.json -b -o $f -D 3600 --details $rec >$T/d.$f 2>$T/d.err &
 		lp=$!
 		wait_line 'vhost' $T/d.$f 600 || fail "$sn-details-$f-start" "$(cat $T/d.err | xargs)"
 		seg_round $r

@@ -1,6 +1,9 @@
 # Probes attached to a busy program (issue 11): four threads drive churn_light and churn_maps
 # (tests/vm/fixtures/churn.c, one run per bpf_prog_test_run call) at full rate while one
-# helpers-mode TUI session attaches and detaches their probes 20 times with filter edits (`f`).
+# helpers-mode TUI session attaches and detaches their probes CYCLES (10) times with filter
+# edits (`f`). Each cycle is the same attach and detach under load: 10 (20 until 2026-11-27)
+# let a VM_REPEAT loop run twice the repetitions in the same guest time (98-160 s each on 6.1
+# at host load 3-7), the cycles adding up across them.
 # Afterwards its recording must show: every run made while everything was attached counted,
 # no run counted twice or from outside the attached spans, helper_busy 0, no stale entry
 # (prog_stale, helper_stale), no loss counter moved, and no sample longer than the longest
@@ -77,8 +80,9 @@ expect churn-threads "$(cmd 'go 2 2')" going || exit 1
 # (all made fully attached); hi: runs done after the cycle began or started before it ended
 # (the only ones a probe can have seen).
 lo_l=0 lo_m=0 hi_l=0 hi_m=0 full=
+CYCLES=10
 cycle=1
-while [ $cycle -le 20 ]; do
+while [ $cycle -le $CYCLES ]; do
 	a0=$(cmd count)
 	tmux send-keys -t ch f C-u "$light,$maps" Enter
 	if [ -z "$full" ]; then
@@ -111,7 +115,7 @@ while ! tmux capture-pane -p -t ch | grep -q '^EXITED' && [ $i -lt 300 ]; do sle
 expect churn-lattop-exit "$(tmux capture-pane -p -t ch | grep '^EXITED')" "EXITED 0" ||
 	{ tmux capture-pane -p -t ch | tail -n 5; cat $T/tui.err; }
 tmux kill-server 2>/dev/null
-expect churn-cycles "$cycle" 21
+expect churn-cycles "$cycle" $((CYCLES + 1))
 expect churn-fixture-errors "$(echo "$last" | awk '{print $NF}')" 0
 
 # The recording, cumulative, as programs (both rows) and as helpers (the map calls).
