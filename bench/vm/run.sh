@@ -11,8 +11,10 @@
 # hrefstats and lattopbefore by default), VMB_BEFORE (a lattop binary built from an earlier commit: adds the observer
 # lattopbefore, the same batch session run with that binary), VMB_ICOUNT=1 (QEMU -icount
 # shift=0 on single-threaded TCG: a guest ns is one instruction, so "ns per run" counts the
-# instructions each run executes, without the host's timing noise), VM_* knobs of
-# tests/vm/run.sh (VM_TEST_TIMEOUT defaults to 2400 s here).
+# instructions each run executes, without the host's timing noise), VMB_TSC (reliable: the
+# guest boots with tsc=reliable, below; watchdog: the kernel's clocksource watchdog decides),
+# VMB_DIAG=1 (VMD lines: the guest's clocksource before each measurement, where the attached BPF
+# code lies), VM_* knobs of tests/vm/run.sh (VM_TEST_TIMEOUT defaults to 2400 s here).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUTPUT=${OUTPUT:-.output}
@@ -28,15 +30,28 @@ if [ -n "${VMB_BEFORE:-}" ]; then
 	echo '$OUTPUT/bench/vm/lattop-before' >>"$OUT/bins.txt"
 	[ -n "${VMB_OBS:-}" ] || OBS="$OBS lattopbefore"
 fi
-printf 'VMB_ROUNDS=%s\nVMB_CALLS=%s\nVMB_REPEAT=%s\nVMB_OBS="%s"\nVMB_ICOUNT=%s\n' \
+printf 'VMB_ROUNDS=%s\nVMB_CALLS=%s\nVMB_REPEAT=%s\nVMB_OBS="%s"\nVMB_ICOUNT=%s\nVMB_DIAG=%s\n' \
 	"${VMB_ROUNDS:-3}" "${VMB_CALLS:-5}" "${VMB_REPEAT:-20000}" "$OBS" "${VMB_ICOUNT:+1}" \
+	"${VMB_DIAG:+1}" \
 	>"$OUT/guest/vmbench.conf"
 rm -f "$OUT/results.log"
 rc=0
 # multi-threaded TCG: the vCPUs must really run at once for the "all vCPUs driving" side.
 tcg=${VMB_TCG_THREAD:-multi} icount=
 [ -z "${VMB_ICOUNT:-}" ] || tcg=single icount=0
-OUTPUT=$OUTPUT VM_SMP=${VMB_SMP:-4} VM_TCG_THREAD=$tcg VM_ICOUNT=$icount VM_TESTS=x_vmbench VM_GUEST_EXTRA=$OUT/guest \
+# The guest keeps the TSC as its clocksource. Under TCG on a loaded host the kernel's watchdog
+# often finds the emulated TSC skewed against the emulated HPET and switches to the HPET, in
+# some boots in the middle of a round; every bpf_ktime_get_ns (two per probed run) is then an
+# emulated MMIO read, each observer's figure moves 4-5x and lattop's ratio to the reference with
+# it (bench/README.md, "The slow mode"). A machine with an invariant TSC keeps it.
+append=${VM_APPEND:-}
+case ${VMB_TSC:-reliable} in
+reliable) append="tsc=reliable${append:+ $append}" ;;
+watchdog) ;;
+*) echo "vmbench: VMB_TSC must be reliable or watchdog, not '$VMB_TSC'" >&2; exit 2 ;;
+esac
+OUTPUT=$OUTPUT VM_APPEND=$append VM_SMP=${VMB_SMP:-4} VM_TCG_THREAD=$tcg VM_ICOUNT=$icount \
+	VM_TESTS=x_vmbench VM_GUEST_EXTRA=$OUT/guest \
 	VM_BINS_EXTRA=$OUT/bins.txt VM_TEST_TIMEOUT=${VM_TEST_TIMEOUT:-2400} \
 	VM_RESULTS_OUT=$OUT/results.log bash tests/vm/run.sh || rc=$?
 if [ -s "$OUT/results.log" ]; then

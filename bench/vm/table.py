@@ -88,7 +88,8 @@ def main():
     ncpu = info.get("ncpu", "?")
     tcg = ("QEMU TCG -icount shift=0: a guest ns is one instruction executed"
            if info.get("icount") == "1" else "QEMU TCG")
-    print(f"VM benchmark: kernel {info.get('kernel', '?')}, {ncpu} vCPUs ({tcg}), "
+    print(f"VM benchmark: kernel {info.get('kernel', '?')} (clocksource "
+          f"{info.get('clocksource', '?')} at the start), {ncpu} vCPUs ({tcg}), "
           f"{info.get('rounds', '?')} interleaved rounds, {info.get('calls', '?')} "
           f"bpf_prog_test_run calls of {info.get('repeat', '?')} runs per thread and "
           "measurement; figures: median [min .. max] over the rounds")

@@ -17,7 +17,9 @@ OBS=" ${VMB_OBS:-stats ref refstats agg aggplain lattopring lattop lattopnostats
 # on NAME: is observer NAME in this run (VMB_OBS)?
 on() { case $OBS in *" $1 "*) return 0 ;; esac; return 1; }
 NCPU=$(grep -c '^processor' /proc/cpuinfo)
-echo "VMB info ncpu=$NCPU rounds=$ROUNDS calls=$CALLS repeat=$REPEAT kernel=$(uname -r) icount=${VMB_ICOUNT:-0}"
+CS=/sys/devices/system/clocksource/clocksource0/current_clocksource
+echo "VMB info ncpu=$NCPU rounds=$ROUNDS calls=$CALLS repeat=$REPEAT kernel=$(uname -r)" \
+	"icount=${VMB_ICOUNT:-0} clocksource=$(cat $CS)"
 
 rm -f $T/in $T/out
 mkfifo $T/in
@@ -63,6 +65,8 @@ measure() {
 		c0=$(others_ns $4)
 		u0=$(cpu_ns $4 $4)
 	fi
+	[ "${VMB_DIAG:-}" != 1 ] || echo "VMD round=$1 mode=$2 threads=$3 clocksource=$(cat $CS)" \
+		"uptime=$(cut -d' ' -f1 /proc/uptime)"
 	out=$(xcmd "run $3 $CALLS $REPEAT")
 	case $out in
 	ran*) ;;
@@ -88,6 +92,17 @@ prog_count() {
 		col count "$1" $T/l.csv | tail -n 1
 	fi
 }
+# diag ROUND MODE: with VMB_DIAG=1, where the BPF code attached now lies (VMD lines, which
+# table.py skips): each program's and trampoline's address (/proc/kallsyms) and the programs'
+# JITed sizes (bpftool), to tell boots apart by their code's placement.
+diag() {
+	[ "${VMB_DIAG:-}" = 1 ] || return 0
+	grep -E '\[bpf\]' /proc/kallsyms |
+		awk -v p="VMD round=$1 mode=$2" '{print p " sym=" $3 " addr=" $1}'
+	bpftool prog show | awk -v p="VMD round=$1 mode=$2" '
+		/ name /{for (i = 1; i <= NF; i++) if ($i == "name") n = $(i + 1)}
+		/jited/{for (i = 1; i <= NF; i++) if ($i == "jited") print p " prog=" n " jited=" $(i + 1)}'
+}
 # lattop_obs ROUND MODE BINARY PROG [MAP]: BINARY (lattop, or an earlier build) watching program
 # PROG (batch, cumulative CSV) through the runs of one measurement pair: exact count, every loss
 # counter, its threads' CPU. With MAP, in helpers mode (-m helpers): the program's row and its
@@ -103,6 +118,7 @@ lattop_obs() {
 		wait $lp
 		return 1
 	fi
+	diag $1 $2
 	measure $1 $2 1 $lp
 	measure $1 $2 $NCPU $lp
 	i=0
@@ -153,6 +169,7 @@ ref_obs() {
 	ans=$(xcmd "$3 on")
 	[ -z "$4" ] || ans="$(xcmd 'stats on') $ans"
 	if expect vmbench-$2-on-$1 "$ans" "${4:+ok }ok"; then
+		diag $1 $2
 		measure $1 $2 1
 		measure $1 $2 $NCPU
 	fi
