@@ -64,6 +64,18 @@ wait_gone() {
 	for _ in $(seq 100); do flock -n "$lock" true 2>/dev/null && return 0; sleep 0.1; done
 	return 1
 }
+# expect_usage NAME EXPECTED-STATUS STDERR-PATTERN ARGS...: lattop ARGS exits with the status,
+# prints nothing on stdout and one line on stderr that matches the (extended) pattern.
+expect_usage() {
+	local name=$1 want=$2 pat=$3; shift 3
+	$LATTOP "$@" >"$TMP/out" 2>"$TMP/err"
+	local rc=$?
+	if [ "$rc" != "$want" ]; then fail "$name" "exit $rc, expected $want ($(cat "$TMP/err"))"
+	elif [ -s "$TMP/out" ]; then fail "$name" "printed to stdout"
+	elif [ "$(wc -l <"$TMP/err")" != 1 ]; then fail "$name" "stderr is not one line: $(cat "$TMP/err")"
+	elif ! grep -qE "$pat" "$TMP/err"; then fail "$name" "stderr '$(cat "$TMP/err")' lacks /$pat/"
+	else pass "$name"; fi
+}
 # wait_report FILE: until a session's first report is in FILE (it has attached), up to 60 s.
 wait_report() {
 	for _ in $(seq 1200); do [ -s "$1" ] && return 0; sleep 0.05; done

@@ -7,36 +7,25 @@
 cd "$(dirname "$0")/../.." && . tests/lib.sh
 SUITE=host-activities
 
-# usage NAME EXPECTED-STATUS STDERR-PATTERN ARGS...: one line on stderr, nothing on stdout.
-usage() {
-	local name=$1 want=$2 pat=$3; shift 3
-	$LATTOP "$@" >"$TMP/out" 2>"$TMP/err"
-	local rc=$?
-	if [ "$rc" != "$want" ]; then fail "$name" "exit $rc, expected $want ($(cat "$TMP/err"))"
-	elif [ -s "$TMP/out" ]; then fail "$name" "printed to stdout"
-	elif [ "$(wc -l <"$TMP/err")" != 1 ]; then fail "$name" "stderr is not one line: $(cat "$TMP/err")"
-	elif ! grep -qE "$pat" "$TMP/err"; then fail "$name" "stderr '$(cat "$TMP/err")' lacks /$pat/"
-	else pass "$name"; fi
-}
 BADTP="not an EventHeader tracepoint name: give Provider_L<level>K<keyword> in hex"
-usage bad-tracepoint 2 "^lattop: --activities Prov_L4: $BADTP" --activities Prov_L4 -b -n 1
-usage bad-level 2 "^lattop: --activities Prov_L0K1: $BADTP" --activities Prov_L0K1 -b -n 1
-usage empty-activity 2 "the activity name after ':' must be 1 to 63 characters" \
+expect_usage bad-tracepoint 2 "^lattop: --activities Prov_L4: $BADTP" --activities Prov_L4 -b -n 1
+expect_usage bad-level 2 "^lattop: --activities Prov_L0K1: $BADTP" --activities Prov_L0K1 -b -n 1
+expect_usage empty-activity 2 "the activity name after ':' must be 1 to 63 characters" \
 	--activities Prov_L4K1: -b -n 1
-usage activities-replay 2 "do not apply to -r" --activities Prov_L4K1 -r tests/data/sample.lrec -b
+expect_usage activities-replay 2 "do not apply to -r" --activities Prov_L4K1 -r tests/data/sample.lrec -b
 
 # The "activities" of a spans file: checked like the option, each error naming the file.
 printf '{"activities":[{"tracepoint":"X_L4K1","bogus":1}]}' >"$TMP/bad1.json"
-usage file-unknown-key 2 "^lattop: $TMP/bad1.json: unknown key 'bogus' in activities\[0\]\$" \
+expect_usage file-unknown-key 2 "^lattop: $TMP/bad1.json: unknown key 'bogus' in activities\[0\]\$" \
 	--spans "$TMP/bad1.json" -b -n 1
 printf '{"activities":[{"tracepoint":"X_L4","activity":"a"}]}' >"$TMP/bad2.json"
-usage file-bad-tracepoint 2 "^lattop: $TMP/bad2.json: activities\[0\]: X_L4:a: $BADTP" \
+expect_usage file-bad-tracepoint 2 "^lattop: $TMP/bad2.json: activities\[0\]: X_L4:a: $BADTP" \
 	--spans "$TMP/bad2.json" -b -n 1
 printf '{"activities":[{"tracepoint":"X_L4K1","name":"a"}]}' >"$TMP/bad3.json"
-usage file-name-without-activity 2 "needs a string \"tracepoint\", optionally an \"activity\"" \
+expect_usage file-name-without-activity 2 "needs a string \"tracepoint\", optionally an \"activity\"" \
 	--spans "$TMP/bad3.json" -b -n 1
 printf '{"activities":[]}' >"$TMP/bad4.json"
-usage file-empty 2 "'activities' must be a non-empty array" --spans "$TMP/bad4.json" -b -n 1
+expect_usage file-empty 2 "'activities' must be a non-empty array" --spans "$TMP/bad4.json" -b -n 1
 
 if [ -e /sys/kernel/tracing/user_events_data ]; then
 	skip no-user-events "this kernel has user_events"
@@ -44,12 +33,12 @@ if [ -e /sys/kernel/tracing/user_events_data ]; then
 	exit 0
 fi
 MISSING="this kernel has no user_events \(/sys/kernel/tracing/user_events_data is missing: CONFIG_USER_EVENTS\), which --activities and --eventheader need"
-usage no-user-events 2 "^lattop: $MISSING: use a kernel that enables it" --activities Prov_L4K1 -b -n 1
-usage no-user-events-named 2 "^lattop: $MISSING" --activities Prov_L4K1:Request -b -n 1 -o json
-usage no-user-events-emit 2 "^lattop: $MISSING" --eventheader -b -n 1
+expect_usage no-user-events 2 "^lattop: $MISSING: use a kernel that enables it" --activities Prov_L4K1 -b -n 1
+expect_usage no-user-events-named 2 "^lattop: $MISSING" --activities Prov_L4K1:Request -b -n 1 -o json
+expect_usage no-user-events-emit 2 "^lattop: $MISSING" --eventheader -b -n 1
 printf '{"activities":[{"tracepoint":"MyService_L4K1","activity":"Request","name":"req"}]}' \
 	>"$TMP/good.json"
-usage no-user-events-file 2 "^lattop: $MISSING" --spans "$TMP/good.json" -b -n 1
+expect_usage no-user-events-file 2 "^lattop: $MISSING" --spans "$TMP/good.json" -b -n 1
 # Something else asked (the demo): a warning, and the demo's programs measured as ever.
 $LATTOP --activities Prov_L4K1 --demo -b -n 2 -d 0.3 -o json >"$TMP/out" 2>"$TMP/err"
 rc=$?

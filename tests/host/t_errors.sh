@@ -4,48 +4,37 @@
 cd "$(dirname "$0")/../.." && . tests/lib.sh
 SUITE=host-errors
 
-# usage NAME EXPECTED-STATUS STDERR-PATTERN ARGS...
-usage() {
-	local name=$1 want=$2 pat=$3; shift 3
-	$LATTOP "$@" >"$TMP/out" 2>"$TMP/err"
-	local rc=$?
-	if [ "$rc" != "$want" ]; then fail "$name" "exit $rc, expected $want ($(cat "$TMP/err"))"
-	elif [ -s "$TMP/out" ]; then fail "$name" "printed to stdout"
-	elif [ "$(wc -l <"$TMP/err")" != 1 ]; then fail "$name" "stderr is not one line: $(cat "$TMP/err")"
-	elif ! grep -qE "$pat" "$TMP/err"; then fail "$name" "stderr '$(cat "$TMP/err")' lacks /$pat/"
-	else pass "$name"; fi
-}
-usage unknown-option 2 "unknown option '--bogus'" --bogus
-usage unknown-short 2 "unknown option '-x'" -x
-usage missing-value 2 "option '-d' needs a value" -b -d
-usage bad-interval 2 "bad interval 'abc'" -b -d abc
-usage zero-interval 2 "bad interval '0'" -b -d 0
-usage bad-count 2 "bad count '0' for -n" -b -n 0
-usage bad-count-text 2 "bad count '3x' for -n" -b -n 3x
-usage bad-duration 2 "bad duration '-1' for -D" -b -D -1
-usage bad-format 2 "unknown output format 'xml'" -b -o xml
-usage format-needs-batch 2 "add -b" -o json
-usage bad-mode 2 "unknown mode 'foo'" -m foo
-usage segments-needs-spans 2 "segments mode needs spans or a profile: give -u, --spans or --profile" -m segments
-usage empty-filter-entry 2 "bad entry '' in -p" -b -p 1,,2
-usage filter-trailing-comma 2 "ends with a comma" -b -p 1,
-usage filter-bad-chars 2 "bad entry 'a-b' in -p" -b -p a-b
-usage filter-id-range 2 "bad program ID '4294967296'" -b -p 4294967296
-usage stray-argument 2 "unexpected argument 'foo'" -b foo
-usage unknown-id 2 "no loaded BPF program has ID 4000000000" -b -n 1 -p 4000000000
-usage unknown-name 2 "no loaded BPF program is named 'no_such_prog_x'" -b -n 1 -p no_such_prog_x
+expect_usage unknown-option 2 "unknown option '--bogus'" --bogus
+expect_usage unknown-short 2 "unknown option '-x'" -x
+expect_usage missing-value 2 "option '-d' needs a value" -b -d
+expect_usage bad-interval 2 "bad interval 'abc'" -b -d abc
+expect_usage zero-interval 2 "bad interval '0'" -b -d 0
+expect_usage bad-count 2 "bad count '0' for -n" -b -n 0
+expect_usage bad-count-text 2 "bad count '3x' for -n" -b -n 3x
+expect_usage bad-duration 2 "bad duration '-1' for -D" -b -D -1
+expect_usage bad-format 2 "unknown output format 'xml'" -b -o xml
+expect_usage format-needs-batch 2 "add -b" -o json
+expect_usage bad-mode 2 "unknown mode 'foo'" -m foo
+expect_usage segments-needs-spans 2 "segments mode needs spans or a profile: give -u, --spans or --profile" -m segments
+expect_usage empty-filter-entry 2 "bad entry '' in -p" -b -p 1,,2
+expect_usage filter-trailing-comma 2 "ends with a comma" -b -p 1,
+expect_usage filter-bad-chars 2 "bad entry 'a-b' in -p" -b -p a-b
+expect_usage filter-id-range 2 "bad program ID '4294967296'" -b -p 4294967296
+expect_usage stray-argument 2 "unexpected argument 'foo'" -b foo
+expect_usage unknown-id 2 "no loaded BPF program has ID 4000000000" -b -n 1 -p 4000000000
+expect_usage unknown-name 2 "no loaded BPF program is named 'no_such_prog_x'" -b -n 1 -p no_such_prog_x
 # --no-stats: nothing to measure without probes (this kernel refuses fentry: KERNEL.md), said
 # before any screen (the TUI's run too) and before the demo loads; a replay shows what was
 # recorded.
 NOPROBES="--no-stats needs per-invocation probes and there are none here \(this kernel refuses fentry/fexit \(EPERM\)\): drop --no-stats for bpf_stats counts and averages"
-usage no-stats-no-probes 2 "^lattop: $NOPROBES\$" --no-stats -b -n 1
-usage no-stats-no-probes-tui 2 "^lattop: $NOPROBES\$" --no-stats
-usage no-stats-no-probes-watch 2 "^lattop: $NOPROBES\$" --no-stats -b -n 1 -p 1
-usage no-stats-no-probes-demo 2 "^lattop: $NOPROBES\$" --no-stats --demo -b -n 1
+expect_usage no-stats-no-probes 2 "^lattop: $NOPROBES\$" --no-stats -b -n 1
+expect_usage no-stats-no-probes-tui 2 "^lattop: $NOPROBES\$" --no-stats
+expect_usage no-stats-no-probes-watch 2 "^lattop: $NOPROBES\$" --no-stats -b -n 1 -p 1
+expect_usage no-stats-no-probes-demo 2 "^lattop: $NOPROBES\$" --no-stats --demo -b -n 1
 expect_eq no-stats-demo-not-loaded "$(demo_loaded)" 0
 NOREPLAY="--no-stats applies to live sessions; a replay \(-r\) shows what was recorded: drop --no-stats"
-usage no-stats-replay 2 "^lattop: $NOREPLAY\$" -r tests/data/sample.lrec -b --no-stats
-usage no-stats-compare 2 "^lattop: $NOREPLAY\$" -r tests/data/sample.lrec --compare tests/data/sample.lrec --no-stats
+expect_usage no-stats-replay 2 "^lattop: $NOREPLAY\$" -r tests/data/sample.lrec -b --no-stats
+expect_usage no-stats-compare 2 "^lattop: $NOREPLAY\$" -r tests/data/sample.lrec --compare tests/data/sample.lrec --no-stats
 
 # Not root: one sentence, status 1, nothing started.
 NEEDS="lattop: a live session needs root (CAP_SYS_ADMIN) to list BPF programs and enable their run-time stats: run it with sudo"
