@@ -555,11 +555,11 @@ static int parse_span(const cJSON *o, int idx, struct span_spec *sp, const char 
 	return 0;
 }
 
-/* Read a whole file into a NUL-terminated buffer (NULL + errno; EFBIG when it holds more than
- * SPANFILE_MAX_BYTES). */
-static char *slurp(const char *path)
+/* Read a whole spans file into a NUL-terminated buffer (NULL + errno; EFBIG when it holds more
+ * than SPANFILE_MAX_BYTES). */
+char *spans__read_file(const char *path)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen(path, "re");
 	char *buf;
 	size_t n;
 
@@ -587,7 +587,7 @@ int spans__parse_file(const char *path, struct span_spec *out, int max, int *n, 
 		      size_t errlen)
 {
 	static const char *const keys[] = { "spans", "activities", NULL };
-	char *txt = slurp(path);
+	char *txt = spans__read_file(path);
 	const cJSON *arr, *it;
 	cJSON *root;
 	int e = 0, i = 0;

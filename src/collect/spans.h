@@ -70,6 +70,10 @@ int spans__parse_func(struct span_spec *sp, const char *arg, char *err, size_t e
 /* Check that the n spans' names are unique (-u spans and every file's together). Returns 0,
  * or -EINVAL with one sentence naming the name. */
 int spans__check_names(const struct span_spec *sp, int n, char *err, size_t errlen);
+/* A spans file's whole text, NUL-terminated (at most 1 MiB), to free(); NULL with errno (EFBIG
+ * when larger). */
+char *spans__read_file(const char *path);
+
 /* Parse a spans file into out[*n...max). Generic tracepoints are checked against tracefs
  * (mounted when nothing is) and their key field located there. Returns 0, or
  * -EINVAL/-ENOENT/-ENOTSUP with one sentence naming the file and the key (or the span and the

@@ -8,7 +8,6 @@
  * ("activity": only the activity whose start event is so named, its row called "name" or
  * after it; without "activity", every activity on the tracepoint, one row per name).
  */
-#define ACTFILE_MAX_BYTES (1 << 20)
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include <cjson/cJSON.h>
 
 #include "base/evhdr.h"
+#include "collect/spans.h"
 #include "session/opts.h"
 
 /* Parse one --activities argument: an EventHeader tracepoint (every activity on it, one series
@@ -59,29 +59,6 @@ int opts__activity(struct opts *o, const char *v, char *err, size_t errlen)
 	}
 	o->neh++;
 	return 0;
-}
-
-/* A file's text (at most ACTFILE_MAX_BYTES), or NULL. */
-static char *read_text(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	char *buf = malloc(ACTFILE_MAX_BYTES + 1);
-	size_t n = 0;
-
-	if (!f || !buf) {
-		if (f)
-			fclose(f);
-		free(buf);
-		return NULL;
-	}
-	n = fread(buf, 1, ACTFILE_MAX_BYTES + 1, f);
-	fclose(f);
-	if (n > ACTFILE_MAX_BYTES) {
-		free(buf);
-		return NULL;
-	}
-	buf[n] = 0;
-	return buf;
 }
 
 /* A string member of activity entry it, or NULL; -EINVAL when present but not a string. */
@@ -142,7 +119,7 @@ static int file_activity(struct opts *o, const cJSON *it, int i, const char *pat
 /* The "activities" of a spans file. */
 int opts__activities_file(struct opts *o, const char *path, char *err, size_t errlen)
 {
-	char *txt = read_text(path);
+	char *txt = spans__read_file(path);
 	cJSON *root = txt ? cJSON_Parse(txt) : NULL;
 	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, "activities"), *it;
 	int e = 0, i = 0;
