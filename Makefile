@@ -21,6 +21,25 @@ PROTO_INCLUDE ?= /usr/include
 # SAN=address,undefined or SAN=thread builds a sanitizer variant (use its own OUTPUT).
 SAN ?=
 
+# ccache where the tests' cache is given (LATTOP_TEST_CACHE; .ci/run sets /var/cache/lattop-tests)
+# and ccache is installed (make deps): every compile of a test run (the build, the sanitizer and
+# fuzz builds, the VM fixtures, the package) is looked up there first, keyed by the sources and
+# flags but not by the directory, so a CI run in a new clone on a machine that kept its caches
+# compiles only what changed.
+ifneq ($(LATTOP_TEST_CACHE),)
+CCACHE := $(shell command -v ccache 2>/dev/null)
+ifneq ($(CCACHE),)
+ifeq ($(findstring ccache,$(CC)),)
+export CCACHE_DIR := $(LATTOP_TEST_CACHE)/ccache
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
+override CC := $(CCACHE) $(CC)
+override CLANG := $(CCACHE) $(CLANG)
+override FUZZ_CC := $(CCACHE) $(or $(FUZZ_CC),clang)
+endif
+endif
+endif
+
 ARCH := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/;s/ppc64le/powerpc/')
 PKGS := libbpf ncursesw libcjson libmicrohttpd libprotobuf-c
 # The version has one home, debian/changelog's first line ("lattop (VERSION) ..."): the package
@@ -222,7 +241,7 @@ format:
 # Debian packages the build and the tests need; installs only what is missing. (flex, bison,
 # bc and dwarves build the user_events test kernel; cmake and g++ the EventHeader reference;
 # aha turns the README picture's tmux capture into HTML: tools/screenshot.sh.)
-DEPS := clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libncurses-dev libcjson-dev \
+DEPS := ccache clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libncurses-dev libcjson-dev \
 	pkg-config make gcc tmux groff-base man-db qemu-system-x86 busybox-static cpio kmod \
 	libclang-rt-dev procps iproute2 python3 util-linux libmicrohttpd-dev libprotobuf-c-dev \
 	protobuf-c-compiler libprotobuf-dev golang-github-prometheus-client-model-dev prometheus curl \

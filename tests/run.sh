@@ -94,11 +94,11 @@ suite() {
 # 6.12 PREEMPT_RT, Debian 12's 6.1, Debian 13's 6.12, and 6.12 booted with preempt=full for
 # the preemption test; Debian 12's 6.1 PREEMPT_RT too with VM_61RT=1 (6.12-rt took its place
 # as the RT kernel: both do not fit the CI time).
-# Single-threaded TCG keeps each boot on one host core. So the VM suites start first, in the
-# background, in one lane beside the host suites (which keep the other core), and a second
-# lane joins when the host suites are done (VM_JOBS lanes in all, 2); each lane takes the next
-# suite of the list (longest first) that no other lane has claimed (mkdir is the claim). Each
-# suite has its own log and is reported, in the list's order, once all are done.
+# Single-threaded TCG keeps each boot on one host core, and a boot keeps it ~70% busy (its
+# tests wait on sessions' intervals too). So every lane (VM_JOBS, 2) starts at once, in the
+# background, beside the host suites; each lane takes the next suite of the list that no other
+# lane has claimed (mkdir is the claim). Each suite has its own log and is reported, in the
+# list's order, once all are done.
 vm_suites=()
 if [ -f tests/vm/run.sh ] && [ "${SKIP_VM:-0}" != 1 ]; then
 	vm_suites+=(vm-uevents:vmtest-uevents vm-612-rt:vmtest-612-rt vm:vmtest vm-612:vmtest-612
@@ -133,40 +133,54 @@ kill_tree() {
 	for c in $(pgrep -P "$1"); do kill_tree "$c"; done
 	kill "$1" 2>/dev/null
 }
-trap 'trap - INT TERM; for p in "${vm_lanes[@]}"; do kill_tree "$p"; done; exit 130' INT TERM
+trap 'trap - INT TERM; for p in "${vm_lanes[@]}" ${quiet_pid:-}; do kill_tree "$p"; done; exit 130' INT TERM
 vm_t0=$SECONDS
 if [ "${#vm_suites[@]}" -gt 0 ]; then
 	# The binaries first, once: makes started side by side would build them twice at once.
 	suite_run vm-build $MAKE -s vmtest-bins
 	if [ "$(cat "$LOG/vm-build.rc")" = 0 ]; then
 		mkdir -p "$LOG/vm-claims"
-		vm_lane_start
+		for ((l = 0; l < vm_jobs; l++)); do vm_lane_start; done
 	fi
 fi
 
-# Source checks: no function in src/ over 80 lines (tools/funclen-allow.txt lists the ones
-# still being split).
-suite funclen bash tools/check-funclen.sh
-
-# The include rule of src/ (tools/check-includes.sh): folders only include downwards, no cycle.
-suite include bash tools/check-includes.sh
-
-# Unit tests (pure C).
-for t in "$OUTPUT"/tests/test_*; do
-	[ -x "$t" ] && suite "unit-$(basename "$t")" "$t"
+# The quiet suites: they load no BPF program and read none (source checks, unit tests, the
+# clang UBSan build of the readers, fuzzing, replays and reports of recordings, the EventHeader
+# reference's file format). They run in one stream in the background at nice 10, beside the
+# host BPF suites below (which see every BPF program on the kernel, so nothing else may load
+# one while they run) and the VM lanes, taking the CPU those leave; reported after them.
+quiet=(
+	"funclen bash tools/check-funclen.sh"       # no function in src/ over 80 lines
+	"include bash tools/check-includes.sh"      # src/ folders only include downwards
+	"ubsan-clang bash tests/sanitize.sh clang-undefined" # readers under clang UBSan
+)
+for t in "$OUTPUT"/tests/test_*; do # unit tests (pure C)
+	[ -x "$t" ] && quiet+=("unit-$(basename "$t") $t")
 done
+for t in fuzz readers escape replay_cost replay_helpers compare html_compare html eh_reference; do
+	[ -f "tests/host/t_$t.sh" ] && quiet+=("host-t_$t bash tests/host/t_$t.sh")
+done
+quiet_names=" "
+for q in "${quiet[@]}"; do quiet_names+="${q%% *} "; done
+(
+	renice -n 10 -p "$BASHPID" >/dev/null
+	for q in "${quiet[@]}"; do
+		read -ra c <<<"$q"
+		suite_run "${c[@]}"
+	done
+) &
+quiet_pid=$!
 
 # ASan/UBSan: unit tests and a short live demo run under the sanitizers.
 suite asan bash tests/sanitize.sh address,undefined
-# clang UBSan (float-cast-overflow, no recovery): the readers of recordings, profiles and
-# spans files, on crafted files.
-suite ubsan-clang bash tests/sanitize.sh clang-undefined
-# TSan: the queue and collector tests (two threads) under ThreadSanitizer.
+# TSan: the queue and collector tests (two threads) under ThreadSanitizer (the collector test
+# loads a BPF producer).
 suite tsan bash tests/sanitize.sh thread
 
 # Host integration: real BPF on this kernel (root).
 for t in tests/host/t_*.sh; do
-	[ -f "$t" ] && suite "host-$(basename "$t" .sh)" bash "$t"
+	n=host-$(basename "$t" .sh)
+	[ -f "$t" ] && [[ $quiet_names != *" $n "* ]] && suite "$n" bash "$t"
 done
 
 # UI: the real binary in tmux.
@@ -182,7 +196,14 @@ if [ "${SKIP_PKG:-0}" != 1 ]; then
 	done
 fi
 
-# The VM suites: the other lanes join, then every suite is reported in the list's order.
+# The quiet stream's suites, in its order.
+wait "$quiet_pid"
+for q in "${quiet[@]}"; do
+	read -ra c <<<"$q"
+	suite_report "${c[@]}"
+done
+
+# The VM suites: once the lanes are done, every suite is reported in the list's order.
 if [ "${#vm_suites[@]}" -gt 0 ]; then
 	if [ "$(cat "$LOG/vm-build.rc")" != 0 ]; then
 		echo "FAIL vm-build: make vmtest-bins exited $(cat "$LOG/vm-build.rc") (log: $LOG/vm-build.log)"
@@ -190,7 +211,6 @@ if [ "${#vm_suites[@]}" -gt 0 ]; then
 		failed=$((failed + 1))
 		failures+=("FAIL vm-build: make vmtest-bins")
 	else
-		for ((l = ${#vm_lanes[@]}; l < vm_jobs; l++)); do vm_lane_start; done
 		wait "${vm_lanes[@]}"
 		for s in "${vm_suites[@]}"; do
 			suite_report "${s%%:*}" $MAKE -s "${s#*:}"
