@@ -9,7 +9,10 @@
 # lattopring lattop lattopnostats lattopbefore, and, watching bench_update (one hash-map update
 # per run) for helpers mode, hstats href hrefstats hlattop hlattopnostats; all but hstats,
 # hrefstats and lattopbefore by default), VMB_BEFORE (a lattop binary built from an earlier commit: adds the observer
-# lattopbefore, the same batch session run with that binary), VMB_ICOUNT=1 (QEMU -icount
+# lattopbefore, the same batch session run with that binary), VMB_VARIANTS ("NAME=PATH ...":
+# lattop binaries built with one change each, e.g. a part of the probes' path removed; each adds
+# the observer v_NAME, that binary's `--no-stats` session, to compare with lattopnostats in the
+# same boot), VMB_ICOUNT=1 (QEMU -icount
 # shift=0 on single-threaded TCG: a guest ns is one instruction, so "ns per run" counts the
 # instructions each run executes, without the host's timing noise), VMB_TSC (reliable: the
 # guest boots with tsc=reliable, below; watchdog: the kernel's clocksource watchdog decides),
@@ -30,10 +33,27 @@ if [ -n "${VMB_BEFORE:-}" ]; then
 	echo '$OUTPUT/bench/vm/lattop-before' >>"$OUT/bins.txt"
 	[ -n "${VMB_OBS:-}" ] || OBS="$OBS lattopbefore"
 fi
+VARIANTS=
+rm -f "$OUT"/lattop-v-*
+for v in ${VMB_VARIANTS:-}; do
+	name=${v%%=*} path=${v#*=}
+	case $name in
+	'' | *[!a-z0-9_]*)
+		echo "vmbench: VMB_VARIANTS entry '$v' must be NAME=PATH, NAME of a-z, 0-9, _" >&2
+		exit 2
+		;;
+	esac
+	[ "$name" != "$v" ] && [ -x "$path" ] ||
+		{ echo "vmbench: VMB_VARIANTS entry '$v' does not name an executable" >&2; exit 2; }
+	cp "$path" "$OUT/lattop-v-$name"
+	echo "\$OUTPUT/bench/vm/lattop-v-$name" >>"$OUT/bins.txt"
+	VARIANTS="$VARIANTS $name"
+done
+printf 'VMB_VARIANTS="%s"\n' "${VARIANTS# }" >"$OUT/guest/vmbench.conf"
 printf 'VMB_ROUNDS=%s\nVMB_CALLS=%s\nVMB_REPEAT=%s\nVMB_OBS="%s"\nVMB_ICOUNT=%s\nVMB_DIAG=%s\n' \
 	"${VMB_ROUNDS:-3}" "${VMB_CALLS:-5}" "${VMB_REPEAT:-20000}" "$OBS" "${VMB_ICOUNT:+1}" \
 	"${VMB_DIAG:+1}" \
-	>"$OUT/guest/vmbench.conf"
+	>>"$OUT/guest/vmbench.conf"
 rm -f "$OUT/results.log"
 rc=0
 # multi-threaded TCG: the vCPUs must really run at once for the "all vCPUs driving" side.

@@ -6,7 +6,8 @@ just before it in the same round (median and range over the rounds), the ratio t
 probe of the same round, the exact counts and loss counters, and lattop's thread CPU per million
 runs. The helpers-mode observers (HELPERS) watch bench_update: their baseline is its bare runs
 (mode=hbare) and their ratio is to href, the reference probe on both the program and
-htab_map_update_elem. Usage: table.py RESULTS_LOG"""
+htab_map_update_elem. The variants (VMB_VARIANTS, observers v_NAME: a lattop binary with one
+change, run with --no-stats) follow the named observers. Usage: table.py RESULTS_LOG"""
 import re
 import statistics
 import sys
@@ -32,6 +33,13 @@ HELPERS = ("hstats", "href", "hrefstats", "hlattop", "hlattopnostats")
 REPORTS = tuple(k + "report" for k in ("ref", "refstats", "agg", "aggplain", "lattopring",
                                        "lattop", "lattopbefore", "lattopnostats", "href",
                                        "hrefstats", "hlattop", "hlattopnostats"))
+
+
+def name_of(mode):
+    """The row's name: a named observer's, or a variant's (v_NAME)."""
+    if mode in NAMES:
+        return NAMES[mode]
+    return f"variant {mode[2:]} (VMB_VARIANTS), --no-stats"
 
 
 def base_of(mode):
@@ -66,9 +74,9 @@ def main():
             info = f
             continue
         r = int(f["round"])
-        for kind in REPORTS:
-            if " " + kind + " " in line:
-                reports.setdefault(kind, []).append((r, line.split(kind + " ", 1)[1]))
+        m = re.match(r"VMB round=\d+ (\w+report) (.*)", line)
+        if m and (m.group(1) in REPORTS or m.group(1).startswith("v_")):
+            reports.setdefault(m.group(1), []).append((r, m.group(2)))
         if "mode" not in f:
             continue
         mode, t, med = f["mode"], int(f["threads"]), int(f["med"])
@@ -104,21 +112,22 @@ def main():
         drivers = "solo" if t == 1 else f"{t} threads, one per vCPU"
         if ("bare", t) in meas:
             print(f"| bare | {drivers} | {spread(meas[('bare', t)])} | | | | |")
-        for mode in NAMES:
+        variants = sorted({k[0] for k in meas if k[0].startswith("v_")})
+        for mode in list(NAMES) + variants:
             if mode == HELPERS[0] and ("hbare", t) in meas:
                 print(f"| update program: bare | {drivers} | {spread(meas[('hbare', t)])} "
                       "| | | | |")
             if (mode, t) not in meas:
                 continue
             c = cpu.get((mode, t), [])
-            print(f"| {NAMES[mode]} | {drivers} | {spread(meas[(mode, t)])} | "
+            print(f"| {name_of(mode)} | {drivers} | {spread(meas[(mode, t)])} | "
                   f"{spread(list(added[(mode, t)].values()))} | "
                   f"{spread(ratio.get((mode, t), []), '{:.2f}')} | "
                   f"{spread([x[0] for x in c], '{:.0f}') if c else ''} | "
                   f"{spread([x[1] for x in c], '{:.0f}') if c else ''} |")
     print()
     print("Counts and losses per round (expected = solo + all-vCPU runs of that round):")
-    for kind in REPORTS:
+    for kind in list(REPORTS) + sorted(k for k in reports if k not in REPORTS):
         for r, text in reports.get(kind, []):
             print(f"- round {r} {kind[:-6]}: {text}")
     ncpu_i = int(ncpu) if str(ncpu).isdigit() else 0

@@ -54,6 +54,7 @@ struct progtrace {
 	struct progrefs_bpf *refs; /* the bpf_prog iterator, loaded on first use */
 	uint64_t retired_misses;   /* recursion_misses of copies already detached */
 	bool agg;                  /* aggregate in the kernel (else an event per run) */
+	bool hslots;               /* the helper-call slots' fd was handed out: copies reclaim */
 	int ncpu;                  /* possible CPUs: entries of each lat_agg map */
 	size_t budget, agg_bytes;  /* the cap on aggregates, and what they take now */
 	uint64_t over_budget;      /* attaches put on the ring buffer: the budget was spent */
@@ -287,6 +288,8 @@ static int load_copy(struct progtrace *pt, int target_fd, uint32_t id, const cha
 		err = bpf_map__set_max_entries(skel->maps.lat_agg, agg ? (__u32)pt->ncpu : 1);
 	if (!err)
 		err = progtrace_bpf__load(skel);
+	if (!err)
+		skel->bss->hslots_on = pt->hslots; /* before any probe of this copy runs */
 	/* The exit first: a call that begins before the entry is attached then gets an exit
 	 * without an entry (ignored), never an entry without an exit (a stale stack entry). */
 	if (!err) {
@@ -638,9 +641,13 @@ int progtrace__nest_fd(const struct progtrace *pt)
 	return pt->nest_fd;
 }
 
-/* fd of the shared per-CPU helper-call slots. */
-int progtrace__hnest_fd(const struct progtrace *pt)
+/* fd of the shared per-CPU helper-call slots; from now on every copy reclaims them (set before
+ * the caller can attach a helper probe that fills one). */
+int progtrace__hnest_fd(struct progtrace *pt)
 {
+	pt->hslots = true;
+	for (int k = 0; k < pt->n; k++)
+		__atomic_store_n(&pt->w[k].skel->bss->hslots_on, 1, __ATOMIC_SEQ_CST);
 	return pt->hnest_fd;
 }
 

@@ -83,8 +83,9 @@ void progtrace__detach(struct progtrace *pt, uint32_t id);
 bool progtrace__attached(const struct progtrace *pt, uint32_t id);
 /* fd of the shared per-CPU program stack map (helper probes read it). */
 int progtrace__nest_fd(const struct progtrace *pt);
-/* fd of the shared per-CPU helper-call slots (the helper probes use them; ours reclaim them). */
-int progtrace__hnest_fd(const struct progtrace *pt);
+/* fd of the shared per-CPU helper-call slots (the helper probes use them; ours reclaim them
+ * from this call on: ask before attaching any probe that takes a slot). */
+int progtrace__hnest_fd(struct progtrace *pt);
 /* Number of attached programs. */
 int progtrace__count(const struct progtrace *pt);
 /* IDs of our own loaded tracing programs (2 per target), for tests and `bpftool` checks. */

@@ -94,14 +94,17 @@ prog_count() {
 }
 # diag ROUND MODE: with VMB_DIAG=1, where the BPF code attached now lies (VMD lines, which
 # table.py skips): each program's and trampoline's address (/proc/kallsyms) and the programs'
-# JITed sizes (bpftool), to tell boots apart by their code's placement.
+# JITed and xlated sizes (bpftool; xlated / 8 is the count of BPF instructions after the
+# verifier), to tell boots apart by their code's placement.
 diag() {
 	[ "${VMB_DIAG:-}" = 1 ] || return 0
 	grep -E '\[bpf\]' /proc/kallsyms |
 		awk -v p="VMD round=$1 mode=$2" '{print p " sym=" $3 " addr=" $1}'
 	bpftool prog show | awk -v p="VMD round=$1 mode=$2" '
 		/ name /{for (i = 1; i <= NF; i++) if ($i == "name") n = $(i + 1)}
-		/jited/{for (i = 1; i <= NF; i++) if ($i == "jited") print p " prog=" n " jited=" $(i + 1)}'
+		/jited/{for (i = 1; i <= NF; i++) if ($i == "xlated") x = $(i + 1)
+			for (i = 1; i <= NF; i++) if ($i == "jited") print p " prog=" n " jited=" $(i + 1) \
+				" xlated=" x}'
 }
 # lattop_obs ROUND MODE BINARY PROG [MAP]: BINARY (lattop, or an earlier build) watching program
 # PROG (batch, cumulative CSV) through the runs of one measurement pair: exact count, every loss
@@ -232,6 +235,11 @@ while [ $r -le $ROUNDS ]; do
 		bare $r
 		lattop_obs $r lattopnostats "lattop --no-stats" "$ID"
 	fi
+	# The variants (VMB_VARIANTS: lattop built with one change each), as lattopnostats.
+	for v in ${VMB_VARIANTS:-}; do
+		bare $r
+		lattop_obs $r "v_$v" "lattop-v-$v --no-stats" "$ID"
+	done
 
 	# Helpers mode: bench_update (one htab_map_update_elem per run) under bpf_stats, under the
 	# reference probe on both the program and htab_map_update_elem (two instances of ref_*),

@@ -44,12 +44,21 @@ expect no-helper-probes-after-exit "$(bpftool prog show | grep -c 'name lat_help
 tmux -f /dev/null new-session -d -s lh -x 200 -y 40 "TERM=tmux-256color lattop -d 0.5 -p $maps 2>$T/tui.err; echo EXITED \$?; sleep 30"
 i=0
 while ! tmux capture-pane -p -t lh | grep -q target_maps && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+# hslots: how many program-probe copies have their helper-call slot test on (VALUE 1) or off (0)
+# (progtrace.bpf.c hslots_on: off until helpers mode first hands the slots out, then on).
+hslots() { bpftool map dump name progtrac.bss 2>/dev/null | grep -c "\"hslots_on\": $1"; }
+# slots_only VALUE OTHER: some copies read VALUE, none OTHER.
+slots_only() { [ "$(hslots $1)" -ge 1 ] && [ "$(hslots $2)" -eq 0 ]; }
+i=0 # the program probes attach once the program is shown
+while [ "$(hslots 0)" -lt 1 ] && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
+ok slot-test-off-in-programs-mode slots_only 0 1 || bpftool map dump name progtrac.bss
 tmux send-keys -t lh h
 # Analysis and loading the probes take a few seconds under TCG.
 i=0
 while [ "$(bpftool prog show | grep -c 'name lat_helper_')" -lt 2 ] && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
 in_helpers=$(bpftool prog show | grep -c 'name lat_helper_')
 ok tui-helpers-attach [ "$in_helpers" -ge 2 ] || { tmux capture-pane -p -t lh | head -n 12; cat $T/tui.err; }
+ok slot-test-on-in-helpers-mode slots_only 1 0 || bpftool map dump name progtrac.bss
 # The screen is redrawn after the key's work (the probes) is done: wait for it.
 i=0
 while ! tmux capture-pane -p -t lh | grep -q 'bpf_map_update_elem' && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
