@@ -172,8 +172,13 @@ static int open_kinds(struct session *s, char *err, size_t errlen)
 static int open_scan(struct session *s, char *err, size_t errlen)
 {
 	char why[160];
+	uint64_t t = now_ns();
 
-	if (kinds__scan(s, now_ns(), why, sizeof(why))) {
+	/* The first interval, and -D, start here, at the first scan (the baseline of every
+	 * bpf_stats row): the loads and attaches before it, long on a loaded host or with many
+	 * programs, would otherwise use up a short first interval with nothing seen in it. */
+	s->m->start_ns = s->m->open_start_ns = s->m->cum_start_ns = t;
+	if (kinds__scan(s, t, why, sizeof(why))) {
 		snprintf(err, errlen, "%s", why);
 		return EXIT_RUNTIME;
 	}
