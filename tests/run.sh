@@ -101,10 +101,27 @@ suite() {
 # list's order, once all are done.
 vm_suites=()
 if [ -f tests/vm/run.sh ] && [ "${SKIP_VM:-0}" != 1 ]; then
-	vm_suites+=(vm-uevents:vmtest-uevents vm-612-rt:vmtest-612-rt vm:vmtest vm-612:vmtest-612
+	# NAME:TARGET[:TESTS:INSTANCE]: each big kernel suite in two boots, its segments tests
+	# (t_5*, about half its time) in a run directory of their own (VM_INSTANCE), so that the
+	# lanes end together instead of one kernel's whole suite running alone at the end.
+	vm_suites+=(vm-uevents:vmtest-uevents
+		"vm-612-rt:vmtest-612-rt:t_[0-46-9]*:" "vm-612-rt-seg:vmtest-612-rt:t_5*:seg"
+		"vm-seg:vmtest:t_5*:seg" "vm:vmtest:t_[0-46-9]*:"
+		"vm-612-seg:vmtest-612:t_5*:seg" "vm-612:vmtest-612:t_[0-46-9]*:"
 		vm-612-full:vmtest-612-full)
 	[ "${VM_61RT:-0}" = 1 ] && vm_suites+=(vm-rt:vmtest-rt)
 fi
+
+# Run (or report, with suite_report) one entry of vm_suites.
+vm_suite() {
+	local how=$1 name target tests instance
+	IFS=: read -r name target tests instance <<<"$2"
+	if [ -n "$tests" ]; then
+		"$how" "$name" env VM_TESTS="$tests" VM_INSTANCE="$instance" $MAKE -s "$target"
+	else
+		"$how" "$name" $MAKE -s "$target"
+	fi
+}
 vm_jobs=${VM_JOBS:-2}
 [[ $vm_jobs =~ ^[1-9][0-9]*$ ]] || vm_jobs=2
 vm_lanes=()
@@ -115,7 +132,7 @@ vm_lane() {
 	local s
 	for s in "${vm_suites[@]}"; do
 		mkdir "$LOG/vm-claims/${s%%:*}" 2>/dev/null || continue
-		suite_run "${s%%:*}" $MAKE -s "${s#*:}"
+		vm_suite suite_run "$s"
 	done
 }
 
@@ -213,10 +230,10 @@ if [ "${#vm_suites[@]}" -gt 0 ]; then
 	else
 		wait "${vm_lanes[@]}"
 		for s in "${vm_suites[@]}"; do
-			suite_report "${s%%:*}" $MAKE -s "${s#*:}"
+			vm_suite suite_report "$s"
 		done
 	fi
-	echo "== VM suites: ${#vm_suites[@]} kernels, $vm_jobs lanes, $((SECONDS - vm_t0)) s since the first boot"
+	echo "== VM suites: ${#vm_suites[@]} boots, $vm_jobs lanes, $((SECONDS - vm_t0)) s since the first boot"
 fi
 
 echo
