@@ -75,7 +75,7 @@ BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_SRCS))
 SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
 
 # Everything in src/ except main.c goes into a library the tests link too.
-LIB_SRCS := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c))
+LIB_SRCS := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c src/*/*/*.c))
 PROTO_GEN := $(OUTPUT)/proto/io/prometheus/client/metrics.pb-c \
 	$(OUTPUT)/proto/google/protobuf/timestamp.pb-c
 PROTO_STAMP := $(OUTPUT)/proto/.generated
@@ -236,7 +236,7 @@ deb:
 	cd $(OUTPUT)/deb/lattop-$(VERSION) && env -u OUTPUT dpkg-buildpackage -us -uc -b -jauto
 
 format:
-	clang-format -i $(wildcard bpf/*.c bpf/*.h src/*.c src/*/*.c src/*/*.h tests/*/*.c tests/*/*.h)
+	clang-format -i $(wildcard bpf/*.c bpf/*.h src/*.c src/*/*.c src/*/*/*.c src/*/*.h src/*/*/*.h tests/*/*.c tests/*/*.h)
 
 # Debian packages the build and the tests need; installs only what is missing. (flex, bison,
 # bc and dwarves build the user_events test kernel; cmake and g++ the EventHeader reference;

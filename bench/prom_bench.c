@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "ui/prom_fmt.h"
-#include "ui/prom_snap.h"
+#include "ui/prom/prom_fmt.h"
+#include "ui/prom/prom_snap.h"
 
 /* CLOCK_MONOTONIC in ns. */
 static uint64_t ns(void)

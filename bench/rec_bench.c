@@ -19,8 +19,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rec/recorder.h"
 #include "model/model.h"
+#include "rec/recorder.h"
+#include "output/record.h"
 #include "session/session.h"
 
 #define EVENTS 4000000

@@ -21,8 +21,8 @@
 
 #include "model/model.h"
 #include "session/session.h"
-#include "ui/tui_int.h" /* to open the pane on the heatmap as the m key does */
-#include "ui/ui.h"
+#include "ui/tui/tui_int.h" /* to open the pane on the heatmap as the m key does */
+#include "ui/tui/tui.h"
 
 #define NPROGS 100
 #define EVENTS 200 /* per events-carrying program per interval */

@@ -10,17 +10,23 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "base/text.h"
-#include "session/opts.h"
-#include "session/session.h"
 #include "base/outfile.h"
+#include "base/text.h"
+#include "cli/opts.h"
 #include "rec/rec.h"
 #include "rec/recorder.h"
-#include "ui/html.h"
-#include "ui/compare.h"
-#include "ui/prom.h"
-#include "ui/replay_ui.h"
-#include "ui/ui.h"
+#include "session/discover.h"
+#include "output/flight_ses.h"
+#include "output/record.h"
+#include "session/replay_src.h"
+#include "session/session.h"
+#include "ui/cmpview.h"
+#include "ui/html/html.h"
+#include "ui/prom/prom.h"
+#include "ui/report/batch.h"
+#include "ui/report/cmp_report.h"
+#include "ui/report/report.h"
+#include "ui/tui/tui.h"
 
 /* Set by the signal handler; every front end polls it (passed down, never read as a global). */
 static volatile sig_atomic_t stop;
@@ -163,15 +169,38 @@ static int open_session(struct session *s, struct opts *o, struct prom **prom)
 	return ret;
 }
 
+/* The --compare front end: the report -b and -o ask for, or the TUI's comparison screen. */
+static int run_compare(struct session *s)
+{
+	char err[512];
+	int ret;
+	struct cmp_view *v = cmp_view__open(s, &ret, err, sizeof(err));
+
+	if (!v) {
+		text__line(stderr, "lattop: ", err);
+		return ret;
+	}
+	if (!s->o->batch)
+		ret = tui__run_compare(v, &stop);
+	else if (s->o->out == OUT_CSV)
+		ret = cmp_report__csv(v, stdout);
+	else if (s->o->out == OUT_JSON)
+		ret = cmp_report__json(v, stdout);
+	else
+		ret = cmp_report__text(v, stdout);
+	cmp_view__free(v);
+	return ret;
+}
+
 /* Run the front end the options ask for until q, -n, -D or a signal. */
 static int run_front_end(struct session *s, const struct opts *o, struct prom *prom)
 {
 	if (o->html)
 		return html__run(s, &stop);
 	if (o->compare)
-		return compare_ui__run(s, &stop);
+		return run_compare(s);
 	if (o->replay && (o->batch || o->events))
-		return replay_ui__report(s, &stop);
+		return report__run(s, &stop);
 	if (o->discover)
 		return session__discover(s, &stop);
 	if (o->batch)

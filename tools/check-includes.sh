@@ -3,13 +3,19 @@
 # check-includes.sh - the include rule of src/: folders draw the data path and includes only
 # go down it:
 #
-#     base <- model <- {collect, rec} <- session <- ui <- main.c
+#     base <- model <- {collect, rec} <- cli <- session <- output <- ui
+#          <- {ui/tui, ui/report, ui/html, ui/prom} <- main.c
 #
 # A file may include headers of its own folder and of the folders below it; collect (live
-# sources) and rec (the recording) are siblings and may not include each other. Headers outside
-# src/ (bpf/lattop.h, generated skeletons and protobuf code, system headers) are not checked.
+# sources) and rec (the recording) are siblings and may not include each other, and so are the
+# front ends under ui/ (the TUI, the batch reports, the HTML report, the Prometheus server),
+# which share only what ui/ itself holds. Headers outside src/ (bpf/lattop.h, generated
+# skeletons and protobuf code, system headers) are not checked.
 # Also fails when the folder graph of the includes actually present has a cycle (tsort), and
-# checks that it can fail: a copy of the tree with a planted base -> ui include must be refused.
+# checks that it can fail: a copy of the tree with a planted base -> ui include, and one with a
+# front end including another, must be refused.
+# Then tools/check-circles.py: no circle of calls between the files of src/ spans more than
+# two modules (read from the built objects in $OUTPUT, so run after the build).
 #
 # Prints "PASS include/<name>" or "FAIL include/<name>: why" lines and "END include <n>";
 # exits 1 on any failure. SRC=dir checks another tree (the test of this script does).
@@ -25,18 +31,22 @@ allowed() {
 	model) echo "base model" ;;
 	collect) echo "base model collect" ;;
 	rec) echo "base model rec" ;;
-	session) echo "base model collect rec session" ;;
-	ui) echo "base model collect rec session ui" ;;
-	main) echo "base model collect rec session ui" ;;
+	cli) echo "base model collect rec cli" ;;
+	session) echo "base model collect rec cli session" ;;
+	output) echo "base model collect rec cli session output" ;;
+	ui) echo "base model collect rec cli session output ui" ;;
+	ui/tui | ui/report | ui/html | ui/prom) echo "base model collect rec cli session output ui $1" ;;
+	main) echo "base model collect rec cli session output ui ui/tui ui/report ui/html ui/prom" ;;
 	*) echo "" ;;
 	esac
 }
 
-# The folder of a path under $SRC: its first component, or "main" for a file at the top.
-folder_of() {
-	local rel=${1#"$SRC"/}
-	case "$rel" in
-	*/*) echo "${rel%%/*}" ;;
+# The folder of a path relative to $SRC (a file or an include): its folder ("ui/tui" for a
+# front end's file, "ui" for what the front ends share), or "main" for a file at the top.
+dir_of() {
+	case "$1" in
+	*/*/*) local d=${1%/*}; echo "${d%%/*}/$(basename "$d")" ;;
+	*/*) echo "${1%%/*}" ;;
 	*) echo "main" ;;
 	esac
 }
@@ -46,7 +56,7 @@ trap 'rm -f "$edges"' EXIT
 violations=()
 
 while IFS= read -r f; do
-	from=$(folder_of "$f")
+	from=$(dir_of "${f#"$SRC"/}")
 	ok=$(allowed "$from")
 	if [ -z "$ok" ]; then
 		violations+=("$f is in folder '$from', which the rule does not name (add it to tools/check-includes.sh)")
@@ -55,10 +65,7 @@ while IFS= read -r f; do
 	while IFS= read -r inc; do
 		# Only headers that resolve under $SRC are lattop's own folders.
 		[ -f "$SRC/$inc" ] || continue
-		case "$inc" in
-		*/*) to=${inc%%/*} ;;
-		*) to=main ;;
-		esac
+		to=$(dir_of "$inc")
 		[ "$to" = "$from" ] || echo "$from $to" >>"$edges"
 		case " $ok " in
 		*" $to "*) ;;
@@ -87,23 +94,36 @@ else
 	bad=1
 fi
 
-# The check can fail: a copy of the tree with one include against the rule planted (base
-# including ui) must be refused, on the rule and on the cycle it makes.
-if [ -z "${CHECK_INCLUDES_PLANTED:-}" ]; then
+# The check can fail: a copy of the tree with one include against the rule planted must be
+# refused: base including ui (on the rule and on the cycle it makes), and one front end
+# including another (the batch report including the TUI's header).
+planted() { # NAME FILE-UNDER-SRC INCLUDE [cycle]
+	local name=$1 file=$2 inc=$3 cyc=${4:-} plant out
 	n=$((n + 1))
 	plant=$(mktemp -d)
 	cp -r "$SRC"/. "$plant"
-	printf '#include "ui/ui.h"\n' >>"$plant/base/text.h"
+	printf '#include "%s"\n' "$inc" >>"$plant/$file"
 	out=$(CHECK_INCLUDES_PLANTED=1 SRC="$plant" bash "$0" 2>&1)
 	rm -rf "$plant"
-	if grep -q '^FAIL include/rule:' <<<"$out" && grep -q '^FAIL include/no-cycle:' <<<"$out" &&
-		grep -q 'base/text.h includes "ui/ui.h"' <<<"$out"; then
-		echo "PASS include/detects-planted"
+	if grep -q '^FAIL include/rule:' <<<"$out" && grep -q "$file includes \"$inc\"" <<<"$out" &&
+		{ [ -z "$cyc" ] || grep -q '^FAIL include/no-cycle:' <<<"$out"; }; then
+		echo "PASS include/$name"
 	else
-		echo "FAIL include/detects-planted: a planted base -> ui include was not refused:"
+		echo "FAIL include/$name: a planted $file -> $inc include was not refused:"
 		echo "$out" | sed 's/^/    /'
 		bad=1
 	fi
+}
+if [ -z "${CHECK_INCLUDES_PLANTED:-}" ]; then
+	planted detects-planted base/text.h ui/tui/tui.h cycle
+	planted detects-front-end-include ui/report/batch.c ui/tui/tui.h
+	# The circles between files, from the objects of the build.
+	out=$(python3 tools/check-circles.py "${OUTPUT:-.output}" "$SRC" 2>&1)
+	rc=$?
+	echo "$out" | grep -E '^(PASS|FAIL) '
+	echo "$out" | grep -vE '^(PASS|FAIL|END) ' | sed 's/^/    /'
+	n=$((n + $(grep -cE '^(PASS|FAIL) ' <<<"$out")))
+	[ "$rc" = 0 ] || bad=1
 fi
 
 echo "END include $n"

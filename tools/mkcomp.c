@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * mkcomp.c - print lattop's bash or zsh completion script, made from the option table that
- * also drives getopt_long and --help (session/opts.c), so the three cannot drift apart. Run at
+ * also drives getopt_long and --help (cli/opts.c), so the three cannot drift apart. Run at
  * build time (make completions); nothing it prints is committed.
  *
  * Usage: mkcomp bash|zsh
@@ -11,7 +11,7 @@
 
 #include "base/themefind.h"
 #include "model/model.h"
-#include "session/opts.h"
+#include "cli/opts.h"
 
 /* What a value is completed from, by the value's name in the table. */
 enum val_kind {

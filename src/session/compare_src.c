@@ -12,6 +12,8 @@
 
 #include "model/compare.h"
 #include "rec/replay.h"
+#include "session/compare_src.h"
+#include "session/replay_src.h"
 #include "session/session.h"
 
 /* One side must be a whole recording with intervals: 0, or EXIT_USAGE with err set. */

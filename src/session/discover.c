@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "base/text.h"
+#include "session/discover.h"
 #include "session/session.h"
 
 /* --discover until -D or *stop. The -D seconds count from here, once the chain is attached:

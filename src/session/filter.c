@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "session/filter.h"
 #include "session/kind.h"
 #include "session/session.h"
 

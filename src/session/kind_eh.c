@@ -14,7 +14,7 @@
 
 #include "collect/ehtrace.h"
 #include "session/kind.h"
-#include "session/opts.h"
+#include "cli/opts.h"
 #include "session/session.h"
 
 /* Series ids of activities: LAT_EV_SEG, EH_SEG_ID + the activity's series index (after the

@@ -14,6 +14,7 @@
 
 #include "collect/demo.h"
 #include "collect/progtrace.h"
+#include "session/filter.h"
 #include "session/kind.h"
 #include "session/kind_progs.h"
 #include "session/session.h"

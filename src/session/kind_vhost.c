@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "session/discover.h"
 #include "session/kind.h"
 #include "session/segsession.h"
 #include "session/session.h"

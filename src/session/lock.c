@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "session/lock.h"
 #include "session/session.h"
 
 /* The live-session lock: /run belongs to root (0755) and is emptied at boot. */

@@ -13,6 +13,7 @@
 
 #include "base/text.h"
 #include "rec/replay.h"
+#include "session/replay_src.h"
 #include "session/session.h"
 
 /* After the replay moved: the session shows its model, under the recorded filter unless -p

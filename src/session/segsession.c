@@ -21,7 +21,7 @@
 #include "collect/vhost.h"
 #include "session/segsession.h"
 #include "model/model.h"
-#include "session/opts.h"
+#include "cli/opts.h"
 #include "session/session.h" /* the exit statuses */
 
 /* The chain's counters as shown, in order; loss ones are shown in the warning colour when they

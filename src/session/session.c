@@ -22,8 +22,10 @@
 #include "collect/demo.h"
 #include "rec/recorder.h"
 #include "rec/replay.h"
-#include "session/ehemit.h"
+#include "session/filter.h"
 #include "session/kind.h"
+#include "session/lock.h"
+#include "session/output.h"
 #include "session/session.h"
 
 /* The in-kernel aggregates are read at each interval close, and within a long interval at
@@ -67,51 +69,6 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list 
 	return on ? vfprintf(stderr, fmt, ap) : 0;
 }
 
-/* Append a formatted message to the list in buf (joined with "; "; an empty message or a
- * repeat is dropped). Returns the message when it was added, else NULL. */
-static const char *join_msg(char *buf, size_t cap, char *msg, const char *fmt, va_list ap)
-{
-	size_t len = strlen(buf);
-
-	vsnprintf(msg, cap, fmt, ap);
-	if (!msg[0] || strstr(buf, msg))
-		return NULL;
-	snprintf(buf + len, cap - len, "%s%s", len ? "; " : "", msg);
-	return msg;
-}
-
-/* Add a warning (joined to the others with "; "; a repeat is dropped). */
-void session__warn(struct session *s, const char *fmt, ...)
-{
-	char msg[sizeof(s->warn)];
-	va_list ap;
-
-	va_start(ap, fmt);
-	join_msg(s->warn, sizeof(s->warn), msg, fmt, ap);
-	va_end(ap);
-}
-
-/* Record an error the session goes on after. */
-void session__error(struct session *s, const char *fmt, ...)
-{
-	char msg[sizeof(s->errors)];
-	const char *added;
-	va_list ap;
-
-	va_start(ap, fmt);
-	added = join_msg(s->errors, sizeof(s->errors), msg, fmt, ap);
-	va_end(ap);
-	if (added && session__no_screen(s))
-		text__line(stderr, "lattop: ", msg);
-}
-
-/* True when no screen shows the session's errors (batch, --discover, --listen alone): they go
- * to stderr as they come. */
-bool session__no_screen(const struct session *s)
-{
-	return s->o->batch || s->o->discover || (s->o->listen && !s->o->tui);
-}
-
 /* Open phase 1, access: root, the live-session lock, libbpf's messages kept off the screen. */
 static int open_access(struct session *s, char *err, size_t errlen)
 {
@@ -147,7 +104,8 @@ static int open_shared(struct session *s, char *err, size_t errlen)
 }
 
 /* Open phase 3, the kinds of probe (session/kind.h) in the list's order, the budget shared
- * out as they go; --eventheader's output; then the demo, which self-times only where no kind
+ * out as they go; the outputs that open with the session (session/output.h: --eventheader);
+ * then the demo, which self-times only where no kind
  * measures its programs per invocation. */
 static int open_kinds(struct session *s, char *err, size_t errlen)
 {
@@ -155,8 +113,9 @@ static int open_kinds(struct session *s, char *err, size_t errlen)
 
 	if (e != EXIT_OK)
 		return e;
-	if (s->o->eh_emit && !(s->ehx = ehemit__open(s->o->interval_ns, err, errlen)))
-		return errno == ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+	e = outputs__open(s, err, errlen);
+	if (e != EXIT_OK)
+		return e;
 	/* What the kinds found about the machine (the device and profile, bpf_stats on
 	 * already) stays through filter edits. */
 	s->warn_keep = strlen(s->warn);
@@ -235,12 +194,9 @@ int session__open(struct session *s, struct opts *o, char *err, size_t errlen)
 /* Stop threads, destroy links, free everything. */
 static void live_close(struct session *s)
 {
-	session__record_stop(s);
-	session__flight_stop(s);
+	outputs__stop(s);
 	collector__stop(s->col);
 	kinds__free(s);
-	ehemit__close(s->ehx);
-	s->ehx = NULL;
 	demo__free(s->demo);
 	s->demo = NULL;
 	collector__free(s->col);
@@ -307,13 +263,11 @@ static void harvest(struct session *s, uint64_t now)
 	s->harvest_ns = now;
 }
 
-/* The interval is closed (s->m's last interval): write it as EventHeader events
- * (--eventheader), record it and hand it on. */
+/* The interval is closed (s->m's last interval): hand it to the outputs (session/output.h:
+ * EventHeader events, the recording, the flight recorder), then on. */
 static void interval_closed(struct session *s)
 {
-	ehemit__interval(s->ehx, s);
-	session__record_interval(s);
-	session__flight_interval(s);
+	outputs__interval(s);
 	if (s->on_interval)
 		s->on_interval(s->on_interval_arg, s->m);
 }
@@ -433,57 +387,3 @@ const struct source_ops session__live = {
 	.can_record = true,
 };
 
-/* The source of s (a session never opened is a live one). */
-const struct source_ops *source_of(const struct session *s)
-{
-	return s->src ? s->src : &session__live;
-}
-
-/* Close the interval when it is due (live), or advance the replay clock. */
-bool session__tick(struct session *s, uint64_t now)
-{
-	session__flight_tick(s);
-	return source_of(s)->tick(s, now);
-}
-
-/* Switch the view to mode. */
-int session__set_mode(struct session *s, enum lat_mode mode, char *err, size_t errlen)
-{
-	return source_of(s)->set_mode(s, mode, err, errlen);
-}
-
-/* Close the source and free everything (safe on a half-opened session). */
-void session__close(struct session *s)
-{
-	source_of(s)->close(s);
-}
-
-/* Wall-clock ns of an instant on the session's clock. */
-uint64_t session__wall_ns(const struct session *s, uint64_t mono_ns)
-{
-	return source_of(s)->wall_ns(s, mono_ns);
-}
-
-/* The session's clock now (a replay's: the end of the interval shown). */
-uint64_t session__now_ns(const struct session *s)
-{
-	return source_of(s)->now_ns(s);
-}
-
-/* The host and kernel the figures come from. */
-void session__origin(const struct session *s, const char **host, const char **kernel)
-{
-	source_of(s)->origin(s, host, kernel);
-}
-
-/* True when this session can be recorded (a live one). */
-bool session__can_record(const struct session *s)
-{
-	return source_of(s)->can_record;
-}
-
-/* The recording a replay plays, or NULL. */
-struct replay *session__replay(const struct session *s)
-{
-	return s->rp;
-}

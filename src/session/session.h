@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * session.h - one lattop session: sources (collector, bpf_stats sampler, demo) feeding one
- * model, and the filtered, sorted rows the views render.
+ * model. The live session (session.c), the verbs the front ends use over any source
+ * (source.c), and what the session says (warn.c); the filter and rows are filter.h's, a
+ * replay's clock replay_src.h's, the outputs output.h's.
  *
  * Thread use: everything here runs on the UI/main thread; the collector and demo generator
  * threads are owned and joined by session__close.
@@ -18,7 +20,7 @@
 #include "model/model.h"
 #include "model/rows.h"
 #include "rec/flight.h"
-#include "session/opts.h"
+#include "cli/opts.h"
 
 struct collector;
 struct demo;
@@ -103,10 +105,6 @@ enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
  * (uid 0 alone is not enough). */
 bool session__privileged(void);
 
-/* Take the one-live-session lock (lock.c; $LATTOP_LOCK or /run/lattop.lock): returns its fd,
- * held until closed, or a negative errno with one sentence in err (another session holds it,
- * the path is not a file lattop wrote, ...). */
-int session__lock(char *err, size_t errlen);
 /* Add a warning to s->warn ("; " between warnings; one already there is not repeated). */
 void session__warn(struct session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -128,17 +126,6 @@ void session__sync_watch(struct session *s);
  * leaving it detaches them all; in a replay it is a view of the recorded series. Returns 0, or
  * a negative errno with one sentence in err (the mode stays as it was). */
 int session__set_mode(struct session *s, enum lat_mode mode, char *err, size_t errlen);
-/* Check every -p entry of fl (n of them) against the programs in s->st (and the segments'
- * names): 0, or -ENOENT with one sentence in err; a name matching several programs is worth
- * a warning. */
-int session__check_filter(struct session *s, const struct filter_ent *fl, int n, char *err,
-			  size_t errlen);
-/* Replace the filter with a new -p style list. Returns 0, or -EINVAL/-ENOENT with one
- * sentence in err (the old filter stays). */
-int session__set_filter(struct session *s, const char *list, char *err, size_t errlen);
-/* Format the current filter as a -p list into buf (FILTER_STR_MAX always holds it). Returns
- * 0, or -ENOSPC when buf is shorter and held only the whole entries that fit. */
-int session__filter_str(const struct session *s, char *buf, size_t len);
 /* Stop the collector after a last pass over the ring buffer, so a final report holds every
  * event produced before it (end of a batch run). */
 void session__flush(struct session *s);
@@ -153,34 +140,6 @@ const struct source_ops *source_of(const struct session *s);
  * its status, the replay keys, the recording's own reports). */
 struct replay *session__replay(const struct session *s);
 
-/* Replay (replay_src.c). Open o->replay as the source of s (s is zeroed first): -p and -m are
- * checked against what was recorded. Returns an exit status with one sentence in err. */
-int session__open_replay(struct session *s, struct opts *o, char *err, size_t errlen);
-/* Show intervals [0, k) of the recording, all of it (reports), one interval more or less
- * (pausing), or the interval holding a time (replay__jump's forms). 0 or a negative errno
- * (-ENOTSUP on a live session; jump: -EINVAL with one sentence in err). */
-int session__seek(struct session *s, size_t k);
-int session__seek_all(struct session *s);
-int session__step(struct session *s, int dir);
-int session__jump(struct session *s, const char *when, char *err, size_t errlen);
-
-/* A/B comparison (compare_src.c). Open o->compare as a replay into b (with ob, a copy of a's
- * options naming it) and check the pair: whole recordings, with intervals, of one mode.
- * Returns an exit status (EXIT_USAGE for a bad pair) with one sentence in err. */
-int session__open_compare(struct session *a, struct session *b, struct opts *ob, char *err,
-			  size_t errlen);
-struct cmp_side;
-/* Walk replay s from its first interval to its last into a new comparison side (*out, the
- * caller frees it; the model ends with every record applied). Returns 0 or a negative errno. */
-int session__compare_side(struct session *s, struct cmp_side **out);
-
-/* --discover (discover.c): watch the vhost chain for -D seconds or until *stop, then write the
- * profile. Returns an exit status. */
-int session__discover(struct session *s, volatile sig_atomic_t *stop);
-/* --discover, once the watch is over (kind_vhost.c): the chain writes the profile. Returns an
- * exit status. */
-int session__discover_profile(struct session *s);
-
 /* Move queued events into the model (call often). */
 void session__drain(struct session *s);
 /* If the interval has elapsed, sample stats, close it and return true. */
@@ -189,38 +148,5 @@ bool session__tick(struct session *s, uint64_t now);
 void session__close_interval(struct session *s, uint64_t now);
 /* True when no screen shows the session's errors (batch, --discover, --listen alone). */
 bool session__no_screen(const struct session *s);
-/* True when the series passes the -p filter (always true without one). */
-bool session__wanted(const struct session *s, const struct series *se);
-
-/* Recording (record.c). Start recording s to path, a file that must not exist (raw: every
- * event too); the header is written at once. Returns 0, or -errno with one sentence in err. */
-int session__record_start(struct session *s, const char *path, bool raw, char *err,
-			  size_t errlen);
-/* Encode and queue the interval s->m just closed (a failed writer stops the recording). */
-void session__record_interval(struct session *s);
-/* Flush and stop recording (no-op when not recording); a failed write is a session error. */
-void session__record_stop(struct session *s);
-/* Toggle recording for the `w` and `W` keys: stop, or start to path (NULL: the default name
- * with the first free suffix); msg says what happened, one sentence. */
-void session__record_toggle(struct session *s, const char *path, char *msg, size_t len);
-
-/* The flight recorder (flight_ses.c), all no-ops without --flight. Start it (after
- * session__open; SIGUSR2 dumps from then on): 0 or -ENOMEM with one sentence in err. */
-int session__flight_start(struct session *s, char *err, size_t errlen);
-/* Keep the interval s->m just closed, write the threshold dumps due, evaluate the triggers. */
-void session__flight_interval(struct session *s);
-/* Take SIGUSR2 and POST /dump requests and say what the dump thread did (every tick). */
-void session__flight_tick(struct session *s);
-/* Dump now for trigger t (the D key), of the last last_ns (0: everything held). */
-void session__flight_dump(struct session *s, enum flight_trigger t, uint64_t last_ns);
-/* The header's words about the flight recorder ("" when off); brief: its memory alone. */
-void session__flight_line(const struct session *s, bool brief, char *buf, size_t len);
-/* Write the threshold dumps still due, wait for the dump thread, free the flight recorder. */
-void session__flight_stop(struct session *s);
-
-/* Fill rows (at most max) for the current mode, filtered, sorted by ord (model/rows.h; the
- * views pass a column's order, columns__order). Returns the number of rows. */
-size_t session__rows(const struct session *s, bool cumulative, const struct row_order *ord,
-		     struct row *rows, size_t max);
 
 #endif /* LAT_SESSION_H */

@@ -26,7 +26,7 @@ FUZZ_RP_COV := $(FUZZ_OUT)/fuzz_replay_cov
 # All of src/ but main.c, with the protobuf-c code the Prometheus exporter uses (generated).
 FUZZ_RP_SRCS = $(LIB_SRCS) $(addsuffix .c,$(PROTO_GEN))
 FUZZ_RP_DEPS := tests/fuzz/fuzz_replay.c tests/fuzz/fuzz_crc.h $(LIB_SRCS) \
-	$(wildcard src/*.h src/*/*.h) bpf/lattop.h $(SKELS) $(PROTO_STAMP)
+	$(wildcard src/*.h src/*/*.h src/*/*/*.h) bpf/lattop.h $(SKELS) $(PROTO_STAMP)
 FUZZ_RP_CPPFLAGS = -D_GNU_SOURCE -DLATTOP_VERSION='"$(VERSION)"' -Ibpf -I$(OUTPUT) \
 	-I$(OUTPUT)/proto -Isrc \
 	-DLATTOP_THEME_DIR='"$(PREFIX)/share/lattop/themes"' \
@@ -87,4 +87,4 @@ fuzz-cov: $(FUZZ_COV) $(FUZZ_RP_COV)
 	$(Q)$(LLVM_PROFDATA) merge -o $(FUZZ_OUT)/cov_rp.profdata $(FUZZ_OUT)/cov_rp.profraw
 	$(Q)$(LLVM_COV) report $(FUZZ_RP_COV) -instr-profile=$(FUZZ_OUT)/cov_rp.profdata \
 		src/rec/codec.c src/rec/writer.c src/rec/reader.c src/model/model.c src/model/hist.c src/rec/replay.c \
-		src/ui/report.c src/ui/batch.c src/ui/columns.c src/session/session.c
+		src/ui/report/report.c src/ui/report/batch.c src/ui/columns.c src/session/session.c

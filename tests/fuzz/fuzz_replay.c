@@ -20,9 +20,10 @@
 #include "rec/replay.h"
 #include "fuzz_crc.h"
 #include "session/session.h"
-#include "ui/html.h"
-#include "ui/report.h"
-#include "ui/ui.h"
+#include "ui/html/html.h"
+#include "ui/report/report.h"
+#include "ui/report/batch.h"
+#include "session/replay_src.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -19,7 +19,7 @@
 
 #include <bpf/bpf.h>
 
-#include "session/opts.h"
+#include "cli/opts.h"
 
 /* --run: drive every program forever, a few runs each per 100 ms tick. */
 static void run_forever(const int *fds, int n)

@@ -12,7 +12,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "ui/prom.h"
+#include "ui/prom/prom.h"
 
 /* The /echo route (HTTP thread). */
 static unsigned int echo(void *arg, const struct prom_req *rq, char *text, size_t textlen)

@@ -9,7 +9,7 @@
 #include <signal.h>
 #include <stdlib.h>
 
-#include "ui/keys.h"
+#include "ui/tui/keys.h"
 #include "test.h"
 
 /* The curses key code of a key name as labels write it, -1 for an unknown name. */

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "session/opts.h"
-#include "ui/prom.h"
+#include "cli/opts.h"
+#include "ui/prom/prom.h"
 #include "test.h"
 
 static struct opts o;

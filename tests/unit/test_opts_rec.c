@@ -4,7 +4,7 @@
  */
 #include <errno.h>
 
-#include "session/opts.h"
+#include "cli/opts.h"
 #include "test.h"
 
 /* Parse a NULL-terminated argument list (argv[0] added); returns opts__parse's result. */

@@ -11,8 +11,8 @@
 #include "io/prometheus/client/metrics.pb-c.h"
 #include "model/promhist.h"
 #include "test.h"
-#include "ui/prom_fmt.h"
-#include "ui/prom_snap.h"
+#include "ui/prom/prom_fmt.h"
+#include "ui/prom/prom_snap.h"
 
 /* Classic buckets count the runs shorter than each 2^k ns edge; +Inf is the count. */
 static void test_classic_edges(void)

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "test.h"
-#include "ui/prom_conn.h"
+#include "ui/prom/prom_conn.h"
 
 #define NPAIRS 6
 

@@ -16,12 +16,13 @@
 
 #include <cjson/cJSON.h>
 
-#include "rec/recorder.h"
-#include "rec/rec.h"
-#include "session/session.h"
-#include "ui/columns.h"
 #include "fixtures.h"
+#include "rec/rec.h"
+#include "rec/recorder.h"
+#include "output/record.h"
+#include "session/session.h"
 #include "test.h"
+#include "ui/columns.h"
 
 #define NIVALS 3
 

@@ -14,8 +14,9 @@
 #include <unistd.h>
 
 #include "base/outfile.h"
-#include "rec/recorder.h"
 #include "rec/rec.h"
+#include "rec/recorder.h"
+#include "output/record.h"
 #include "session/session.h"
 #include "test.h"
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "session/filter.h"
 #include "session/session.h"
 #include "test.h"
 

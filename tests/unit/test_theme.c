@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "ui/theme.h"
+#include "ui/tui/theme.h"
 #include "test.h"
 
 static void test_default_names_every_slot(void)

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * tui_draw.c - the TUI's table (columns fitted to the width) and the detail pane (log2
+ * histogram with bars, p99 sparkline; or the heatmap, tui_heat.c) of the selected row.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/text.h"
+#include "ui/tui/tui_int.h"
+
+#define PANE_MAX_LOG2 48 /* log2 rows: 2^40 ns histograms have at most 41 */
+#define PANE_MIN_TABLE 4 /* the table keeps its heading and three rows */
+
+/* Text of cell c of row r (the heading when r is NULL). */
+static void cell_text(const struct tui *t, const struct column *col, int c, const struct row *r,
+		      char *v, size_t len)
+{
+	if (r) {
+		struct cell cell;
+
+		col->get(r, &cell);
+		cell__text(&cell, v, len);
+	} else {
+		snprintf(v, len, "%s%s", col->title,
+			 c == t->sortcol ? (t->reverse ? "^" : "v") : "");
+	}
+}
+
+/* Widths of the columns for this screen: wide enough for every value, fitted to COLS. */
+static void layout(const struct tui *t, const struct column *cols, int ncols, int *width)
+{
+	int need[TUI_MAX_COLUMNS], least[TUI_MAX_COLUMNS];
+	char v[64];
+
+	for (int c = 0; c < ncols; c++) {
+		cell_text(t, &cols[c], c, NULL, v, sizeof(v));
+		least[c] = text__cols(v);
+		need[c] = least[c] > cols[c].width ? least[c] : cols[c].width;
+	}
+	for (size_t i = 0; i < t->nrows; i++)
+		for (int c = 0; c < ncols; c++) {
+			int l;
+
+			cell_text(t, &cols[c], c, &t->rows[i], v, sizeof(v));
+			l = text__cols(v);
+			/* Names may widen their column up to 32; longer ones end in '~'. */
+			if (cols[c].left && l > 32)
+				l = 32;
+			if (l > need[c])
+				need[c] = l;
+			if (l > least[c])
+				least[c] = l;
+		}
+	columns__fit(cols, ncols, need, least, COLS, width);
+}
+
+/* One table line (heading when r is NULL) with the given column widths. */
+static void draw_line(struct tui *t, int y, const struct row *r, const struct column *cols,
+		      int ncols, const int *width)
+{
+	char line[1024] = "";
+	size_t l = 0;
+	bool first = true;
+
+	for (int c = 0; c < ncols && l < sizeof(line) - 1; c++) {
+		int w = width[c];
+		char v[64];
+
+		if (!w)
+			continue;
+		cell_text(t, &cols[c], c, r, v, sizeof(v));
+		if (!first && l + 1 < sizeof(line))
+			line[l++] = ' ';
+		/* Cut by characters, never inside one or inside an escape. */
+		if (text__cols(v) > w && w > 1) { /* only text is ever cut: mark it */
+			char cut[64];
+			size_t k = text__fit(cut, sizeof(cut) - 1, v, w - 1, true);
+
+			while (k && cut[k - 1] == ' ') /* padding where an escape did not fit */
+				k--;
+			cut[k++] = '~';
+			cut[k] = '\0';
+			snprintf(v, sizeof(v), "%s", cut);
+		}
+		l += text__fit(line + l, sizeof(line) - l, v, w, cols[c].left);
+		first = false;
+	}
+	if (r && r->s->gone && l < sizeof(line) - 8)
+		l += snprintf(line + l, sizeof(line) - l, " (gone)");
+	if (r && r->s->note[0] && l < sizeof(line) - 8) {
+		char note[4 * sizeof(r->s->note)];
+
+		text__esc(note, sizeof(note), r->s->note);
+		snprintf(line + l, sizeof(line) - l, " [%s]", note);
+	}
+	mvaddnstr(y, 0, line, COLS);
+	clrtoeol();
+}
+
+/* text in the note colour on line y, cut at the screen's width, the rest of the line cleared. */
+void tui__draw_note(const struct tui *t, int y, const char *text)
+{
+	attron(tui_attr(t, TH_NOTE));
+	mvaddnstr(y, 0, text, COLS);
+	attroff(tui_attr(t, TH_NOTE));
+	clrtoeol();
+}
+
+/* Scroll the table's height rows of t->nrows so the selection is visible. */
+void tui__scroll(struct tui *t, int height)
+{
+	if (t->sel < t->top)
+		t->top = t->sel;
+	if (t->sel >= t->top + height)
+		t->top = t->sel - height + 1;
+	if (t->top > (int)t->nrows - height)
+		t->top = (int)t->nrows - height; /* no empty space below after a resize */
+	if (t->top < 0)
+		t->top = 0;
+}
+
+/* The table, scrolled so the selection is visible. */
+void tui__draw_table(struct tui *t, int y0, int height)
+{
+	int ncols, width[TUI_MAX_COLUMNS];
+	const struct column *cols = columns__for_mode(t->s->m->mode, &ncols);
+
+	if (ncols > TUI_MAX_COLUMNS)
+		ncols = TUI_MAX_COLUMNS;
+	layout(t, cols, ncols, width);
+	attron(tui_attr(t, TH_TITLE));
+	draw_line(t, y0, NULL, cols, ncols, width);
+	mvchgat(y0, 0, -1, tui_attr(t, TH_TITLE), PAIR_NUMBER(tui_attr(t, TH_TITLE)), NULL);
+	attroff(tui_attr(t, TH_TITLE));
+	height--;
+	tui__scroll(t, height);
+	for (int i = 0; i < height; i++) {
+		int idx = t->top + i;
+		const struct row *r;
+
+		if (idx >= (int)t->nrows) {
+			move(y0 + 1 + i, 0);
+			clrtoeol();
+			continue;
+		}
+		r = &t->rows[idx];
+		attron(tui_attr(t, r->s->gone ? TH_DIM : TH_TABLE));
+		draw_line(t, y0 + 1 + i, r, cols, ncols, width);
+		attroff(tui_attr(t, r->s->gone ? TH_DIM : TH_TABLE));
+		if (idx == t->sel)
+			mvchgat(y0 + 1 + i, 0, -1, tui_attr(t, TH_SELECT),
+				PAIR_NUMBER(tui_attr(t, TH_SELECT)), NULL);
+	}
+}
+
+/* Lines the detail pane wants. */
+int tui__pane_height(const struct tui *t, int avail)
+{
+	struct hist_log2_row rows[PANE_MAX_LOG2];
+	const struct hist *h;
+	int want;
+
+	if (!t->pane || !t->nrows)
+		return 0;
+	h = model__row_hist(&t->rows[t->sel]);
+	/* Title, the log2 rows (at least one line for "no samples"), the sparkline. */
+	if (h && t->heat)
+		want = 1 + tui__heat_height(t, t->rows[t->sel].s);
+	else
+		want = h ? 2 + (h->count ? hist__log2(h, rows, PANE_MAX_LOG2) : 1) : 2;
+	if (want > avail - PANE_MIN_TABLE)
+		want = avail - PANE_MIN_TABLE;
+	return want < 2 ? 0 : want;
+}
+
+/* The window of n consecutive rows (of total) holding the most samples. */
+static int busiest_window(const struct hist_log2_row *rows, int total, int n)
+{
+	uint64_t sum = 0, best = 0;
+	int start = 0;
+
+	for (int i = 0; i < total; i++) {
+		sum += rows[i].count;
+		if (i >= n)
+			sum -= rows[i - n].count;
+		if (i >= n - 1 && sum > best) {
+			best = sum;
+			start = i - n + 1;
+		}
+	}
+	return start;
+}
+
+/* Histogram rows "[lo, hi]  count  ####", bars scaled to the widest count; returns the
+ * number of lines drawn. */
+static int draw_log2(struct tui *t, const struct hist *h, int y, int lines)
+{
+	struct hist_log2_row rows[PANE_MAX_LOG2];
+	int n = hist__log2(h, rows, PANE_MAX_LOG2), start = 0;
+	uint64_t widest = 0;
+
+	if (!h->count || !n) {
+		mvaddnstr(y, 0, "  no runs in this interval", COLS);
+		clrtoeol();
+		return 1;
+	}
+	if (n > lines)
+		start = busiest_window(rows, n, lines);
+	for (int i = 0; i < n; i++)
+		widest = rows[i].count > widest ? rows[i].count : widest;
+	for (int i = 0; i < lines && start + i < n; i++) {
+		const struct hist_log2_row *r = &rows[start + i];
+		char range[80], text[96];
+		int bar;
+
+		fmt_log2_range(r, range, sizeof(range));
+		snprintf(text, sizeof(text), "  %s ", range);
+		mvaddnstr(y + i, 0, text, COLS);
+		bar = log2_bar(r->count, widest, COLS - (int)strlen(text) - 1);
+		attron(tui_attr(t, TH_BAR));
+		for (int k = 0; k < bar; k++)
+			addch('#');
+		attroff(tui_attr(t, TH_BAR));
+		clrtoeol();
+	}
+	return n - start < lines ? n - start : lines;
+}
+
+/* Sparkline of the p99 history: block characters in a UTF-8 locale, ASCII otherwise. */
+static void draw_spark(struct tui *t, const struct series *s, int y)
+{
+	static const char *const blocks[8] = { "\u2581", "\u2582", "\u2583", "\u2584",
+					       "\u2585", "\u2586", "\u2587", "\u2588" };
+	static const char ascii[] = "_.-=+*#@";
+	uint64_t v[MODEL_P99_RING], lo = UINT64_MAX, hi = 0;
+	char lo_s[16], hi_s[16], head[64];
+	size_t n = model__p99_history(t->s->m, s, v, MODEL_P99_RING);
+	int room;
+
+	for (size_t i = 0; i < n; i++) {
+		if (v[i] && v[i] < lo)
+			lo = v[i];
+		hi = v[i] > hi ? v[i] : hi;
+	}
+	snprintf(head, sizeof(head), "  p99, last %zu intervals: ", n);
+	mvaddnstr(y, 0, head, COLS);
+	/* Room for the bars, keeping 22 columns for the range when the screen is wide enough. */
+	room = COLS - (int)strlen(head) - 1;
+	room -= room > 40 ? 22 : 0;
+	if (room < 0)
+		room = 0;
+	if ((int)n > room) { /* the newest ones fit */
+		memmove(v, v + (n - room), room * sizeof(v[0]));
+		n = room;
+	}
+	attron(tui_attr(t, TH_SPARK));
+	for (size_t i = 0; i < n; i++) {
+		int level = hi ? (int)((double)v[i] * 7.0 / (double)hi + 0.5) : 0;
+
+		if (!v[i])
+			addch(' '); /* no runs that interval */
+		else if (MB_CUR_MAX > 1)
+			addstr(blocks[level]);
+		else
+			addch(ascii[level]);
+	}
+	attroff(tui_attr(t, TH_SPARK));
+	if (hi && COLS - getcurx(stdscr) > 20) {
+		fmt_ns((double)lo, lo_s, sizeof(lo_s));
+		fmt_ns((double)hi, hi_s, sizeof(hi_s));
+		printw("  %s .. %s", lo_s, hi_s);
+	}
+	clrtoeol();
+}
+
+/* The detail pane of the selected row. */
+void tui__draw_pane(struct tui *t, int y0, int height)
+{
+	const struct row *r = &t->rows[t->sel];
+	const struct hist *h = model__row_hist(r);
+	char title[400], cnt[32], name[4 * sizeof(r->s->name)], note[4 * sizeof(r->s->note)];
+
+	text__esc(name, sizeof(name), r->s->name);
+	text__esc(note, sizeof(note), r->s->note);
+	fmt_count(h ? h->count : r->count, cnt, sizeof(cnt));
+	if (h && t->heat) /* each column is one interval: `c` (cumulative) cannot apply */
+		snprintf(title, sizeof(title),
+			 " %u %s: latency heatmap of the last intervals%s (m histogram, Enter closes)",
+			 r->s->id, name,
+			 t->cumulative ? ", one per column: c does not apply" : "");
+	else if (h)
+		snprintf(title, sizeof(title),
+			 " %u %s: %s latency histogram, %s runs (Enter closes)", r->s->id, name, t->cumulative ? "cumulative" : "interval", cnt);
+	else if (r->has_rate)
+		snprintf(title, sizeof(title), " %u %s: %s runs %s (Enter closes)", r->s->id, name,
+			 cnt, t->cumulative ? "in all" : "in the interval");
+	else /* no source behind the row (--no-stats): no count, not a count of 0 */
+		snprintf(title, sizeof(title), " %u %s: no figures (Enter closes)", r->s->id, name);
+	attron(tui_attr(t, TH_TITLE));
+	mvaddnstr(y0, 0, title, COLS);
+	clrtoeol();
+	mvchgat(y0, 0, -1, tui_attr(t, TH_TITLE), PAIR_NUMBER(tui_attr(t, TH_TITLE)), NULL);
+	attroff(tui_attr(t, TH_TITLE));
+	if (!h) {
+		char why[1024];
+
+		snprintf(why, sizeof(why), "  %s%s%s.",
+			 (r->s->src & SRC_STATS)
+				 ? "No latency distribution for this program: bpf_stats gives "
+				   "only run counts and run time"
+				 : "No figures for this program: bpf_stats is off (--no-stats) "
+				   "and no probes measured it",
+			 r->s->note[0] ? "; "
+				       : " (watch it with -p or f where the kernel allows fentry)",
+			 note);
+		tui__draw_note(t, y0 + 1, why);
+		for (int i = 2; i < height; i++) {
+			move(y0 + i, 0);
+			clrtoeol();
+		}
+		return;
+	}
+	if (t->heat) {
+		for (int i = 1 + tui__draw_heat(t, r->s, y0 + 1, height - 1); i < height; i++) {
+			move(y0 + i, 0);
+			clrtoeol();
+		}
+		return;
+	}
+	for (int i = 1 + draw_log2(t, h, y0 + 1, height - 2); i < height - 1; i++) {
+		move(y0 + i, 0);
+		clrtoeol();
+	}
+	draw_spark(t, r->s, y0 + height - 1);
+}
