@@ -47,6 +47,16 @@ static void cell_raw(const struct cell *c, char *buf, size_t len)
 	}
 }
 
+/* A latency in ns as a JSON integer: rounded, 0 for a negative or NaN figure, and the largest
+ * u64 for one past it (a hostile recording's sum can make an average of 2^64 ns, which no
+ * cast may convert). */
+static uint64_t ns_u64(double d)
+{
+	if (!(d >= 0))
+		return 0;
+	return d + 0.5 >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)(d + 0.5);
+}
+
 /* JSON form of a cell: integers exact, ratios as doubles. */
 static void cell_json(struct jsonw *w, const struct cell *c)
 {
@@ -58,7 +68,7 @@ static void cell_json(struct jsonw *w, const struct cell *c)
 		jsonw__string(w, c->s);
 		break;
 	case CELL_NS:
-		jsonw__u64(w, c->d < 0 ? 0 : (uint64_t)(c->d + 0.5));
+		jsonw__u64(w, ns_u64(c->d));
 		break;
 	case CELL_DBL:
 	case CELL_PCT:
