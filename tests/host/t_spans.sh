@@ -71,6 +71,22 @@ check reenter-p95-outer python3 -c "import sys; sys.exit(not ($ep95 >= 500000*0.
 # delivery and return: 12 to 30 us here).
 $LATTOP -r "$TMP/u.lat" --events -o csv >"$TMP/u-ev.csv" 2>"$TMP/u-ev.err"
 expect_eq events-exit $? 0
+# The same events as a Perfetto trace: each span's sample is a "segment" event whose args name
+# its index (the CSV's prog_id column for kind 3), never a prog_id, and there are as many as
+# the CSV has (1100 + 1000 + 400 calls).
+$LATTOP -r "$TMP/u.lat" --events -o trace >"$TMP/u-ev.json" 2>"$TMP/u-ev.err"
+expect_eq events-trace-exit $? 0
+expect_eq events-trace-segments "$(python3 - "$TMP/u-ev.json" "$TMP/u-ev.csv" <<'PY'
+import csv, json, sys
+T = json.load(open(sys.argv[1]))["traceEvents"]
+C = [r for r in csv.DictReader(open(sys.argv[2])) if r["kind"] == "3"]
+seg = [e for e in T if e["cat"] == "segment"]
+ok = all("prog_id" not in e["args"] for e in seg)
+same = sorted((e["name"], e["args"]["segment"]) for e in seg) == \
+    sorted((r["prog_name"], int(r["prog_id"])) for r in C)
+print(len(seg), "segment-arg" if ok else "prog_id-arg", "same-as-csv" if same else "differs")
+PY
+)" "2500 segment-arg same-as-csv"
 levels() { # levels FUNC DEPTH BASE_US NOMINAL_US...: one word per check, "ok" or the value
 	python3 - "$TMP/u-ev.csv" "$@" <<'PY'
 import csv, statistics, sys

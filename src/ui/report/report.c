@@ -562,7 +562,15 @@ static void trace_event(FILE *f, const struct lat_event *e, const char *name, ui
 	jsonw__u64_field(&w, "tid", e->tid);
 	jsonw__key(&w, "args");
 	jsonw__begin_object(&w);
-	jsonw__u64_field(&w, "prog_id", e->id);
+	if (e->kind == LAT_EV_SEG) {
+		jsonw__u64_field(&w, "segment", e->id); /* a segment's or span's index */
+	} else {
+		jsonw__u64_field(&w, "prog_id", e->id);
+		if (e->kind == LAT_EV_HELPER) {
+			jsonw__u64_field(&w, "helper", e->aux);
+			jsonw__u64_field(&w, "map_id", e->aux2);
+		}
+	}
 	jsonw__u64_field(&w, "cpu", e->cpu);
 	jsonw__end_object(&w);
 	jsonw__end_object(&w);
