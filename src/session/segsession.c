@@ -341,7 +341,10 @@ static void details_add(struct segsession *g, const struct lat_event *e, int k)
 	}
 	p->got |= 1u << (k + 1);
 	p->dur[k] = e->dur_ns;
-	if (k == LAT_VSEG_S2)
+	/* The packet's time: the end of its S2 (its netif_receive_skb), the latest of its samples;
+	 * a packet without S2 (its tun_sendmsg was not in the FIFO: fifo_underflow) takes the
+	 * end of the latest sample it has, never the boot clock's zero. */
+	if (e->start_ns + e->dur_ns > p->end_ns)
 		p->end_ns = e->start_ns + e->dur_ns;
 	if ((p->got & p->have) == p->have) {
 		print_packet(g, p);

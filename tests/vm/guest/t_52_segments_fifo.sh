@@ -15,11 +15,20 @@ ok rps-file [ -w $rps ] && echo 1 >$rps
 seg_discover $sn || exit 1
 ok rps-warning grep -q "lattop: warning: $IFNAME has RPS enabled" $T/disc.err
 [ -w $rps ] && echo 0 >$rps
-if seg_measure $sn 2 --fifo-slots 8; then
+# With --details: the 56 packets that underflowed have no S2 sample, and their time is the end
+# of the last sample they have, within the session, not the boot clock's zero (the guest
+# booted before the session started).
+t0=$(date +%s)
+if seg_measure $sn 2 --fifo-slots 8 --details; then
+	t1=$(($(date +%s) + 1))
 	ok fifo-overflow [ "$(vcount fifo_overflow)" -gt 0 ]
 	expect fifo-overflow-exact "$(vcount fifo_overflow)" 56
 	expect fifo-underflow-exact "$(vcount fifo_underflow)" 56
 	expect fifo-matched "$(vcount pkts_matched)" 64
+	expect fifo-details "$(wc -l <$T/pkts)" 64
+	expect fifo-details-no-s2 "$(grep -c '"s2_ns":null' $T/pkts)" 56
+	expect fifo-details-ts-in-session "$(sed -n 's/.*"ts_ns":\([0-9]*\).*/\1/p' $T/pkts |
+		awk -v a=$t0 -v b=$t1 '{ s = substr($1, 1, length($1) - 9) + 0; if (s >= a && s <= b) n++ } END { print n + 0 }')" 64
 fi
 # The TUI: rows S0, S1, S2, total and the vhost counters line (cumulative: the c key).
 tmux -f /dev/null new-session -d -s seg -x 200 -y 40 \
