@@ -12,9 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/ehtrace.h"
-#include "session/kind.h"
 #include "cli/opts.h"
+#include "collect/ehtrace.h"
+#include "rec/recorder.h"
+#include "session/kind.h"
 #include "session/session.h"
 
 /* Series ids of activities: LAT_EV_SEG, EH_SEG_ID + the activity's series index (after the
@@ -71,6 +72,9 @@ static void on_sample(void *arg, const struct ehpair_sample *p)
 	};
 
 	model__add_event(st->s->m, &e, SRC_FENTRY);
+	/* --raw records every sample, the activities' as the ring buffer's (a no-op otherwise). */
+	if (st->s->rec)
+		recorder__event(st->s->rec, &e);
 }
 
 /* Move the samples the reader paired so far into the model (new names get their series

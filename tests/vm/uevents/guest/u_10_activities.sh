@@ -37,8 +37,9 @@ within() {
 # The tracepoint does not exist yet: lattop registers it, so it waits for the application.
 ok tracepoint-absent [ ! -e /sys/kernel/tracing/events/user_events/LatTestProvider_L4K1 ]
 rm -f $T/a.csv
+# Recorded with --raw too: every activity's sample goes into the file as an event.
 lattop --activities LatTestProvider_L4K1 --span-timeout 1 -b -c -o csv -d 1 -D 600 \
-	>$T/a.csv 2>$T/a.err &
+	-w $T/a.lrec --raw >$T/a.csv 2>$T/a.err &
 lp=$!
 wait_line '^ts_ns' $T/a.csv 600 || fail lattop-started "$(cat $T/a.err)"
 ok tracepoint-registered [ -e /sys/kernel/tracing/events/user_events/LatTestProvider_L4K1 ]
@@ -63,6 +64,11 @@ tail -n 2 $T/a.csv | sed 's/^/    /'
 expect request-count "$(scol count Request $T/a.csv)" $((THREADS * PER))
 expect inner-count "$(scol count Inner $T/a.csv)" $((THREADS * PER / 4))
 expect kind-activity "$(scol kind Request $T/a.csv)" activity
+# The --raw recording holds each activity's samples as events, as many as were counted.
+lattop -r $T/a.lrec --events -o csv >$T/ev.csv 2>$T/ev.err
+expect raw-events-exit $? 0
+expect raw-events-request "$(awk -F, '$3=="Request"' $T/ev.csv | wc -l)" $((THREADS * PER))
+expect raw-events-inner "$(awk -F, '$3=="Inner"' $T/ev.csv | wc -l)" $((THREADS * PER / 4))
 for q in p50:0.5 p95:0.95 p99:0.99 p999:0.999; do
 	col=${q%%:*}_ns f=${q#*:}
 	for name in Request Inner; do
