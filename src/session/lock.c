@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * lock.c - one live session at a time: the session lock (see session__lock in session.h).
+ * lock.c - one live session at a time: the session lock (see session__lock in lock.h).
  *
  * Thread use: main thread, while a live session opens.
  */

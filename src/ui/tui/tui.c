@@ -353,7 +353,7 @@ static int k_flight_dump(struct tui *t)
 
 /* The key table: the dispatcher, `?`, the footer and the replay keys line all read it. A key
  * has one meaning per kind of session: in a replay, space, + - and Home End drive the replay
- * clock (replay_ui.c) instead of pausing the display, editing the filter and selecting rows. */
+ * clock (tui_replay.c) instead of pausing the display, editing the filter and selecting rows. */
 static const struct tui_key keys[] = {
 	{ 'q', KEY_F(10), KEY_BOTH, k_quit, 0, "q F10", "quit", true },
 	{ '?', KEY_F(1), KEY_BOTH, k_help, 0, "? F1", "help", true },
