@@ -26,6 +26,11 @@
 /* Test runs used to measure the probe floor. */
 #define FLOOR_RUNS 20000
 
+/* What a probed run costs: rounds of COST_RUNS test runs of our empty program, timed by the
+ * kernel, without the probes and then with them; the cost is the difference of the medians. */
+#define COST_ROUNDS 5
+#define COST_RUNS 20000
+
 /* Longest wait for the calls in flight on a program before its probes are detached. */
 #define QUIESCE_NS (200 * 1000000ull)
 
@@ -51,6 +56,8 @@ struct progtrace {
 	struct watch *w;
 	int n, cap;
 	uint64_t floor_ns;
+	uint64_t bare_ns, probed_ns; /* the kernel's ns per test run, without and with probes */
+	bool cost_ok;                /* both were measured */
 	struct progrefs_bpf *refs; /* the bpf_prog iterator, loaded on first use */
 	uint64_t retired_misses;   /* recursion_misses of copies already detached */
 	bool agg;                  /* aggregate in the kernel (else an event per run) */
@@ -362,6 +369,32 @@ static int floor_runs(struct progtrace *pt, struct progtrace_bpf *copy, int prog
 	return err;
 }
 
+/* The median over COST_ROUNDS rounds of the kernel's mean ns per run of prog_fd (the test
+ * run's duration: its own clock around the runs, preemption off) into *ns: 0, or a negative
+ * errno when a run fails. */
+static int median_run_ns(int prog_fd, uint64_t *ns)
+{
+	unsigned char pkt[64] = { [12] = 0x08 };
+	uint32_t d[COST_ROUNDS];
+
+	for (int i = 0; i < COST_ROUNDS; i++) {
+		LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt, .data_size_in = sizeof(pkt),
+			    .repeat = COST_RUNS);
+
+		if (bpf_prog_test_run_opts(prog_fd, &opts))
+			return -errno;
+		d[i] = opts.duration;
+		for (int j = i; j > 0 && d[j - 1] > d[j]; j--) {
+			uint32_t t = d[j];
+
+			d[j] = d[j - 1];
+			d[j - 1] = t;
+		}
+	}
+	*ns = d[COST_ROUNDS / 2];
+	return 0;
+}
+
 /* Probe fentry support and measure the floor on an empty program of our own. */
 int progtrace__probe(struct progtrace *pt, char *why, size_t len)
 {
@@ -386,6 +419,10 @@ int progtrace__probe(struct progtrace *pt, char *why, size_t len)
 		snprintf(why, len, "cannot load a BPF program to probe with: %s", strerror(-err));
 		goto out;
 	}
+	/* The run cost is measured on the aggregates' path only: on the ring buffer's, 100,000
+	 * probed runs would fill a ring nobody reads yet and time the drops instead. */
+	pt->cost_ok = pt->agg && !median_run_ns(bpf_program__fd(tgt->progs.target_light),
+						 &pt->bare_ns);
 	err = load_copy(pt, bpf_program__fd(tgt->progs.target_light), 0, "target_light", false,
 			pt->agg, &copy);
 	if (err) {
@@ -403,6 +440,10 @@ int progtrace__probe(struct progtrace *pt, char *why, size_t len)
 	if (!err)
 		pt->floor_ns = hist__percentile(&h, 0.5);
 	hist__fini(&h);
+	/* The same program with the probes on it, on the path the session's probes take. */
+	if (!err && pt->cost_ok)
+		pt->cost_ok = !median_run_ns(bpf_program__fd(tgt->progs.target_light),
+					     &pt->probed_ns);
 out:
 	copy_destroy(copy);
 	target_bpf__destroy(tgt);
@@ -413,6 +454,14 @@ out:
 uint64_t progtrace__floor_ns(const struct progtrace *pt)
 {
 	return pt->floor_ns;
+}
+
+/* What the probes add to a run here, in ns (0: not measured). */
+uint64_t progtrace__run_cost_ns(const struct progtrace *pt)
+{
+	if (!pt->cost_ok)
+		return 0;
+	return pt->probed_ns > pt->bare_ns ? pt->probed_ns - pt->bare_ns : 1;
 }
 
 /* Index of id in the watch list, or -1. */

@@ -69,10 +69,17 @@ void progtrace__agg_mem(const struct progtrace *pt, struct progtrace_mem *out);
 
 /* Find out whether this kernel can trace BPF programs: load an empty program of our own, attach
  * fentry/fexit to it, run it, and measure the probe floor (the p50 duration our probes report
- * for an empty program). Returns 0, or a negative errno with one sentence in why. */
+ * for an empty program) and what the probes add to each run (progtrace__run_cost_ns). Returns 0,
+ * or a negative errno with one sentence in why. */
 int progtrace__probe(struct progtrace *pt, char *why, size_t len);
 /* The probe floor in ns (0 before a successful probe). */
 uint64_t progtrace__floor_ns(const struct progtrace *pt);
+/* What the probes add to each run on this machine, in ns, measured by progtrace__probe: the
+ * kernel's own time per test run of the empty program with the probes attached (trampoline,
+ * entry and exit probes, aggregation) less the same without them, the medians of 5 rounds of
+ * 20,000 runs each. At least 1 once measured; 0 when it was not (a test run failed, or the
+ * probes take the ring buffer: LATTOP_PATH=ring or --raw). */
+uint64_t progtrace__run_cost_ns(const struct progtrace *pt);
 
 /* Attach to program id. Returns 0 (also when already attached), or a negative errno with the
  * reason in why ("no BTF", "gone", "tracing programs cannot be traced on this kernel", ...). */

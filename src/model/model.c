@@ -840,14 +840,16 @@ void model__row(const struct model *m, const struct series *s, bool cumulative, 
 		r->cpu_pct = sc->time_ns / (double)span_ns * 100.0;
 }
 
-/* Estimated CPU cost of the attached probes. */
+/* CPU cost of the attached probes: the runs they timed times what each probed run costs,
+ * measured at start-up (run_cost_ns), or the probe floor where it was not (a recording from
+ * before it, the ring buffer's path). */
 double model__probe_cost_pct(const struct model *m, bool cumulative)
 {
 	uint64_t span_ns = cumulative ? m->last_end_ns - m->cum_start_ns
 				      : m->last_end_ns - m->last_start_ns;
-	uint64_t runs = 0;
+	uint64_t per_run = m->run_cost_ns ? m->run_cost_ns : m->floor_ns, runs = 0;
 
-	if (!span_ns || !m->floor_ns)
+	if (!span_ns || !per_run)
 		return 0;
 	for (size_t i = 0; i < m->n; i++) {
 		const struct series *s = &m->s[i];
@@ -855,7 +857,7 @@ double model__probe_cost_pct(const struct model *m, bool cumulative)
 		if (s->kind == LAT_EV_PROG && (s->src & SRC_FENTRY) && s->has_hist)
 			runs += cumulative ? s->h_cum.count : s->h_last.count;
 	}
-	return (double)runs * (double)m->floor_ns / (double)span_ns * 100.0;
+	return (double)runs * (double)per_run / (double)span_ns * 100.0;
 }
 
 /* Name of a mode. */

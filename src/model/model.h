@@ -160,6 +160,7 @@ struct model {
 	struct model_counters c_open, c_last, c_cum;
 	int probed;               /* programs with per-invocation probes attached */
 	uint64_t floor_ns;        /* probe floor: what the probes report for an empty program */
+	uint64_t run_cost_ns;     /* what the probes add to each run here, measured (0: not) */
 	/* Absolute counters from the sources, to turn into deltas at close. */
 	struct model_losses abs;
 	struct model_counter *ctr; /* named counters, in the order they first appeared */

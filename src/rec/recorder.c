@@ -185,6 +185,7 @@ char *recorder__meta_json(const struct rec_meta *meta)
 	jsonw__string_field(w, "notice", m->notice);
 	jsonw__string_field(w, "seg_notice", m->seg_notice);
 	jsonw__u64_field(w, "floor_ns", m->floor_ns);
+	jsonw__u64_field(w, "run_cost_ns", m->run_cost_ns);
 	jsonw__bool_field(w, "raw", meta->raw);
 	if (meta->extra)
 		meta->extra(w, meta->extra_arg);

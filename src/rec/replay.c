@@ -33,6 +33,7 @@ struct replay {
 	uint64_t last_now; /* our CLOCK_MONOTONIC at the last tick */
 	int64_t wall_off_ns;
 	uint64_t floor_ns; /* the recorded probe floor */
+	uint64_t run_cost_ns; /* the recorded cost of a probed run (0: older files) */
 	uint64_t interval_ns; /* the recorded -d, 0 when absent */
 	char host[72], kernel[72];
 	struct model *m; /* intervals [0, pos) applied; replaced when seeking backwards */
@@ -126,6 +127,7 @@ static int new_model(struct replay *r)
 	snprintf(m->notice, sizeof(m->notice), "%s", rec__meta_str(f, "notice"));
 	snprintf(m->seg_notice, sizeof(m->seg_notice), "%s", rec__meta_str(f, "seg_notice"));
 	m->floor_ns = r->floor_ns;
+	m->run_cost_ns = r->run_cost_ns;
 	for (int i = 0; i < MODE__COUNT; i++)
 		if (!strcmp(rec__meta_str(f, "mode"), model__mode_name(i)))
 			m->mode = i;
@@ -201,8 +203,9 @@ static int read_meta(struct replay *r, char *why, size_t whylen)
 		{ "start_monotonic_ns", INT64_MAX },
 		{ "interval_ns", 86400000000000ll }, /* -d is at most a day */
 		{ "floor_ns", 60000000000ll },       /* a minute's probe floor is absurd already */
+		{ "run_cost_ns", 60000000000ll },    /* and so is a minute added to each run */
 	};
-	int64_t v[4] = { 0 };
+	int64_t v[5] = { 0 };
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (jnum__int(r->f.meta, keys[i].key, 0, keys[i].max, &v[i], why, whylen) ==
@@ -213,6 +216,7 @@ static int read_meta(struct replay *r, char *why, size_t whylen)
 	if (v[2] >= 1000000)
 		r->interval_ns = (uint64_t)v[2];
 	r->floor_ns = (uint64_t)v[3];
+	r->run_cost_ns = (uint64_t)v[4];
 	return 0;
 }
 

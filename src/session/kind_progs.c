@@ -154,10 +154,11 @@ static void path_notice(struct session *s, const struct kind *k, const struct pr
 	snprintf(s->notice, sizeof(s->notice),
 		 "fentry/fexit, runs aggregated in the kernel (%zu KiB per program, cap %zu MiB: "
 		 "%zu programs; more go through the ring buffer): probe floor %llu ns per "
-		 "invocation (the latency our probes report for an empty program)",
+		 "invocation (the latency our probes report for an empty program), %llu ns added "
+		 "to each run (measured)",
 		 mem.per_program >> 10, mem.budget >> 20,
 		 progagg__max_programs(mem.ncpu, mem.budget - (progagg__budget() - k->agg_grant)),
-		 floor);
+		 floor, (unsigned long long)progtrace__run_cost_ns(pt));
 }
 
 /* Where program figures come from: the probes (and their path), or bpf_stats (and the demo's
@@ -169,6 +170,7 @@ static void progs_notice(struct session *s, struct kind *k)
 	if (pk->pt) {
 		snprintf(s->m->source, sizeof(s->m->source), "fentry");
 		s->m->floor_ns = progtrace__floor_ns(pk->pt);
+		s->m->run_cost_ns = progtrace__run_cost_ns(pk->pt);
 		path_notice(s, k, pk->pt);
 		if (s->o->no_stats)
 			notice_first(s, "bpf_stats off (--no-stats): programs without probes show "

@@ -32,9 +32,10 @@ if ! "$OUTPUT/tests/test_rec_escape" --write "$TMP/e.lrec" 2>"$TMP/gen.err"; the
 	fail generate "$(cat "$TMP/gen.err")"
 	exit 0
 fi
-# meta KEY JSON-VALUE: $TMP/m.lrec is e.lrec with metadata KEY set to the literal JSON-VALUE.
+# meta KEY JSON-VALUE: $TMP/m.lrec is e.lrec (or $SRC) with metadata KEY set to the literal
+# JSON-VALUE.
 meta() {
-	python3 - "$TMP/e.lrec" "$TMP/m.lrec" "$1" "$2" <<'EOF'
+	python3 - "${SRC:-$TMP/e.lrec}" "$TMP/m.lrec" "$1" "$2" <<'EOF'
 import json, struct, sys
 src, dst, key, val = sys.argv[1:]
 d = open(src, "rb").read()
@@ -50,6 +51,8 @@ I63=9223372036854775807
 for case in "floor_ns 1e300 is 1e\\+300: give a whole number from 0 to 60000000000" \
 	"floor_ns -1 is -1: give a whole number from 0 to 60000000000" \
 	"floor_ns 12.5 is 12.5: give a whole number from 0 to 60000000000" \
+	"run_cost_ns 1e300 is 1e\\+300: give a whole number from 0 to 60000000000" \
+	"run_cost_ns -3 is -3: give a whole number from 0 to 60000000000" \
 	"interval_ns 1e999 is inf: give a whole number from 0 to 86400000000000" \
 	"start_realtime_ns 9223372036854775808 is 9.22337203685478e\\+18: give a whole number from 0 to $I63" \
 	"start_monotonic_ns -1e300 is -1e\\+300: give a whole number from 0 to $I63" \
@@ -63,6 +66,17 @@ done
 meta floor_ns 60000000000
 $LATTOP -r "$TMP/m.lrec" -b -o json >"$TMP/ok.json" 2>"$TMP/ok.err"
 expect_eq meta-bound-replays "$?:$(cat "$TMP/ok.err")" "0:"
+# A recorded run cost at its bound replays; one of 7 ns with a floor of 40 ns is what the
+# replay reports, and the probes' CPU share is the crafted file's 100 timed runs in its 1 s
+# interval times the run cost (7e-05 %), not times the floor (4e-04 %).
+meta run_cost_ns 60000000000
+$LATTOP -r "$TMP/m.lrec" -b -o json >"$TMP/ok.json" 2>"$TMP/ok.err"
+expect_eq meta-run-cost-bound-replays "$?:$(cat "$TMP/ok.err")" "0:"
+meta run_cost_ns 7
+cp "$TMP/m.lrec" "$TMP/e2.lrec"
+SRC="$TMP/e2.lrec" meta floor_ns 40
+$LATTOP -r "$TMP/m.lrec" -b -n 1 -o json >"$TMP/ok.json" 2>"$TMP/ok.err"
+expect_eq meta-run-cost-replayed "$(json '[L[0]["probes"][k] for k in ("floor_ns", "run_cost_ns", "cost_pct")]' "$TMP/ok.json")" "[40, 7, 7e-05]"
 meta start_realtime_ns 0
 $LATTOP -r "$TMP/m.lrec" -b -o json >"$TMP/ok.json" 2>"$TMP/ok.err"
 expect_eq meta-zero-replays "$?:$(json 'L[0]["start_ns"] < 10**13' "$TMP/ok.json")" "0:True"

@@ -33,6 +33,10 @@ const struct prom_family_desc prom_families[PF__COUNT] = {
 		"CPU time (user and system) of the lattop process."},
     [PF_FLOOR] = {"lattop_probe_floor_seconds", PT_GAUGE,
 		  "What the per-invocation probes report for an empty program."},
+    [PF_RUN_COST] = {"lattop_probe_run_cost_seconds", PT_GAUGE,
+		     "What the probes add to each run here, measured at start-up."},
+    [PF_PROBE_CPU] = {"lattop_probe_cpu_ratio", PT_GAUGE,
+		      "Share of one CPU the probes cost over the last interval."},
     [PF_PROBED] = {"lattop_probed_programs", PT_GAUGE,
 		   "Programs with per-invocation probes attached."},
     [PF_PUBLISH] = {"lattop_publish_seconds", PT_GAUGE,
@@ -77,7 +81,8 @@ struct prom_state {
 	uint64_t lost[4]; /* ringbuf, queue, recursion, nest */
 	uint64_t events, intervals;
 	double cpu_s;
-	uint64_t floor_ns;
+	uint64_t floor_ns, run_cost_ns;
+	double probe_cpu; /* the probes' share of one CPU, last interval */
 	int probed;
 	uint64_t publish_ns;
 	bool flight; /* --flight: its figures are exported */
@@ -200,6 +205,8 @@ int prom_state__update(struct prom_state *st, const struct model *m, double wall
 	st->intervals++;
 	st->cpu_s = cpu_s;
 	st->floor_ns = m->floor_ns;
+	st->run_cost_ns = m->run_cost_ns;
+	st->probe_cpu = model__probe_cost_pct(m, false) / 100.0;
 	st->probed = m->probed;
 	if (grow((void **)&st->s, &st->n, m->n, sizeof(*st->s)) ||
 	    grow((void **)&st->c, &st->nc, m->nctr, sizeof(*st->c)))
@@ -467,6 +474,10 @@ struct prom_snap *prom_state__snapshot(struct prom_state *st, const struct model
 	add_plain(&b, PF_CPU, st->start_s, st->cpu_s);
 	if (st->floor_ns)
 		add_plain(&b, PF_FLOOR, 0, (double)st->floor_ns * 1e-9);
+	if (st->run_cost_ns)
+		add_plain(&b, PF_RUN_COST, 0, (double)st->run_cost_ns * 1e-9);
+	if (st->floor_ns)
+		add_plain(&b, PF_PROBE_CPU, 0, st->probe_cpu);
 	add_plain(&b, PF_PROBED, 0, st->probed);
 	add_plain(&b, PF_PUBLISH, 0, (double)st->publish_ns * 1e-9);
 	add_flight(&b, st);

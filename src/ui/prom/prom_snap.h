@@ -36,6 +36,8 @@ enum prom_family {
 	PF_INTERVALS,	 /* lattop_intervals_total (counter) */
 	PF_CPU,		 /* lattop_process_cpu_seconds_total (counter) */
 	PF_FLOOR,	 /* lattop_probe_floor_seconds (gauge) */
+	PF_RUN_COST,	 /* lattop_probe_run_cost_seconds (gauge) */
+	PF_PROBE_CPU,	 /* lattop_probe_cpu_ratio (gauge) */
 	PF_PROBED,	 /* lattop_probed_programs (gauge) */
 	PF_PUBLISH,	 /* lattop_publish_seconds (gauge) */
 	PF_FLIGHT_BYTES, /* lattop_flight_bytes (gauge; --flight only, as the three below) */

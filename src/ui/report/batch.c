@@ -165,7 +165,13 @@ static void report_text(struct session *s, FILE *f, const struct row *rows, size
 		fputc('\n', f);
 	}
 	batch__text_counters(f, m, s->o->cumulative);
-	if (m->floor_ns)
+	if (m->floor_ns && m->run_cost_ns)
+		fprintf(f,
+			"probes: %d programs (%d fentry/fexit programs), %" PRIu64
+			" ns a run (measured), %.2f%% of a CPU\n",
+			m->probed, 2 * m->probed, m->run_cost_ns,
+			model__probe_cost_pct(m, s->o->cumulative));
+	else if (m->floor_ns)
 		fprintf(f, "probes: %d programs (%d fentry/fexit programs), ~%.2f%% of a CPU\n",
 			m->probed, 2 * m->probed, model__probe_cost_pct(m, s->o->cumulative));
 	line[0] = '\0';
@@ -341,6 +347,8 @@ static void report_json(struct session *s, FILE *f, const struct row *rows, size
 		jsonw__begin_object(&w);
 		jsonw__s64_field(&w, "programs", m->probed);
 		jsonw__u64_field(&w, "floor_ns", m->floor_ns);
+		if (m->run_cost_ns)
+			jsonw__u64_field(&w, "run_cost_ns", m->run_cost_ns);
 		jsonw__double_field(&w, "cost_pct", model__probe_cost_pct(m, s->o->cumulative));
 		jsonw__end_object(&w);
 	}

@@ -467,7 +467,10 @@ static void draw_counters(struct tui *t, int y)
 	attron(lost ? tui_attr(t, TH_WARN) : A_NORMAL);
 	mvprintw(y, 0, "%s   programs %s", line, rows);
 	attroff(lost ? tui_attr(t, TH_WARN) : A_NORMAL);
-	if (m->floor_ns)
+	if (m->floor_ns && m->run_cost_ns)
+		printw("   probes on %d (floor %" PRIu64 "ns, %" PRIu64 " ns a run, %.2f%% CPU)",
+		       m->probed, m->floor_ns, m->run_cost_ns, model__probe_cost_pct(m, t->cumulative));
+	else if (m->floor_ns)
 		printw("   probes on %d (floor %" PRIu64 "ns, ~%.2f%% CPU)", m->probed, m->floor_ns,
 		       model__probe_cost_pct(m, t->cumulative));
 	clrtoeol();

@@ -28,6 +28,13 @@ wait_value() {
 }
 
 start_target prom || exit 1
+# med3 CMD: the median of the avg_ns the fixture prints for three runs of CMD.
+med3() {
+	for _ in 1 2 3; do cmd "$1" | awk '{print $4}'; done | sort -n | sed -n 2p
+}
+# What a run of the light target costs the kernel before any probe is on it (test runs timed by
+# the kernel, as lattop times its own empty program at start-up).
+bare=$(med3 "run light 20000")
 
 # Programs mode: fentry/fexit on the light target, 5000 runs.
 lattop --listen 9364 -p "$light" -d 0.5 -D 300 >$T/p.out 2>$T/p.err &
@@ -44,6 +51,16 @@ ok prog-sum-positive awk -v v="$(value "^lattop_program_latency_seconds_sum\{pro
 expect prog-runs-total "$(value "^lattop_program_runs_total\{prog_id=\"$light\"")" 5000
 expect probed-programs "$(value '^lattop_probed_programs ')" 1
 ok probe-floor-exported grep -qE '^lattop_probe_floor_seconds [0-9.e-]+$' $T/m
+# What the probes add to each run, as lattop measured it at start-up on its own empty program,
+# against the same measure taken here on the fixture's light target with lattop's probes on
+# it: within a factor of 3 (two measures of one cost on an emulated CPU, minutes apart).
+cost=$(value '^lattop_probe_run_cost_seconds ')
+probed=$(med3 "run light 20000")
+echo "  run cost: lattop ${cost} s; the test: ${bare} ns bare, ${probed} ns probed"
+ok run-cost-exported awk -v c="$cost" 'BEGIN{exit !(c > 0)}'
+ok run-cost-matches awk -v c="$cost" -v b="$bare" -v p="$probed" \
+	'BEGIN{d = (p - b) * 1e-9; exit !(d > 0 && c >= d / 3 && c <= d * 3)}'
+ok probe-cpu-exported grep -qE '^lattop_probe_cpu_ratio [0-9.e-]+$' $T/m
 for r in ringbuf queue recursion nest; do
 	ok "loss-$r" grep -q "^lattop_lost_events_total{reason=\"$r\"} " $T/m
 done
