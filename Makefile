@@ -94,7 +94,7 @@ UI_SHIMS := $(patsubst tests/ui/%.c,$(OUTPUT)/tests/ui/%.so,$(wildcard tests/ui/
 .DELETE_ON_ERROR:
 .SECONDARY:
 .PHONY: all test unit install uninstall clean format bench fuzz vmtest vmtest-rt vmtest-612 vmtest-612-rt vmtest-612-full vmtest-bins vmtest-uevents vmbench deps
-.PHONY: completions deb test-trixie
+.PHONY: completions deb test-trixie mixin image
 
 all: lattop completions
 
@@ -234,6 +234,16 @@ deb:
 	else tar --exclude=./$(OUTPUT) --exclude=./lattop -cf - .; fi | \
 		tar -C $(OUTPUT)/deb/lattop-$(VERSION) -xf -
 	cd $(OUTPUT)/deb/lattop-$(VERSION) && env -u OUTPUT dpkg-buildpackage -us -uc -b -jauto
+
+# The monitoring mixin (mixin/): alerts.yaml and rules.yaml for Prometheus' rule_files and
+# lattop.json for Grafana, written by jsonnet into $(OUTPUT)/mixin (generated, not committed).
+# MIXIN=file.jsonnet writes one of your own: (import 'mixin/mixin.libsonnet') + { _config+:: {...} }.
+MIXIN ?= mixin/mixin.libsonnet
+JSONNET ?= jsonnet
+mixin:
+	$(call msg,JSONNET,$(OUTPUT)/mixin)
+	$(Q)rm -rf $(OUTPUT)/mixin && mkdir -p $(OUTPUT)/mixin
+	$(Q)$(JSONNET) -S -m $(OUTPUT)/mixin -J . --ext-code-file mixin=$(MIXIN) mixin/build.jsonnet >/dev/null
 
 format:
 	clang-format -i $(wildcard bpf/*.c bpf/*.h src/*.c src/*/*.c src/*/*/*.c src/*/*.h src/*/*/*.h tests/*/*.c tests/*/*.h)
