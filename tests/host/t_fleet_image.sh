@@ -61,32 +61,36 @@ if [ -n "$why" ]; then
 	exit 0
 fi
 
-# The .deb and the root file system.
+# The .deb, the root file system and the podman image: make image (with DEB=path, that .deb
+# through the same scripts make image runs).
 t0=$SECONDS
-if [ -z "${DEB:-}" ]; then
-	make -s deb >"$TMP/deb.log" 2>&1 || tail -n 20 "$TMP/deb.log"
-	DEB=$OUTPUT/deb/lattop_${VERSION}_$(dpkg --print-architecture).deb
-fi
-check deb-built test -s "$DEB"
-t1=$SECONDS
-bash image/build-rootfs.sh "$DEB" "$TMP/rootfs.tar" >"$TMP/rootfs.log" 2>&1
-expect_eq rootfs-built "$? $(tar -tf "$TMP/rootfs.tar" 2>/dev/null | grep -cxE '\./usr/sbin/lattop|\./usr/lib/systemd/system/lattop\.service')" "0 2"
-echo "# deb $((t1 - t0)) s, root file system $((SECONDS - t1)) s"
-
-# podman: import the tarball; run it where podman can start a container; export the image's
-# root file system for systemd-nspawn either way.
 ROOTFS=$TMP/rootfs.tar
+if [ -z "${DEB:-}" ]; then
+	make -s image IMAGE="$IMG" IMAGE_TAR="$ROOTFS" >"$TMP/image.log" 2>&1 || tail -n 20 "$TMP/image.log"
+	DEB=$OUTPUT/deb/lattop_${VERSION}_$(dpkg --print-architecture).deb
+	check deb-built test -s "$DEB"
+else
+	check deb-given test -s "$DEB"
+	bash image/build-rootfs.sh "$DEB" "$ROOTFS" >"$TMP/image.log" 2>&1 &&
+		{ ! command -v podman >/dev/null || bash image/import.sh "$ROOTFS" "$IMG" >>"$TMP/image.log" 2>&1; }
+fi
+expect_eq rootfs-built "$(tar -tf "$ROOTFS" 2>/dev/null | grep -cxE '\./usr/sbin/lattop|\./usr/lib/systemd/system/lattop\.service')" 2
+echo "# make image (or the rootfs from DEB): $((SECONDS - t0)) s"
+
+# podman: run the image where podman can start a container; export its root file system for
+# systemd-nspawn either way.
 if ! command -v podman >/dev/null; then
 	skip podman "podman is not installed (make deps): systemd-nspawn runs the tarball itself"
-elif ! bash image/import.sh "$TMP/rootfs.tar" "$IMG" >"$TMP/import.log" 2>&1; then
-	fail podman-import "$(tail -n 3 "$TMP/import.log")"
+elif ! podman image exists "$IMG"; then
+	fail podman-import "no image $IMG: $(tail -n 3 "$TMP/image.log")"
 else
 	IMPORTED=1
 	expect_eq podman-import "$(podman image inspect "$IMG" --format '{{.Config.Entrypoint}} {{.Config.Cmd}}')" \
 		"[/usr/sbin/lattop] [--listen 0.0.0.0:9364]"
 	PP=$(free_port)
 	wait_lock
-	podman run --rm --privileged --pid=host --network=host "$IMG" --demo --listen "127.0.0.1:$PP" \
+	podman run --rm --name "lattop-test-$$" --privileged --pid=host --network=host "$IMG" \
+		--demo --listen "127.0.0.1:$PP" \
 		>"$TMP/podman.out" 2>&1 &
 	PODPID=$!
 	for _ in $(seq 240); do # until it serves or podman gave up, up to 60 s
@@ -97,7 +101,7 @@ else
 	if kill -0 "$PODPID" 2>/dev/null; then
 		check podman-scrape curl -sf -o "$TMP/podman.metrics" "http://127.0.0.1:$PP/metrics"
 		check podman-demo grep -q 'prog_name="demo_xdp_hash"' "$TMP/podman.metrics"
-		podman stop --all --time 10 >/dev/null 2>&1 || true
+		podman stop --time 10 "lattop-test-$$" >/dev/null 2>&1 || true
 		kill -TERM "$PODPID" 2>/dev/null
 		wait "$PODPID"
 	else
