@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """k8s_check.py MANIFEST - for t_fleet_image.sh: the structure of image/lattop-daemonset.yaml,
-offline (no API server, so no schema validation: Debian's kubectl needs one even for a client
+offline (no API server, so no schema validation: kubectl needs one even for a client
 dry run). Prints one line per problem and exits 1 when there is one; on success prints the
 container's args, one per line, for the test to run the image with."""
 import sys

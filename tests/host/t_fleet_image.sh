@@ -50,7 +50,7 @@ python3 tests/fleet/k8s_check.py image/lattop-daemonset.yaml >"$TMP/args" 2>&1
 rc=$?
 if [ $rc = 0 ]; then pass daemonset-structure; else fail daemonset-structure "$(tr '\n' ';' <"$TMP/args")"; fi
 mapfile -t ARGS <"$TMP/args"
-skip daemonset-schema "no offline validator: kubectl (Debian's kubernetes-client too) needs an API server even for --dry-run=client"
+skip daemonset-schema "no offline validator: kubectl needs an API server (its OpenAPI schema and API discovery) even for --dry-run=client"
 
 why=$(distro_unusable)
 command -v systemd-nspawn >/dev/null || why=${why:-"systemd-nspawn is not installed (make deps: systemd-container)"}
