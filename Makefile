@@ -94,7 +94,7 @@ UI_SHIMS := $(patsubst tests/ui/%.c,$(OUTPUT)/tests/ui/%.so,$(wildcard tests/ui/
 .DELETE_ON_ERROR:
 .SECONDARY:
 .PHONY: all test unit install uninstall clean format bench fuzz vmtest vmtest-rt vmtest-612 vmtest-612-rt vmtest-612-full vmtest-bins vmtest-uevents vmbench deps
-.PHONY: completions deb test-trixie
+.PHONY: completions deb test-trixie mixin image
 
 all: lattop completions
 
@@ -235,18 +235,40 @@ deb:
 		tar -C $(OUTPUT)/deb/lattop-$(VERSION) -xf -
 	cd $(OUTPUT)/deb/lattop-$(VERSION) && env -u OUTPUT dpkg-buildpackage -us -uc -b -jauto
 
+# The monitoring mixin (mixin/): alerts.yaml and rules.yaml for Prometheus' rule_files and
+# lattop.json for Grafana, written by jsonnet into $(OUTPUT)/mixin (generated, not committed).
+# MIXIN=file.jsonnet writes one of your own: (import 'mixin/mixin.libsonnet') + { _config+:: {...} }.
+MIXIN ?= mixin/mixin.libsonnet
+JSONNET ?= jsonnet
+mixin:
+	$(call msg,JSONNET,$(OUTPUT)/mixin)
+	$(Q)rm -rf $(OUTPUT)/mixin && mkdir -p $(OUTPUT)/mixin
+	$(Q)$(JSONNET) -S -m $(OUTPUT)/mixin -J . --ext-code-file mixin=$(MIXIN) mixin/build.jsonnet >/dev/null
+
+# The container image (image/): a root file system tarball from the .deb above on a Debian 12
+# base made by mmdebstrap (cached, see tests/distro/chroot.sh), then, where podman is
+# installed, imported as $(IMAGE). No registry is involved.
+IMAGE ?= localhost/lattop:$(VERSION)
+IMAGE_TAR ?= $(OUTPUT)/image/lattop-rootfs.tar
+image: deb
+	$(Q)mkdir -p $(dir $(IMAGE_TAR))
+	$(Q)bash image/build-rootfs.sh $(OUTPUT)/deb/lattop_$(VERSION)_$$(dpkg --print-architecture).deb $(IMAGE_TAR)
+	$(Q)if command -v podman >/dev/null; then bash image/import.sh $(IMAGE_TAR) $(IMAGE); \
+	else echo "podman is not installed: $(IMAGE_TAR) is the image's root file system"; fi
+
 format:
 	clang-format -i $(wildcard bpf/*.c bpf/*.h src/*.c src/*/*.c src/*/*/*.c src/*/*.h src/*/*/*.h tests/*/*.c tests/*/*.h)
 
 # Debian packages the build and the tests need; installs only what is missing. (flex, bison,
 # bc and dwarves build the user_events test kernel; cmake and g++ the EventHeader reference;
-# aha turns the README picture's tmux capture into HTML: tools/screenshot.sh.)
+# aha turns the README picture's tmux capture into HTML: tools/screenshot.sh; jsonnet,
+# python3-yaml, podman and systemd-container make and test the mixin and the image: t_fleet*.)
 DEPS := ccache clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libncurses-dev libcjson-dev \
 	pkg-config make gcc tmux groff-base man-db qemu-system-x86 busybox-static cpio kmod \
 	libclang-rt-dev procps iproute2 python3 util-linux libmicrohttpd-dev libprotobuf-c-dev \
 	protobuf-c-compiler libprotobuf-dev golang-github-prometheus-client-model-dev prometheus curl \
 	chromium build-essential dpkg-dev debhelper lintian mmdebstrap zsh \
-	flex bison bc dwarves cmake g++ aha
+	flex bison bc dwarves cmake g++ aha jsonnet python3-yaml podman systemd-container
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 		grep -q 'install ok installed' || echo $$p; done); \

@@ -23,21 +23,24 @@ python3 tests/host/doctest.py "${PAGES[@]}" >"$TMP/cmds.tsv"
 expect_eq markup-well-formed "$(grep '^ERROR ' "$TMP/cmds.tsv" | cut -c7-)" ""
 check commands-found test "$(grep -vc '^ERROR ' "$TMP/cmds.tsv")" -ge 20
 
-# scratch PAGE: the directory PAGE's commands run in: ./lattop, the example spans and a copy of
-# the sample recording (a page may remake it), and whatever its earlier commands wrote.
+# scratch PAGE: the directory PAGE's commands run in: ./lattop, the example spans, the Makefile
+# and what `make mixin` reads (mixin/, debian/changelog), the image's files, a copy of the
+# sample recording (a page may remake it), and whatever its earlier commands wrote.
 scratch() {
-	local d=$TMP/work/${1//\//_}
+	local d=$TMP/work/${1//\//_} f
 	if [ ! -d "$d" ]; then
 		mkdir -p "$d/tests/data"
 		ln -s "$LAT" "$d/lattop"
-		ln -s "$ROOT/spans" "$d/spans"
+		for f in spans Makefile mixin debian image; do ln -s "$ROOT/$f" "$d/$f"; done
 		cp tests/data/sample.lrec "$d/tests/data/"
 	fi
 	echo "$d"
 }
-# script DIR CMD: a script that runs CMD in DIR as its last step (exec: its pid is lattop's).
+# script DIR CMD: a script that runs CMD in DIR as its last step (exec: its pid is lattop's),
+# without the test run's OUTPUT (a page's make command writes into DIR's .output, as a
+# reader's would).
 script() {
-	printf 'cd %q || exit 97\nexec %s\n' "$1" "$2" >"$TMP/cmd.sh"
+	printf 'cd %q || exit 97\nunset OUTPUT\nexec %s\n' "$1" "$2" >"$TMP/cmd.sh"
 }
 # first_lines FILE: the start of an output, for a FAIL line.
 first_lines() { head -c 300 "$1" | tr '\n' '|'; }
