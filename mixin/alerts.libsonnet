@@ -50,7 +50,7 @@
           labels: { severity: 'warning' },
           annotations: {
             summary: 'lattop probes on {{ $labels.instance }} cost {{ $value | humanizePercentage }} of a CPU, over %s' % pct(c.probeCostBudget),
-            description: "lattop's per-invocation probes on {{ $labels.instance }} cost {{ $value | humanizePercentage }} of a CPU over the last %s (lattop_probe_floor_seconds times the probed runs per second), over the budget of %s. Watch fewer programs (-p)." % [w, pct(c.probeCostBudget)],
+            description: "lattop's per-invocation probes on {{ $labels.instance }} cost {{ $value | humanizePercentage }} of a CPU over the last %s (lattop_probe_cpu_ratio as lattop measured it, else lattop_probe_floor_seconds times the probed runs per second), over the budget of %s. Watch fewer programs (-p)." % [w, pct(c.probeCostBudget)],
           },
         },
         {

@@ -22,8 +22,8 @@
     // Any event lost (ring buffer, queue, recursion, nest, span losses ...) for this long.
     lostFor: '5m',
 
-    // Probe cost: the per-invocation probe floor times the probed runs per second, in CPU
-    // seconds per second (lattop exports the floor with fentry probes, no budget of its own).
+    // Probe cost, in CPUs: lattop_probe_cpu_ratio (the probed runs times the cost of a run
+    // lattop measured at start-up), else the probe floor times the probed runs per second.
     probeCostBudget: 0.05,
     // lattop's own CPU (lattop_process_cpu_seconds_total), in CPUs.
     cpuBudget: 0.10,

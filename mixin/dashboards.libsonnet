@@ -83,10 +83,11 @@
             target('lattop_publish_seconds{%s}' % host, 'publish {{%s}}' % h, 'B'),
           ], unit='none'),
     panel(8, 'timeseries', 'Probe cost (fentry probes)',
-          'CPU seconds per second the per-invocation probes add (probe floor times probed runs, a recording rule) and the probe floor; lattop exports the floor only when it attaches fentry probes.',
+          'CPU seconds per second the per-invocation probes add (a recording rule: the probed runs times the cost of a run lattop measured at start-up, else times the probe floor), the probe floor, and the measured cost of a run; lattop exports these only when it attaches fentry probes.',
           12, 33, 12, 8, [
             target('lattop:probe_cost:rate%s{%s}' % [w, host], 'cost {{%s}}' % h, 'A'),
             target('lattop_probe_floor_seconds{%s}' % host, 'floor {{%s}}' % h, 'B'),
+            target('lattop_probe_run_cost_seconds{%s}' % host, 'run cost {{%s}}' % h, 'C'),
           ], unit='none'),
     panel(9, 'stat', 'Scrape health',
           'up per host: 1 while Prometheus scrapes lattop there; intervals closed per second.',

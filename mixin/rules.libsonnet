@@ -37,10 +37,14 @@
           record: 'lattop:process_cpu:rate' + w,
           expr: 'rate(lattop_process_cpu_seconds_total{%s}[%s])' % [s, w],
         },
-        // CPU seconds per second the probes add: the floor times the probed runs.
+        // CPU seconds per second the probes add: what lattop measured (the probed runs times
+        // the cost of a run it measured at start-up), else, from a lattop that does not export
+        // it (the ring buffer's path, older versions), the floor times the probed runs.
         {
           record: 'lattop:probe_cost:rate' + w,
           expr: |||
+            avg_over_time(lattop_probe_cpu_ratio{%(s)s}[%(w)s])
+            or
             lattop_probe_floor_seconds{%(s)s}
             * on (job, instance) group_left ()
             sum by (job, instance) (

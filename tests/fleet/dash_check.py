@@ -98,7 +98,7 @@ for p in dash["panels"]:
         continue
     for t in p["targets"]:
         tname = "%s-%s" % (name, t["refId"])
-        if floor != "1" and ("probe_floor" in t["expr"] or "probe_cost" in t["expr"]):
+        if floor != "1" and ("lattop_probe_" in t["expr"] or "probe_cost" in t["expr"]):
             say("SKIP", tname, "lattop exports no lattop_probe_floor_seconds here (no fentry probes attached on this kernel)")
             continue
         why = run_target(p, t, now)
