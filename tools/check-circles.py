@@ -1,20 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 """check-circles.py OUTPUT SRC - no circle of calls between the files of SRC spans more than
-two modules.
+two files.
 
-A module is a header and the files that implement it under its name: X.h (or X_int.h, a
-front end's private header) with X.c and every X_*.c beside it (the longest such prefix wins:
-html_cmp_svg.c belongs to html_cmp.h, not html.h); any other .c file is a module of its own.
-Module A depends on module B when a file of A calls a function that a file of B defines, as
-the built objects say (nm: A's undefined symbols that B defines as text). A table of ops
-referenced as data (kind.h's kinds, output.h's outputs, source_ops) is how a lower file hands
-work to a higher one without depending on it, and is not a call.
+File A depends on file B when A calls a function that B defines, as the built objects say (nm:
+A's undefined symbols that B defines as text). A table of ops referenced as data (kind.h's
+kinds, output.h's outputs, source_ops) is how a lower file hands work to a higher one without
+depending on it, and is not a call.
 
-A circle of two modules (a header and the one file it calls back, such as html.c and the
-comparison page it hands over to) is allowed; three or more fail, with the calls that close it.
-Also checks that it can fail: three objects built from a planted ring of calls (a -> b -> c ->
-a) must be refused, and a planted pair accepted.
+A circle of two files (a file and the one it hands work to and that calls it back, such as
+html.c and the comparison page html_cmp.c) is allowed; three or more fail, with the calls that
+close the circle. Also checks that it can fail: three objects built from a planted ring of
+calls (a -> b -> c -> a) must be refused, and a planted pair accepted.
 
 Prints "PASS include/no-circle", "PASS include/detects-circle" or FAIL lines; exits 1 on any
 failure. Plain Python 3 and binutils' nm; the objects come from the build (make).
@@ -24,17 +21,6 @@ import os
 import subprocess
 import sys
 import tempfile
-
-
-def module_of(path):
-    """The module (folder/name) of a .c file under its folder's headers."""
-    d, base = os.path.split(path)
-    parts = base[:-2].split("_")
-    for i in range(len(parts), 0, -1):
-        p = "_".join(parts[:i])
-        if os.path.exists(os.path.join(d, p + ".h")) or os.path.exists(os.path.join(d, p + "_int.h")):
-            return os.path.join(d, p)
-    return os.path.join(d, base[:-2])
 
 
 def symbols(obj):
@@ -51,7 +37,7 @@ def symbols(obj):
 
 
 def graph(pairs):
-    """pairs: (source path, object path). Returns (edges, calls) between modules."""
+    """pairs: (source path, object path). Returns (edges, calls) between files."""
     defs, undefs = {}, {}
     for src, obj in pairs:
         d, u = symbols(obj)
@@ -61,17 +47,17 @@ def graph(pairs):
     edges = collections.defaultdict(set)
     calls = collections.defaultdict(set)
     for src, u in undefs.items():
-        a = module_of(src)
+        a = src
         for s in u:
-            if s in defs and module_of(defs[s]) != a:
-                b = module_of(defs[s])
+            if s in defs and defs[s] != a:
+                b = defs[s]
                 edges[a].add(b)
                 calls[(a, b)].add(s)
     return edges, calls
 
 
 def circles(nodes, edges):
-    """Strongly connected components of more than one module (Tarjan, iterative)."""
+    """Strongly connected components of more than one file (Tarjan, iterative)."""
     index, low, on, stack, out = {}, {}, set(), [], []
     counter = 0
     for root in nodes:
@@ -112,8 +98,8 @@ def circles(nodes, edges):
 
 
 def check(pairs):
-    """The circles of more than two modules, each with the calls that close it."""
-    nodes = sorted({module_of(s) for s, _ in pairs})
+    """The circles of more than two files, each with the calls that close it."""
+    nodes = sorted(s for s, _ in pairs)
     edges, calls = graph(pairs)
     bad = []
     for comp in circles(nodes, edges):
@@ -174,9 +160,9 @@ def main():
             print(f"PASS include/no-circle")
         else:
             failed = True
-            print(f"FAIL include/no-circle: {len(bad)} circle(s) of calls over more than two modules:")
+            print(f"FAIL include/no-circle: {len(bad)} circle(s) of calls over more than two files:")
             for comp, why in bad:
-                print(f"{len(comp)} modules: {' '.join(comp)}")
+                print(f"{len(comp)} files: {' '.join(comp)}")
                 for w in why:
                     print(f"  {w}")
     if self_test():

@@ -15,7 +15,7 @@
 # checks that it can fail: a copy of the tree with a planted base -> ui include, and one with a
 # front end including another, must be refused.
 # Then tools/check-circles.py: no circle of calls between the files of src/ spans more than
-# two modules (read from the built objects in $OUTPUT, so run after the build).
+# two files (read from the built objects in $OUTPUT, so run after the build).
 #
 # Prints "PASS include/<name>" or "FAIL include/<name>: why" lines and "END include <n>";
 # exits 1 on any failure. SRC=dir checks another tree (the test of this script does).
