@@ -64,11 +64,14 @@ echo "measured: reenter p50 $(row spanfix_reenter p50_ns) ns, p95 ${ep95} ns"
 check reenter-p95-outer python3 -c "import sys; sys.exit(not ($ep95 >= 500000*0.99))"
 # The same samples one by one, from the recording (exact ns, no histogram error): in the order
 # they ended, each outer call gives one sample per level, innermost first, each started after
-# the next one out (its caller) started; per level, the median lies in [nominal, nominal x 1.1
-# + BASE + 10 us per inner call (its probes)], which excludes outermost-first pairing at every
-# level but the middle one; the smallest sample is a level-1 (or inner) call, in [nominal,
-# nominal x 1.1 + BASE]. BASE is 0 for the recursion, 50 us for the re-entry (the signal's
-# delivery and return: 12 to 30 us here).
+# the next one out (its caller) started; per level, the median is at least the nominal time
+# and below what outermost-first pairing would give where that is longer (levels 1 and 2 of
+# the recursion, the re-entry's inner call), so the pairing is told apart at every level but
+# the middle one; elsewhere below twice the nominal time. (A bound of nominal x 1.1 + 10 us per
+# inner call failed once at level 5, 649.5 us against 645 us, with two emulated guests and the
+# suites beside it: preemption stretches a call, it does not change its pairing.) The smallest
+# sample is a level-1 (or inner) call, in [nominal, nominal x 1.1 + BASE]. BASE is 0 for the
+# recursion, 50 us for the re-entry (the signal's delivery and return: 12 to 30 us here).
 $LATTOP -r "$TMP/u.lat" --events -o csv >"$TMP/u-ev.csv" 2>"$TMP/u-ev.err"
 expect_eq events-exit $? 0
 # The same events as a Perfetto trace: each span's sample is a "segment" event whose args name
@@ -87,11 +90,12 @@ same = sorted((e["name"], e["args"]["segment"]) for e in seg) == \
 print(len(seg), "segment-arg" if ok else "prog_id-arg", "same-as-csv" if same else "differs")
 PY
 )" "2500 segment-arg same-as-csv"
-levels() { # levels FUNC DEPTH BASE_US NOMINAL_US...: one word per check, "ok" or the value
+levels() { # levels FUNC DEPTH BASE_US NOMINAL_US:OUTERMOST_FIRST_US...: "ok" or the value
 	python3 - "$TMP/u-ev.csv" "$@" <<'PY'
 import csv, statistics, sys
 path, fn, depth, base = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]) * 1000
-nominal = [int(x) for x in sys.argv[5:]]
+nominal = [int(x.split(":")[0]) for x in sys.argv[5:]]
+other = [int(x.split(":")[1]) for x in sys.argv[5:]]
 ev = sorted((int(r['start_ns']) + int(r['dur_ns']), int(r['start_ns']), int(r['dur_ns']))
             for r in csv.DictReader(open(path)) if r['prog_name'] == fn)
 groups = [ev[i:i + depth] for i in range(0, len(ev) - depth + 1, depth)]
@@ -99,8 +103,8 @@ nested = sum(all(g[j][1] > g[j + 1][1] for j in range(depth - 1)) for g in group
 out = ["samples=%d" % len(ev), "innermost-first=%d" % nested]
 for k in range(depth):
     med = statistics.median(g[k][2] for g in groups)
-    hi = nominal[k] * 1100 + base + 10000 * k
-    out.append("level%d=%s" % (k + 1, "ok" if nominal[k] * 1000 <= med <= hi else "%d" % med))
+    hi = other[k] * 1000 if other[k] > nominal[k] else nominal[k] * 2000 + base
+    out.append("level%d=%s" % (k + 1, "ok" if nominal[k] * 1000 <= med < hi else "%d" % med))
     print("measured: %s level %d median %d ns (nominal %d us)" % (fn, k + 1, med, nominal[k]),
           file=sys.stderr)
 lo = min(e[2] for e in ev)
@@ -109,9 +113,9 @@ print("measured: %s min %d ns" % (fn, lo), file=sys.stderr)
 print(" ".join(out))
 PY
 }
-expect_eq recurse-levels "$(levels spanfix_recurse 5 0 50 130 240 380 550)" \
+expect_eq recurse-levels "$(levels spanfix_recurse 5 0 50:130 130:170 240:240 380:340 550:470)" \
 	"samples=1000 innermost-first=200 level1=ok level2=ok level3=ok level4=ok level5=ok min=ok"
-expect_eq reenter-levels "$(levels spanfix_reenter 2 50 100 500)" \
+expect_eq reenter-levels "$(levels spanfix_reenter 2 50 100:250 500:350)" \
 	"samples=400 innermost-first=200 level1=ok level2=ok min=ok"
 
 # -u on a shared library, by name (libbpf finds it on the library path) and by path (the
