@@ -39,7 +39,8 @@
         },
         // CPU seconds per second the probes add: what lattop measured (the probed runs times
         // the cost of a run it measured at start-up), else, from a lattop that does not export
-        // it (the ring buffer's path, older versions), the floor times the probed runs.
+        // it (the ring buffer's path, older versions), the floor times the probed runs; 0 from
+        // a lattop with no probe attached (a kernel without fentry on BPF programs).
         {
           record: 'lattop:probe_cost:rate' + w,
           expr: |||
@@ -52,6 +53,8 @@
               or
               histogram_count(rate(lattop_program_latency_seconds{%(s)s}[%(w)s]))
             )
+            or
+            lattop_probed_programs{%(s)s} == 0
           ||| % { s: s, w: w },
         },
       ],
