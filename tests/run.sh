@@ -13,6 +13,7 @@ MAKE=${MAKE:-make}
 export OUTPUT
 LOG=$OUTPUT/test-logs
 mkdir -p "$LOG"
+touch "$LOG/.run-start" # what this run built is newer than this
 passed=0 failed=0
 failures=()
 
@@ -207,7 +208,12 @@ done
 
 # Package: the .deb built, lintian-clean, installed with apt into fresh Debian 12 and 13
 # chroots and purged (tests/pkg; the chroots are cached in tests/distro/.cache).
+# The .deb that t_fleet_image's `make image` built in this run from this tree (make deb, the
+# same command t_deb runs) is the one t_deb tests: one build of 60 to 90 s of CPU, not two
+# beside the VM lanes. Any older .deb is built again.
 if [ "${SKIP_PKG:-0}" != 1 ]; then
+	deb=$OUTPUT/deb/lattop_$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)_$(dpkg --print-architecture).deb
+	[ -z "${DEB:-}" ] && [ "$deb" -nt "$LOG/.run-start" ] && export DEB=$deb
 	for t in tests/pkg/t_*.sh; do
 		[ -f "$t" ] && suite "pkg-$(basename "$t" .sh)" bash "$t"
 	done
