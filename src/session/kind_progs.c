@@ -154,11 +154,10 @@ static void path_notice(struct session *s, const struct kind *k, const struct pr
 	snprintf(s->notice, sizeof(s->notice),
 		 "fentry/fexit, runs aggregated in the kernel (%zu KiB per program, cap %zu MiB: "
 		 "%zu programs; more go through the ring buffer): probe floor %llu ns per "
-		 "invocation (the latency our probes report for an empty program), %llu ns added "
-		 "to each run (measured)",
+		 "invocation (the latency our probes report for an empty program)",
 		 mem.per_program >> 10, mem.budget >> 20,
 		 progagg__max_programs(mem.ncpu, mem.budget - (progagg__budget() - k->agg_grant)),
-		 floor, (unsigned long long)progtrace__run_cost_ns(pt));
+		 floor);
 }
 
 /* Where program figures come from: the probes (and their path), or bpf_stats (and the demo's
