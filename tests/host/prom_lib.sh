@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# What the Prometheus suites (t_prom, t_prom_flood) share: sourced after tests/lib.sh.
+# What the Prometheus suites (t_prom, t_prom_flood, t_fleet) share: sourced after tests/lib.sh.
 
 # free_port: a TCP port on 127.0.0.1 that nothing listens on now.
 free_port() {
@@ -21,4 +21,23 @@ prom_query() {
 	curl -s "http://127.0.0.1:$1/api/v1/query" --data-urlencode "query=$2" --data-urlencode "time=$3" |
 		sed -n 's/^.*"result":\[{"metric":{[^}]*},"value":\[[0-9.]*,"\([^"]*\)"\]}\]}}$/\1/p' |
 		grep . || echo none
+}
+
+# prom_start NAME PORT RULE_FILES [FLAGS...]: a real Prometheus (Debian's) in $TMP/NAME on
+# 127.0.0.1:PORT scraping lattop on 127.0.0.1:$LP every second, evaluating RULE_FILES (a YAML
+# list's items, "" for none) every second; its pid goes in PIDS.
+prom_start() {
+	local name=$1 port=$2 rules=$3
+	shift 3
+	mkdir -p "$TMP/$name"
+	{
+		printf 'global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n'
+		[ -n "$rules" ] && printf '  evaluation_interval: 1s\nrule_files: [%s]\n' "$rules"
+		printf 'scrape_configs:\n  - job_name: lattop\n    static_configs:\n'
+		printf "      - targets: ['127.0.0.1:%s']\n" "$LP"
+	} >"$TMP/$name/prometheus.yml"
+	"${PROMETHEUS:-prometheus}" --config.file="$TMP/$name/prometheus.yml" \
+		--storage.tsdb.path="$TMP/$name/data" --web.listen-address="127.0.0.1:$port" \
+		--log.level=warn "$@" >"$TMP/$name/log" 2>&1 &
+	PIDS+=($!)
 }

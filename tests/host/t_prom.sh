@@ -75,26 +75,10 @@ TL=$(date +%s)
 check endpoint-up wait_url "http://127.0.0.1:$LP/metrics" 80
 
 # Two Prometheus servers scrape it every second: classic, and native histograms.
-start_prometheus() { # NAME PORT [FLAGS...]
-	local name=$1 port=$2; shift 2
-	mkdir -p "$TMP/$name"
-	cat >"$TMP/$name/prometheus.yml" <<-CFG
-	global:
-	  scrape_interval: 1s
-	  scrape_timeout: 1s
-	scrape_configs:
-	  - job_name: lattop
-	    static_configs:
-	      - targets: ['127.0.0.1:$LP']
-	CFG
-	"$PROMETHEUS" --config.file="$TMP/$name/prometheus.yml" --storage.tsdb.path="$TMP/$name/data" \
-		--web.listen-address="127.0.0.1:$port" --log.level=warn "$@" >"$TMP/$name/log" 2>&1 &
-	PIDS+=($!)
-}
 PC=$(free_port)
 PN=$(free_port)
-start_prometheus classic "$PC"
-start_prometheus native "$PN" --enable-feature=native-histograms
+prom_start classic "$PC" ""
+prom_start native "$PN" "" --enable-feature=native-histograms
 check prometheus-classic-ready wait_url "http://127.0.0.1:$PC/-/ready" 120
 check prometheus-native-ready wait_url "http://127.0.0.1:$PN/-/ready" 120
 T0=$(date +%s)
