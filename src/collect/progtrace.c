@@ -56,8 +56,7 @@ struct progtrace {
 	struct watch *w;
 	int n, cap;
 	uint64_t floor_ns;
-	uint64_t bare_ns, probed_ns; /* the kernel's ns per test run, without and with probes */
-	bool cost_ok;                /* both were measured */
+	uint64_t run_cost_ns;      /* what the probes add to a run (0: not measured) */
 	struct progrefs_bpf *refs; /* the bpf_prog iterator, loaded on first use */
 	uint64_t retired_misses;   /* recursion_misses of copies already detached */
 	bool agg;                  /* aggregate in the kernel (else an event per run) */
@@ -329,14 +328,26 @@ static int on_floor(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+/* Run prog_fd (our empty XDP program) runs times with BPF_PROG_TEST_RUN on a 64-byte IPv4
+ * frame; *ns (may be NULL) gets the kernel's mean ns per run. 0, or a negative errno. */
+static int test_runs(int prog_fd, int runs, uint32_t *ns)
+{
+	unsigned char pkt[64] = { [12] = 0x08 };
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt, .data_size_in = sizeof(pkt),
+		    .repeat = runs);
+
+	if (bpf_prog_test_run_opts(prog_fd, &opts))
+		return -errno;
+	if (ns)
+		*ns = opts.duration;
+	return 0;
+}
+
 /* Run the floor probe's target FLOOR_RUNS times and put what copy measured into h: from its
  * ring buffer, or from its aggregates (the path the session's probes take). */
 static int floor_runs(struct progtrace *pt, struct progtrace_bpf *copy, int prog_fd,
 		      struct hist *h, char *why, size_t len)
 {
-	unsigned char pkt[64] = { [12] = 0x08 };
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt, .data_size_in = sizeof(pkt),
-		    .repeat = FLOOR_RUNS);
 	struct ring_buffer *rb = NULL;
 	struct progagg *pa = NULL;
 	int err = 0;
@@ -351,8 +362,7 @@ static int floor_runs(struct progtrace *pt, struct progtrace_bpf *copy, int prog
 			 pt->agg ? "aggregates" : "ring buffer", strerror(-err));
 		return err;
 	}
-	if (bpf_prog_test_run_opts(prog_fd, &opts)) {
-		err = -errno;
+	if ((err = test_runs(prog_fd, FLOOR_RUNS, NULL))) {
 		snprintf(why, len, "cannot run the probe program: %s", strerror(-err));
 	} else if (rb) {
 		ring_buffer__consume(rb);
@@ -372,18 +382,15 @@ static int floor_runs(struct progtrace *pt, struct progtrace_bpf *copy, int prog
 /* The median over COST_ROUNDS rounds of the kernel's mean ns per run of prog_fd (the test
  * run's duration: its own clock around the runs, preemption off) into *ns: 0, or a negative
  * errno when a run fails. */
-static int median_run_ns(int prog_fd, uint64_t *ns)
+static int median_run_ns(int prog_fd, uint32_t *ns)
 {
-	unsigned char pkt[64] = { [12] = 0x08 };
 	uint32_t d[COST_ROUNDS];
 
 	for (int i = 0; i < COST_ROUNDS; i++) {
-		LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt, .data_size_in = sizeof(pkt),
-			    .repeat = COST_RUNS);
+		int err = test_runs(prog_fd, COST_RUNS, &d[i]);
 
-		if (bpf_prog_test_run_opts(prog_fd, &opts))
-			return -errno;
-		d[i] = opts.duration;
+		if (err)
+			return err;
 		for (int j = i; j > 0 && d[j - 1] > d[j]; j--) {
 			uint32_t t = d[j];
 
@@ -401,6 +408,8 @@ int progtrace__probe(struct progtrace *pt, char *why, size_t len)
 	struct target_bpf *tgt = target_bpf__open();
 	struct progtrace_bpf *copy = NULL;
 	struct bpf_program *p;
+	uint32_t bare, probed;
+	bool bare_ok;
 	struct hist h;
 	int err;
 
@@ -421,8 +430,7 @@ int progtrace__probe(struct progtrace *pt, char *why, size_t len)
 	}
 	/* The run cost is measured on the aggregates' path only: on the ring buffer's, 100,000
 	 * probed runs would fill a ring nobody reads yet and time the drops instead. */
-	pt->cost_ok = pt->agg && !median_run_ns(bpf_program__fd(tgt->progs.target_light),
-						 &pt->bare_ns);
+	bare_ok = pt->agg && !median_run_ns(bpf_program__fd(tgt->progs.target_light), &bare);
 	err = load_copy(pt, bpf_program__fd(tgt->progs.target_light), 0, "target_light", false,
 			pt->agg, &copy);
 	if (err) {
@@ -441,9 +449,8 @@ int progtrace__probe(struct progtrace *pt, char *why, size_t len)
 		pt->floor_ns = hist__percentile(&h, 0.5);
 	hist__fini(&h);
 	/* The same program with the probes on it, on the path the session's probes take. */
-	if (!err && pt->cost_ok)
-		pt->cost_ok = !median_run_ns(bpf_program__fd(tgt->progs.target_light),
-					     &pt->probed_ns);
+	if (!err && bare_ok && !median_run_ns(bpf_program__fd(tgt->progs.target_light), &probed))
+		pt->run_cost_ns = probed > bare ? probed - bare : 1;
 out:
 	copy_destroy(copy);
 	target_bpf__destroy(tgt);
@@ -459,9 +466,7 @@ uint64_t progtrace__floor_ns(const struct progtrace *pt)
 /* What the probes add to a run here, in ns (0: not measured). */
 uint64_t progtrace__run_cost_ns(const struct progtrace *pt)
 {
-	if (!pt->cost_ok)
-		return 0;
-	return pt->probed_ns > pt->bare_ns ? pt->probed_ns - pt->bare_ns : 1;
+	return pt->run_cost_ns;
 }
 
 /* Index of id in the watch list, or -1. */
