@@ -51,15 +51,16 @@ ok prog-sum-positive awk -v v="$(value "^lattop_program_latency_seconds_sum\{pro
 expect prog-runs-total "$(value "^lattop_program_runs_total\{prog_id=\"$light\"")" 5000
 expect probed-programs "$(value '^lattop_probed_programs ')" 1
 ok probe-floor-exported grep -qE '^lattop_probe_floor_seconds [0-9.e-]+$' $T/m
-# What the probes add to each run, as lattop measured it at start-up on its own empty program,
-# against the same measure taken here on the fixture's light target with lattop's probes on
-# it: within a factor of 3 (two measures of one cost on an emulated CPU, minutes apart).
+# What the probes add to each run, as lattop measured it at start-up on its own empty program:
+# exported, more than nothing and less than a millisecond. Beside it, for the reader, the same
+# measure taken here on the fixture's light target with lattop's probes on it. It is printed,
+# not compared: the two are timed minutes apart on an emulated CPU whose speed follows the
+# host's load (in a loop with two guests side by side the test's figure was 0.68 to 3.9 times
+# lattop's), so how close they come is a benchmark's figure, not a test's.
 cost=$(value '^lattop_probe_run_cost_seconds ')
 probed=$(med3 "run light 20000")
 echo "  run cost: lattop ${cost} s; the test: ${bare} ns bare, ${probed} ns probed"
-ok run-cost-exported awk -v c="$cost" 'BEGIN{exit !(c > 0)}'
-ok run-cost-matches awk -v c="$cost" -v b="$bare" -v p="$probed" \
-	'BEGIN{d = (p - b) * 1e-9; exit !(d > 0 && c >= d / 3 && c <= d * 3)}'
+ok run-cost-exported awk -v c="$cost" 'BEGIN{exit !(c > 0 && c < 1e-3)}'
 ok probe-cpu-exported grep -qE '^lattop_probe_cpu_ratio [0-9.e-]+$' $T/m
 for r in ringbuf queue recursion nest; do
 	ok "loss-$r" grep -q "^lattop_lost_events_total{reason=\"$r\"} " $T/m
