@@ -171,6 +171,49 @@ static int o_interval(struct opts *o, const char *v, char *err, size_t errlen)
 	return 0;
 }
 
+/* Parse a --budget value. */
+int opts__parse_budget(const char *v, double *out)
+{
+	char *end;
+	double d;
+
+	if (!v || !*v || isspace((unsigned char)*v))
+		return -EINVAL;
+	if (!strcmp(v, "max")) {
+		*out = OPTS_BUDGET_MAX;
+		return 0;
+	}
+	errno = 0;
+	d = strtod(v, &end);
+	if (*end == '%')
+		end++;
+	if (errno || *end || !isfinite(d) || d < 0 || d > 100)
+		return -EINVAL;
+	*out = d;
+	return 0;
+}
+
+static int o_budget(struct opts *o, const char *v, char *err, size_t errlen)
+{
+	if (opts__parse_budget(v, &o->budget_pct)) {
+		snprintf(err, errlen,
+			 "bad budget '%s' for --budget: give a percentage of the machine's CPU "
+			 "from 0 to 100 (e.g. --budget 0.5), or max",
+			 v);
+		return -EINVAL;
+	}
+	o->budget_set = true;
+	return 0;
+}
+
+/* The budget in force. */
+double opts__budget(const struct opts *o)
+{
+	if (o->budget_set)
+		return o->budget_pct;
+	return o->nfilter || o->demo ? OPTS_BUDGET_MAX : OPTS_BUDGET_DEFAULT;
+}
+
 static int o_iterations(struct opts *o, const char *v, char *err, size_t errlen)
 {
 	if (parse_count(v, &o->iterations)) {
@@ -398,6 +441,12 @@ static const struct opt_def opt_table[] = {
 	  "IDs or names, comma-separated (up to " STR(FILTER_MAX) "; a name may\n"
 	  "match several programs)",
 	  opts__parse_filter, 0 },
+	{ "budget", 0, "PCT",
+	  "CPU the program probes may cost, in % of the machine\n"
+	  "(all CPUs; measured run cost x runs): programs are\n"
+	  "watched in turns when all would cost more; 0: bpf_stats\n"
+	  "only; max: all (default " STR(OPTS_BUDGET_DEFAULT) ", max with -p or --demo)",
+	  o_budget, 0 },
 	{ "no-stats", 0, NULL,
 	  "do not turn on bpf_stats (every BPF program on the\n"
 	  "machine pays for it): figures only for the programs\n"

@@ -79,6 +79,9 @@ struct opts {
 	const char *listen;      /* --listen [ADDR:]PORT: serve /metrics (checked by opts__parse) */
 	bool tui;                /* --tui: with --listen, keep the TUI (headless otherwise) */
 	bool no_stats;           /* --no-stats: no bpf_stats fd; figures from the probes alone */
+	bool budget_set;         /* --budget given */
+	double budget_pct;       /* --budget: % of the machine's CPU the probes may take, or
+				  * OPTS_BUDGET_MAX (opts__budget: the value in force) */
 	/* The flight recorder (opts_flight.c). */
 	uint64_t flight_ns;      /* --flight DURATION, 0 = off */
 	uint64_t flight_max;     /* --flight-max SIZE (0: not given; OPTS_FLIGHT_MAX then) */
@@ -159,5 +162,16 @@ int opts__activity(struct opts *o, const char *v, char *err, size_t errlen);
 int opts__activities_file(struct opts *o, const char *path, char *err, size_t errlen);
 /* Print the usage text to f. */
 void opts__usage(void *f);
+
+/* --budget max. */
+#define OPTS_BUDGET_MAX (-1.0)
+/* The probes' CPU budget without --budget: a share of the machine with no -p; what -p names
+ * (or --demo's programs) is watched whatever it costs, as before the budget existed. */
+#define OPTS_BUDGET_DEFAULT 1.0
+/* The budget in force: --budget, else OPTS_BUDGET_MAX with -p or --demo, else
+ * OPTS_BUDGET_DEFAULT. */
+double opts__budget(const struct opts *o);
+/* Parse a --budget value: a percentage in [0, 100] ("1", "0.5", "2%") or "max". */
+int opts__parse_budget(const char *v, double *out);
 
 #endif /* LAT_OPTS_H */

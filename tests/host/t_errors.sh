@@ -10,6 +10,9 @@ expect_usage missing-value 2 "option '-d' needs a value" -b -d
 expect_usage bad-interval 2 "bad interval 'abc'" -b -d abc
 expect_usage zero-interval 2 "bad interval '0'" -b -d 0
 expect_usage bad-count 2 "bad count '0' for -n" -b -n 0
+expect_usage bad-budget 2 "bad budget '101' for --budget: give a percentage of the machine's CPU from 0 to 100" -b --budget 101
+expect_usage bad-budget-text 2 "bad budget 'lots' for --budget" -b --budget lots
+expect_usage bad-budget-negative 2 "bad budget '-1' for --budget" -b --budget -1
 expect_usage bad-count-text 2 "bad count '3x' for -n" -b -n 3x
 expect_usage bad-duration 2 "bad duration '-1' for -D" -b -D -1
 expect_usage bad-format 2 "unknown output format 'xml'" -b -o xml
