@@ -92,6 +92,12 @@ const volatile __u32 agg_on = 1;
  * "Probe copies" above). 0: the probes skip the copies' checks. */
 const volatile __u32 copies = 0;
 
+/* Tests only (LATTOP_TEST_UNSEEN=N): every Nth run ends here unrecorded and uncounted, a run
+ * the probes did not see, so that the test of lattop's audit against bpf_stats (unaccounted)
+ * can make one on purpose. 0: off. */
+const volatile __u32 lat_unseen_every = 0;
+__u64 lat_unseen_n = 0;
+
 /* This copy's per-CPU aggregates are agg.bpf.h's lat_agg: user space sets its max_entries to
  * the number of possible CPUs before load (1 when agg_on is 0). */
 
@@ -383,6 +389,8 @@ static __always_inline int exit_sample(__u32 cpu, __u64 start, __u64 now)
 		CPU_COUNT(stale); /* ours is too old to be a run: not a sample */
 		return 0;
 	}
+	if (lat_unseen_every && __sync_fetch_and_add(&lat_unseen_n, 1) % lat_unseen_every == 0)
+		return 0;
 	if (agg_on)
 		agg_add_at(0, LAT_MAX_CPUS, cpu, now - start); /* one slot: a record per CPU */
 	else

@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <stdbool.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -196,4 +199,51 @@ uint64_t progstats__recursion_misses(int fd)
 
 	prog_info(fd, &info);
 	return info.recursion_misses;
+}
+
+/* The prog_id line of one fdinfo file (a program or a link), or 0. */
+static uint32_t fdinfo_prog_id(int dirfd, const char *name)
+{
+	char buf[1024];
+	uint32_t id = 0;
+	ssize_t n;
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+	const char *p;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strstr(buf, "prog_id:");
+	if (p && (p == buf || p[-1] == '\n'))
+		id = (uint32_t)strtoul(p + 8, NULL, 10);
+	return id;
+}
+
+/* IDs of the programs this process holds. */
+int progstats__own_ids(uint32_t *ids, int max)
+{
+	DIR *d = opendir("/proc/self/fdinfo");
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)) && n < max) {
+		uint32_t id;
+		bool dup = false;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		id = fdinfo_prog_id(dirfd(d), de->d_name);
+		for (int i = 0; i < n && !dup; i++)
+			dup = ids[i] == id;
+		if (id && !dup)
+			ids[n++] = id;
+	}
+	closedir(d);
+	return n;
 }

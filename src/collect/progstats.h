@@ -31,6 +31,9 @@ void progstats__name(int fd, const void *info, char *buf, size_t len);
 
 /* ID of the program behind fd (0 when it cannot be read). */
 uint32_t progstats__prog_id(int fd);
+/* IDs of the programs this process holds (its program and link fds, from /proc/self/fdinfo's
+ * prog_id lines): lattop's own. Up to max into ids; returns how many, or a negative errno. */
+int progstats__own_ids(uint32_t *ids, int max);
 /* The kernel's recursion_misses count of the program behind fd (0 when unreadable). */
 uint64_t progstats__recursion_misses(int fd);
 

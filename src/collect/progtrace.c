@@ -27,7 +27,7 @@
 #define FLOOR_RUNS 20000
 
 /* What a probed run costs: rounds of COST_RUNS test runs of our empty program, timed by the
- * kernel, without the probes and then with them; the cost is the difference of the medians. */
+ * kernel, without the probes and then with them; the cost is the difference of the least of each. */
 #define COST_ROUNDS 5
 #define COST_RUNS 20000
 
@@ -261,6 +261,15 @@ static int copies_target(struct progtrace_bpf *skel, int target_fd, const char *
 	return err ? err : bpf_program__set_attach_target(skel->progs.lat_prog_exit2, target_fd, func);
 }
 
+/* LATTOP_TEST_UNSEEN=N (tests): every Nth run of a watched program goes unseen (0: off). */
+static uint32_t unseen_every(void)
+{
+	const char *v = getenv("LATTOP_TEST_UNSEEN");
+	unsigned long n = v ? strtoul(v, NULL, 10) : 0;
+
+	return n > 0 && n < 1000000 ? (uint32_t)n : 0;
+}
+
 /* Load and attach one progtrace copy to the program behind target_fd. share says whether it
  * emits into the collector's ring buffer (false: its own, for the floor probe); agg whether it
  * aggregates in the kernel instead (its lat_agg map then has an entry per CPU). */
@@ -277,6 +286,7 @@ static int load_copy(struct progtrace *pt, int target_fd, uint32_t id, const cha
 	skel->rodata->lat_ctx_off = progtrace__ctx_off();
 	skel->rodata->lat_stack_shift = progtrace__stack_shift();
 	skel->rodata->copies = progtrace__copies();
+	skel->rodata->lat_unseen_every = share ? unseen_every() : 0;
 	err = bpf_program__set_attach_target(skel->progs.lat_prog_entry, target_fd, func);
 	if (!err)
 		err = bpf_program__set_attach_target(skel->progs.lat_prog_exit, target_fd, func);
@@ -379,26 +389,25 @@ static int floor_runs(struct progtrace *pt, struct progtrace_bpf *copy, int prog
 	return err;
 }
 
-/* The median over COST_ROUNDS rounds of the kernel's mean ns per run of prog_fd (the test
+/* The least over COST_ROUNDS rounds of the kernel's mean ns per run of prog_fd (the test
  * run's duration: its own clock around the runs, preemption off) into *ns: 0, or a negative
- * errno when a run fails. */
-static int median_run_ns(int prog_fd, uint32_t *ns)
+ * errno when a run fails. The least, not the median: what else runs on the machine (another
+ * task, an emulator's other guests) only ever adds time to a round, so the least disturbed
+ * round is the closest to what a run costs (the median of 5 was seen to differ 4.7 times
+ * between two sessions a minute apart on a loaded emulated guest). */
+static int least_run_ns(int prog_fd, uint32_t *ns)
 {
-	uint32_t d[COST_ROUNDS];
+	uint32_t d;
 
+	*ns = UINT32_MAX;
 	for (int i = 0; i < COST_ROUNDS; i++) {
-		int err = test_runs(prog_fd, COST_RUNS, &d[i]);
+		int err = test_runs(prog_fd, COST_RUNS, &d);
 
 		if (err)
 			return err;
-		for (int j = i; j > 0 && d[j - 1] > d[j]; j--) {
-			uint32_t t = d[j];
-
-			d[j] = d[j - 1];
-			d[j - 1] = t;
-		}
+		if (d < *ns)
+			*ns = d;
 	}
-	*ns = d[COST_ROUNDS / 2];
 	return 0;
 }
 
@@ -408,7 +417,7 @@ int progtrace__probe(struct progtrace *pt, char *why, size_t len)
 	struct target_bpf *tgt = target_bpf__open();
 	struct progtrace_bpf *copy = NULL;
 	struct bpf_program *p;
-	uint32_t bare, probed;
+	uint32_t bare = 0, probed = 0;
 	bool bare_ok;
 	struct hist h;
 	int err;
@@ -430,7 +439,7 @@ int progtrace__probe(struct progtrace *pt, char *why, size_t len)
 	}
 	/* The run cost is measured on the aggregates' path only: on the ring buffer's, 100,000
 	 * probed runs would fill a ring nobody reads yet and time the drops instead. */
-	bare_ok = pt->agg && !median_run_ns(bpf_program__fd(tgt->progs.target_light), &bare);
+	bare_ok = pt->agg && !least_run_ns(bpf_program__fd(tgt->progs.target_light), &bare);
 	err = load_copy(pt, bpf_program__fd(tgt->progs.target_light), 0, "target_light", false,
 			pt->agg, &copy);
 	if (err) {
@@ -449,7 +458,7 @@ int progtrace__probe(struct progtrace *pt, char *why, size_t len)
 		pt->floor_ns = hist__percentile(&h, 0.5);
 	hist__fini(&h);
 	/* The same program with the probes on it, on the path the session's probes take. */
-	if (!err && bare_ok && !median_run_ns(bpf_program__fd(tgt->progs.target_light), &probed))
+	if (!err && bare_ok && !least_run_ns(bpf_program__fd(tgt->progs.target_light), &probed))
 		pt->run_cost_ns = probed > bare ? probed - bare : 1;
 out:
 	copy_destroy(copy);
@@ -661,6 +670,20 @@ static uint64_t copy_misses(const struct progtrace_bpf *k)
 	if (k->rodata->copies)
 		sum += misses(k->progs.lat_prog_entry2) + misses(k->progs.lat_prog_exit2);
 	return sum;
+}
+
+/* What the probes on program id have seen so far. */
+int progtrace__runs(const struct progtrace *pt, uint32_t id, uint64_t *runs, uint64_t *missed)
+{
+	int i = watch_index(pt, id);
+
+	if (i < 0)
+		return -ENOENT;
+	if (!pt->w[i].agg)
+		return -ENOTSUP;
+	*runs = progagg__total(pt->w[i].agg);
+	*missed = copy_misses(pt->w[i].skel);
+	return 0;
 }
 
 /* Detach from program id. */

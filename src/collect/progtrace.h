@@ -76,7 +76,7 @@ int progtrace__probe(struct progtrace *pt, char *why, size_t len);
 uint64_t progtrace__floor_ns(const struct progtrace *pt);
 /* What the probes add to each run on this machine, in ns, measured by progtrace__probe: the
  * kernel's own time per test run of the empty program with the probes attached (trampoline,
- * entry and exit probes, aggregation) less the same without them, the medians of 5 rounds of
+ * entry and exit probes, aggregation) less the same without them, the least of 5 rounds of
  * 20,000 runs each. At least 1 once measured; 0 when it was not (a test run failed, or the
  * probes take the ring buffer: LATTOP_PATH=ring or --raw). */
 uint64_t progtrace__run_cost_ns(const struct progtrace *pt);
@@ -84,6 +84,11 @@ uint64_t progtrace__run_cost_ns(const struct progtrace *pt);
 /* Attach to program id. Returns 0 (also when already attached), or a negative errno with the
  * reason in why ("no BTF", "gone", "tracing programs cannot be traced on this kernel", ...). */
 int progtrace__attach(struct progtrace *pt, uint32_t id, char *why, size_t len);
+/* What the probes on program id have seen so far: runs aggregated (*runs) and their probes'
+ * recursion misses (*missed: runs the trampoline skipped our probes for). Returns 0, or
+ * -ENOENT when id is not attached, -ENOTSUP when its runs go through the ring buffer (not
+ * counted here). */
+int progtrace__runs(const struct progtrace *pt, uint32_t id, uint64_t *runs, uint64_t *missed);
 /* Detach from program id (no-op when not attached). */
 void progtrace__detach(struct progtrace *pt, uint32_t id);
 /* True when program id is attached. */

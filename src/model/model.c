@@ -295,6 +295,22 @@ void model__set_probing(struct model *m, struct series *s, bool on)
 		s->meas_open = true;
 }
 
+/* Say whether a series is watched in turns from now on. */
+void model__set_turns(struct model *m, struct series *s, bool on)
+{
+	series__touch(m, s);
+	s->in_turns = on;
+	if (on)
+		s->samp_open = true;
+}
+
+/* The recorded interval watched a series in turns. */
+void model__set_sampled(struct model *m, struct series *s)
+{
+	series__touch(m, s);
+	s->samp_open = true;
+}
+
 /* The recorded interval measured a series per invocation. */
 void model__set_measured(struct model *m, struct series *s)
 {
@@ -645,6 +661,9 @@ static int series__close(struct model *m, struct series *s)
 	s->meas_last = s->meas_open;
 	s->meas_cum = s->meas_cum || s->meas_open;
 	s->meas_open = s->src & SRC_PROBING;
+	s->samp_last = s->samp_open;
+	s->samp_cum = s->samp_cum || s->samp_open;
+	s->samp_open = s->in_turns;
 	s->st_last = s->st_open;
 	s->st_cum.cnt += s->st_open.cnt;
 	s->st_cum.time_ns += s->st_open.time_ns;
@@ -763,6 +782,7 @@ void model__reset(struct model *m, uint64_t now_ns)
 	for (size_t i = 0; i < m->n; i++) {
 		memset(&m->s[i].st_cum, 0, sizeof(m->s[i].st_cum));
 		m->s[i].meas_cum = m->s[i].meas_open;
+		m->s[i].samp_cum = m->s[i].samp_open;
 		if (m->s[i].has_hist)
 			hist__reset(&m->s[i].h_cum);
 	}
@@ -808,6 +828,7 @@ void model__row(const struct model *m, const struct series *s, bool cumulative, 
 	r->m = m;
 	r->cumulative = cumulative;
 	r->cpu_pct = -1;
+	r->timed = -1;
 	r->total_runs = s->run_cnt;
 	r->prog_name = s->name;
 	if (s->has_hist)
@@ -829,6 +850,15 @@ void model__row(const struct model *m, const struct series *s, bool cumulative, 
 			r->p999 = hist__percentile(h, 0.999);
 			r->max = h->count ? h->max : 0;
 		}
+		if (s->src & SRC_STATS)
+			r->timed = sc->cnt ? (double)(h ? h->count : 0) / sc->cnt : 1;
+		/* Watched in turns: the count is the kernel's, the percentiles a sample. */
+		if ((cumulative ? s->samp_cum : s->samp_last) && (s->src & SRC_STATS)) {
+			r->sampled = true;
+			r->count = sc->cnt;
+		}
+		if (r->timed > 1)
+			r->timed = 1;
 	} else if (s->src & SRC_STATS) {
 		r->has_rate = true;
 		r->count = sc->cnt;
@@ -858,6 +888,57 @@ double model__probe_cost_pct(const struct model *m, bool cumulative)
 			runs += cumulative ? s->h_cum.count : s->h_last.count;
 	}
 	return (double)runs * (double)per_run / (double)span_ns * 100.0;
+}
+
+/* The probes' cost as a share of the machine. */
+double model__probe_machine_pct(const struct model *m, bool cumulative)
+{
+	if (m->ncpu <= 0)
+		return -1;
+	return model__probe_cost_pct(m, cumulative) / m->ncpu;
+}
+
+/* Short words for the reasons a program is not watched (the note's beginning). */
+static const struct {
+	const char *start, *word;
+} note_words[] = {
+	{ "no BTF", "no-btf" },
+	{ "fentry/fexit/tp_btf", "tracing" },
+	{ "extension", "extension" },
+	{ "busy", "busy" },
+	{ "not JIT", "no-jit" },
+	{ "too many trampolines", "full" },
+	{ "this kernel refuses", "refused" },
+	{ "gone", "gone" },
+	{ "unloaded by its owner", "unloaded" },
+	{ "over the budget", "budget" },
+};
+
+const char *model__note_word(const char *note)
+{
+	if (!note || !note[0])
+		return "";
+	for (size_t i = 0; i < sizeof(note_words) / sizeof(note_words[0]); i++)
+		if (!strncmp(note, note_words[i].start, strlen(note_words[i].start)))
+			return note_words[i].word;
+	return "refused";
+}
+
+/* A replay's turns and unprobeable from its series. */
+void model__derive_watch(struct model *m)
+{
+	m->turns = false;
+	m->unprobeable = 0;
+	for (size_t i = 0; i < m->n; i++) {
+		const struct series *s = &m->s[i];
+		const char *w = model__note_word(s->note);
+
+		if (s->kind != LAT_EV_PROG || s->gone)
+			continue;
+		m->turns = m->turns || s->samp_last;
+		if (w[0] && strcmp(w, "budget") && strcmp(w, "unloaded") && strcmp(w, "gone"))
+			m->unprobeable++;
+	}
 }
 
 /* Name of a mode. */

@@ -82,6 +82,10 @@ struct series {
 	 * their events arrive in the next interval). "On now" is src's SRC_PROBING (the session
 	 * sets it); meas_*: on at some time in the open / last closed / cumulative window. */
 	bool meas_open, meas_last, meas_cum;
+	/* Watched in turns (--budget): in_turns now (the session sets it), samp_*: in turns at
+	 * some time in the window. Such a window's count comes from bpf_stats (exact) and its
+	 * percentiles from the runs timed, a sample (row.timed says what share). */
+	bool in_turns, samp_open, samp_last, samp_cum;
 
 	/* Events: histograms (empty ones hold no memory) since the first event. */
 	bool has_hist;
@@ -161,6 +165,17 @@ struct model {
 	int probed;               /* programs with per-invocation probes attached */
 	uint64_t floor_ns;        /* probe floor: what the probes report for an empty program */
 	uint64_t run_cost_ns;     /* what the probes add to each run here, measured (0: not) */
+	/* The CPU budget of the program probes (--budget): % of the machine, -1 for max, and
+	 * what the plan did at the last sync. ncpu: the machine's online CPUs (0: not known,
+	 * a recording from before the budget). */
+	bool has_budget;          /* budget_pct is known (a live session, a recording saying it) */
+	double budget_pct;
+	int ncpu;
+	int unprobeable;          /* programs wanted that the probes cannot watch (reason in note) */
+	int watch_want;           /* programs the budget had to share out (0: no plan yet) */
+	bool turns;               /* the budget does not cover them all: watched in turns */
+	uint64_t switch_ns;       /* CPU time one attach or detach took here (moving average) */
+	uint64_t turn_ns;         /* the current turn's length (0: no turns) */
 	/* Absolute counters from the sources, to turn into deltas at close. */
 	struct model_losses abs;
 	struct model_counter *ctr; /* named counters, in the order they first appeared */
@@ -216,6 +231,20 @@ int model__add_agg(struct model *m, struct series *s, const uint32_t *idx, const
 void model__set_probing(struct model *m, struct series *s, bool on);
 /* Replay: the recorded interval measured series s per invocation. */
 void model__set_measured(struct model *m, struct series *s);
+/* Say whether a series is watched in turns from now on (--budget). */
+void model__set_turns(struct model *m, struct series *s, bool on);
+/* The recorded interval watched a series in turns. */
+void model__set_sampled(struct model *m, struct series *s);
+/* A replay's turns and unprobeable from its series (the live session sets them): turns when a
+ * program was watched in turns in the last interval, unprobeable the programs still loaded
+ * whose note says why the probes cannot watch them. */
+void model__derive_watch(struct model *m);
+/* The short word for a series note's reason (no-btf, tracing, extension, ...), "" when none:
+ * the TUI's and the reports' column. */
+const char *model__note_word(const char *note);
+/* The probes' cost in the window as a share of the whole machine (%): their runs times the
+ * run cost over the window and the online CPUs; -1 when the CPUs are not known. */
+double model__probe_machine_pct(const struct model *m, bool cumulative);
 /* Replay: set a series' stats deltas for the open interval and its absolute run count. */
 void model__set_stats(struct model *m, struct series *s, uint64_t cnt, uint64_t time_ns,
 		      uint64_t run_cnt);
@@ -292,6 +321,11 @@ struct row {
 	 * program times itself), "stats" (bpf_stats: counts and averages only) or "-" (neither:
 	 * --no-stats and no probes, so no figures). */
 	const char *source;
+	/* Share of the window's runs that were timed (0..1), < 0 when not known (no bpf_stats,
+	 * or not measured per invocation); sampled: watched in turns in the window, so its
+	 * percentiles are of the timed runs and its count is bpf_stats'. */
+	double timed;
+	bool sampled;
 	const struct model *m; /* the model and figures the row came from (named counters) */
 	bool cumulative;
 };

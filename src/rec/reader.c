@@ -307,6 +307,8 @@ static int apply_interval(struct model *m, const uint8_t *p)
 		model__set_stats(m, s, get64(e + 16), get64(e + 24), get64(e + 32));
 		if (get16(e + 2) & REC_ENTRY_MEASURED)
 			model__set_measured(m, s);
+		if (get16(e + 2) & REC_ENTRY_SAMPLED)
+			model__set_sampled(m, s);
 		if (get16(e + 2) & REC_ENTRY_HIST) {
 			/* Buckets in chunks: the summary goes with the first chunk only. */
 			uint32_t done = 0;

@@ -25,7 +25,7 @@
 #define REC_MAGIC "LATTOPREC"
 #define REC_MAGIC_LEN 12 /* "LATTOPREC" and three zero bytes */
 #define REC_MAJOR 1
-#define REC_MINOR 3
+#define REC_MINOR 4
 #define REC_HDR_LEN 20 /* magic, version, meta_len */
 
 enum rec_type {
@@ -53,6 +53,7 @@ enum rec_type {
 /* An interval entry's flags. */
 #define REC_ENTRY_HIST 1u     /* a histogram delta follows */
 #define REC_ENTRY_MEASURED 2u /* measured per invocation in the interval (format 1.3) */
+#define REC_ENTRY_SAMPLED 4u  /* watched in turns in the interval (--budget; format 1.4) */
 
 /* A growable byte buffer; oom is sticky. */
 struct rec_buf {

@@ -186,6 +186,11 @@ char *recorder__meta_json(const struct rec_meta *meta)
 	jsonw__string_field(w, "seg_notice", m->seg_notice);
 	jsonw__u64_field(w, "floor_ns", m->floor_ns);
 	jsonw__u64_field(w, "run_cost_ns", m->run_cost_ns);
+	if (m->has_budget) {
+		/* The probes' CPU budget in % of the machine (-1: max) and the machine's CPUs. */
+		jsonw__double_field(w, "budget_pct", m->budget_pct);
+		jsonw__s64_field(w, "cpus", m->ncpu);
+	}
 	jsonw__bool_field(w, "raw", meta->raw);
 	if (meta->extra)
 		meta->extra(w, meta->extra_arg);

@@ -35,6 +35,9 @@ struct replay {
 	uint64_t floor_ns; /* the recorded probe floor */
 	uint64_t run_cost_ns; /* the recorded cost of a probed run (0: older files) */
 	uint64_t interval_ns; /* the recorded -d, 0 when absent */
+	bool has_budget;      /* the recording says the probes' budget (budget_pct, cpus) */
+	double budget_pct;
+	int ncpu;
 	char host[72], kernel[72];
 	struct model *m; /* intervals [0, pos) applied; replaced when seeking backwards */
 	char filter[REC_FILTER_MAX]; /* the recorded -p list as of pos */
@@ -128,6 +131,9 @@ static int new_model(struct replay *r)
 	snprintf(m->seg_notice, sizeof(m->seg_notice), "%s", rec__meta_str(f, "seg_notice"));
 	m->floor_ns = r->floor_ns;
 	m->run_cost_ns = r->run_cost_ns;
+	m->has_budget = r->has_budget;
+	m->budget_pct = r->budget_pct;
+	m->ncpu = r->ncpu;
 	for (int i = 0; i < MODE__COUNT; i++)
 		if (!strcmp(rec__meta_str(f, "mode"), model__mode_name(i)))
 			m->mode = i;
@@ -149,8 +155,10 @@ static int apply_until(struct replay *r, size_t k, bool all)
 		if (t < 0)
 			return t;
 		r->next_rec++;
-		if (t == REC_INTERVAL)
+		if (t == REC_INTERVAL) {
 			r->pos++;
+			model__derive_watch(r->m);
+		}
 		else if (t == REC_FILTER)
 			set_filter(r, filt);
 	}
@@ -190,6 +198,28 @@ int replay__rewind(struct replay *r)
 	return new_model(r);
 }
 
+/* The probes' budget, when the recording says it: -1 (max) or 0 to 100 % of a machine of 1 to
+ * 65,536 CPUs (both, or neither). */
+static int read_budget(struct replay *r, char *why, size_t whylen)
+{
+	int64_t cpus = 0;
+	double b = 0;
+	int e = jnum__num(r->f.meta, "budget_pct", -1, 100, &b, why, whylen);
+
+	if (e == -ENOENT)
+		return 0;
+	if (e || jnum__int(r->f.meta, "cpus", 1, 65536, &cpus, why, whylen))
+		return -EINVAL;
+	if (b < 0 && b != -1) {
+		snprintf(why, whylen, "\"budget_pct\" is %g: give -1 (max) or 0 to 100", b);
+		return -EINVAL;
+	}
+	r->has_budget = true;
+	r->budget_pct = b;
+	r->ncpu = (int)cpus;
+	return 0;
+}
+
 /* The recording's numbers, each range-checked before it becomes an integer (a JSON number is
  * a double; converting one out of range is undefined). Absent ones are 0 (older files).
  * Returns 0 or -EINVAL with the field and its range in why. */
@@ -217,7 +247,7 @@ static int read_meta(struct replay *r, char *why, size_t whylen)
 		r->interval_ns = (uint64_t)v[2];
 	r->floor_ns = (uint64_t)v[3];
 	r->run_cost_ns = (uint64_t)v[4];
-	return 0;
+	return read_budget(r, why, whylen);
 }
 
 /* Read and scan path; NULL with one sentence in err. */

@@ -44,7 +44,7 @@ static const struct rec_field interval_fields[] = {
 };
 static const struct rec_field entry_fields[] = {
 	{ "kind", "u16", 0 },
-	{ "flags", "u16 (1 = has histogram, 2 = measured per invocation: format 1.3)", 2 },
+	{ "flags", "u16 (1 = has histogram, 2 = measured per invocation: format 1.3, 4 = watched in turns: 1.4)", 2 },
 	{ "id", "u32", 4 },	   { "aux", "u32", 8 },
 	{ "aux2", "u32", 12 },
 	{ "cnt", "u64 stats delta (0, no figure, unless the series' src has bit 1: bpf_stats)", 16 },
@@ -221,7 +221,8 @@ static void enc_entry(struct rec_buf *b, const struct series *s)
 	size_t blen_at;
 
 	put16(b, s->kind);
-	put16(b, (s->has_hist ? REC_ENTRY_HIST : 0) | (s->meas_last ? REC_ENTRY_MEASURED : 0));
+	put16(b, (s->has_hist ? REC_ENTRY_HIST : 0) | (s->meas_last ? REC_ENTRY_MEASURED : 0) |
+		     (s->samp_last ? REC_ENTRY_SAMPLED : 0));
 	put32(b, s->id);
 	put32(b, s->aux);
 	put32(b, s->aux2);

@@ -72,28 +72,46 @@ static void get_source(const struct row *r, struct cell *c)
 	*c = (struct cell){ .t = CELL_STR, .s = r->source ? r->source : "-" };
 }
 
+/* The share of the window's runs that were timed: 100 when every run was, less when the program
+ * was watched in turns (its percentiles are then a sample). */
+static void get_timed(const struct row *r, struct cell *c)
+{
+	*c = r->timed >= 0 ? (struct cell){ .t = CELL_PCT, .d = r->timed * 100.0 }
+			   : (struct cell){ 0 };
+}
+
+/* Why a program is not measured per invocation, one word (its note says the whole reason). */
+static void get_why(const struct row *r, struct cell *c)
+{
+	const char *w = model__note_word(r->s->note);
+
+	*c = w[0] ? (struct cell){ .t = CELL_STR, .s = w } : (struct cell){ 0 };
+}
+
 /* The latency columns every mode shows, with the same widths and drop order in each (one
  * definition, so a width or a drop priority cannot drift between modes). */
 #define LATENCY_COLUMNS                                                                          \
-	{ "COUNT", "count", 11, false, get_count, 0 },                                           \
-	{ "RATE/S", "rate", 8, false, get_rate, 3 },                                             \
-	{ "AVG", "avg_ns", 8, false, get_avg, 2 },                                               \
-	{ "P50", "p50_ns", 8, false, get_p50, 1 },                                               \
-	{ "P95", "p95_ns", 8, false, get_p95, 6 },                                               \
-	{ "P99", "p99_ns", 8, false, get_p99, 0 },                                               \
-	{ "P99.9", "p999_ns", 8, false, get_p999, 7 },                                           \
-	{ "MAX", "max_ns", 8, false, get_max, 4 }
+	{ "COUNT", "count", 11, false, get_count, 0, false },                                       \
+	{ "RATE/S", "rate", 8, false, get_rate, 3, false },                                         \
+	{ "AVG", "avg_ns", 8, false, get_avg, 2, false },                                           \
+	{ "P50", "p50_ns", 8, false, get_p50, 1, false },                                           \
+	{ "P95", "p95_ns", 8, false, get_p95, 6, false },                                           \
+	{ "P99", "p99_ns", 8, false, get_p99, 0, false },                                           \
+	{ "P99.9", "p999_ns", 8, false, get_p999, 7, false },                                       \
+	{ "MAX", "max_ns", 8, false, get_max, 4, false }
 
 const struct column prog_columns[] = {
 	/* drop: on a narrow screen RUNS goes first, then CPU%, P99.9, P95, TYPE, MAX, RATE/S, AVG,
 	 * P50; ID, NAME, COUNT and P99 always stay (6 + 12 + 11 + 8 + 3 spaces = 40 columns). */
-	{ "ID", "prog_id", 6, false, get_id, 0 },
-	{ "TYPE", "prog_type", 13, true, get_type, 5 },
-	{ "NAME", "prog_name", 18, true, get_name, 0 },
+	{ "ID", "prog_id", 6, false, get_id, 0, false },
+	{ "TYPE", "prog_type", 13, true, get_type, 5, false },
+	{ "NAME", "prog_name", 18, true, get_name, 0, false },
 	LATENCY_COLUMNS,
-	{ "CPU%", "cpu_pct", 6, false, get_cpu, 8 },
-	{ "RUNS", "run_cnt", 14, false, get_runs, 9 },
-	{ "SRC", "count_source", 6, true, get_source, COLUMN_OPTIONAL },
+	{ "CPU%", "cpu_pct", 6, false, get_cpu, 8, false },
+	{ "RUNS", "run_cnt", 14, false, get_runs, 9, false },
+	{ "SRC", "count_source", 6, true, get_source, COLUMN_OPTIONAL, false },
+	{ "TIMED", "timed_pct", 6, false, get_timed, COLUMN_OPTIONAL + 1, true },
+	{ "WHY", "not_watched", 9, true, get_why, COLUMN_OPTIONAL + 2, true },
 };
 const int prog_ncolumns = sizeof(prog_columns) / sizeof(prog_columns[0]);
 
@@ -135,13 +153,13 @@ static void get_map_type(const struct row *r, struct cell *c)
 
 const struct column helper_columns[] = {
 	/* drop: FN first, then MAP ID, P99.9, P95, MAP TYPE, MAX, RATE/S, AVG, P50. */
-	{ "ID", "prog_id", 6, false, get_id, 0 },
-	{ "PROGRAM", "prog_name", 16, true, get_prog_name, 0 },
-	{ "HELPER", "helper", 21, true, get_helper, 0 },
-	{ "FN", "helper_id", 3, false, get_helper_id, 9 },
-	{ "MAP ID", "map_id", 6, false, get_map_id, 8 },
-	{ "MAP", "map_name", 14, true, get_map_name, 0 },
-	{ "MAP TYPE", "map_type", 10, true, get_map_type, 5 },
+	{ "ID", "prog_id", 6, false, get_id, 0, false },
+	{ "PROGRAM", "prog_name", 16, true, get_prog_name, 0, false },
+	{ "HELPER", "helper", 21, true, get_helper, 0, false },
+	{ "FN", "helper_id", 3, false, get_helper_id, 9, false },
+	{ "MAP ID", "map_id", 6, false, get_map_id, 8, false },
+	{ "MAP", "map_name", 14, true, get_map_name, 0, false },
+	{ "MAP TYPE", "map_type", 10, true, get_map_type, 5, false },
 	LATENCY_COLUMNS,
 };
 const int helper_ncolumns = sizeof(helper_columns) / sizeof(helper_columns[0]);
@@ -162,14 +180,14 @@ LOSS_GETTER(get_overflow, "overflow")
 const struct column seg_columns[] = {
 	/* drop: OVERFLOW first, then COLLIDED, EVICTED, UNMATCHED, P99.9, P95, KIND, MAX, RATE/S,
 	 * AVG, P50. COUNT stays at index 3, the default sort column of every mode. */
-	{ "ID", "span_id", 3, false, get_id, 0 },
-	{ "SPAN", "span", 18, true, get_name, 0 },
-	{ "KIND", "kind", 10, true, get_type, 5 },
+	{ "ID", "span_id", 3, false, get_id, 0, false },
+	{ "SPAN", "span", 18, true, get_name, 0, false },
+	{ "KIND", "kind", 10, true, get_type, 5, false },
 	LATENCY_COLUMNS,
-	{ "UNMATCHED", "unmatched", 10, false, get_unmatched, 8 },
-	{ "EVICTED", "evicted", 8, false, get_evicted, 9 },
-	{ "COLLIDED", "collided", 8, false, get_collided, 10 },
-	{ "OVERFLOW", "overflow", 8, false, get_overflow, 11 },
+	{ "UNMATCHED", "unmatched", 10, false, get_unmatched, 8, false },
+	{ "EVICTED", "evicted", 8, false, get_evicted, 9, false },
+	{ "COLLIDED", "collided", 8, false, get_collided, 10, false },
+	{ "OVERFLOW", "overflow", 8, false, get_overflow, 11, false },
 };
 const int seg_ncolumns = sizeof(seg_columns) / sizeof(seg_columns[0]);
 

@@ -36,6 +36,8 @@ struct column {
 	bool left;         /* left-aligned (names) */
 	void (*get)(const struct row *r, struct cell *c);
 	int drop;          /* TUI: 0 never dropped; on a narrow screen the highest goes first */
+	bool data_only;    /* CSV and JSON only: the TUI and text reports say it otherwise (the
+			    * row's note, "timed N%") */
 };
 
 /* A drop number from which a column is dropped before NAME shrinks (SRC: its figure is also

@@ -4,6 +4,8 @@
  * the batch reports' CSV field and text line and the TUI's counters line.
  */
 #include <inttypes.h>
+#include <stdarg.h>
+#include <string.h>
 #include <stdio.h>
 
 #include "base/text.h"
@@ -47,4 +49,44 @@ void counters__named_str(const struct model *m, bool cumulative, char *buf, size
 void counters__named_line(const struct model *m, bool cumulative, char *buf, size_t len)
 {
 	named_fmt(m, cumulative, " ", "  ", true, buf, len);
+}
+
+/* Append printf text to buf (cut at len). */
+static void append(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	va_list ap;
+
+	if (n + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
+/* The budget's part of the probes' line. */
+void counters__budget_tail(const struct model *m, bool cumulative, char *buf, size_t len)
+{
+	double mach = model__probe_machine_pct(m, cumulative);
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	if (!m->has_budget)
+		return;
+	if (mach >= 0)
+		append(buf, len, "; %.3f%% of the machine", mach);
+	if (m->budget_pct < 0)
+		append(buf, len, ", budget max");
+	else
+		append(buf, len, ", budget %g%%", m->budget_pct);
+	if (m->turns && m->watch_want && m->turn_ns)
+		append(buf, len, "; %d of %d watched in turns of %.1fs", m->probed, m->watch_want,
+		       m->turn_ns / 1e9);
+	else if (m->turns && m->watch_want)
+		append(buf, len, "; %d of %d watched in turns", m->probed, m->watch_want);
+	else if (m->turns)
+		append(buf, len, "; watched in turns");
+	if (m->unprobeable)
+		append(buf, len, "; %d not watchable", m->unprobeable);
 }

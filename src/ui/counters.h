@@ -18,4 +18,9 @@ void counters__named_str(const struct model *m, bool cumulative, char *buf, size
 /* One-line form: "name value  name value" (numbers for humans). */
 void counters__named_line(const struct model *m, bool cumulative, char *buf, size_t len);
 
+/* The budget's part of the probes' line: "; X% of the machine, budget B%" (or "budget max"),
+ * "; N of M watched in turns" while the budget does not cover all, "; K not watchable" when
+ * some cannot be probed; "" when the session had no budget (a replay of an older file). */
+void counters__budget_tail(const struct model *m, bool cumulative, char *buf, size_t len);
+
 #endif /* LAT_UI_COUNTERS_H */

@@ -15,6 +15,18 @@ static int col(const char *title)
 	return -1;
 }
 
+/* The width the optional columns take (SRC, TIMED, WHY and a space each): they go before NAME
+ * gives anything. */
+static int optional_width(const int *need)
+{
+	int w = 0;
+
+	for (int c = 0; c < prog_ncolumns; c++)
+		if (prog_columns[c].drop >= COLUMN_OPTIONAL)
+			w += need[c] + 1;
+	return w;
+}
+
 /* The natural widths, with NAME wanting want. */
 static void natural(int *need, int want)
 {
@@ -40,11 +52,16 @@ static void test_name_shrinks_first(void)
 
 	natural(need, 30);
 	full = columns__fit(prog_columns, prog_ncolumns, need, NULL, 1000, width);
-	/* The optional SRC goes before NAME gives anything. */
+	/* The optional columns go before NAME gives anything. */
 	columns__fit(prog_columns, prog_ncolumns, need, NULL, full - 1, width);
-	ASSERT_EQ(width[col("SRC")], 0, "SRC dropped first");
+	ASSERT_TRUE(!width[col("WHY")] || !width[col("SRC")] || !width[col("TIMED")],
+		    "an optional column dropped");
 	ASSERT_EQ(width[col("NAME")], 30, "NAME whole");
-	full -= need[col("SRC")] + 1;
+	columns__fit(prog_columns, prog_ncolumns, need, NULL, full - optional_width(need) + 1,
+		     width);
+	ASSERT_EQ(width[col("SRC")] + width[col("TIMED")], 0, "then TIMED and SRC");
+	ASSERT_EQ(width[col("NAME")], 30, "NAME whole");
+	full -= optional_width(need);
 	columns__fit(prog_columns, prog_ncolumns, need, NULL, full - 10, width);
 	ASSERT_EQ(width[col("NAME")], 20, "NAME gave 10");
 	ASSERT_EQ(width[col("RUNS")], 14, "RUNS still shown");
@@ -64,7 +81,7 @@ static void test_name_takes_padding(void)
 		least[c] = need[c];
 	least[col("RUNS")] = 6; /* "RUNS" over values of at most 6 columns */
 	full = columns__fit(prog_columns, prog_ncolumns, need, least, 1000, width);
-	full -= need[col("SRC")] + 1; /* the optional SRC goes first, as before */
+	full -= optional_width(need); /* the optional columns go first, as before */
 	w = columns__fit(prog_columns, prog_ncolumns, need, least, full - 8, width);
 	ASSERT_EQ(width[col("SRC")], 0, "SRC dropped first");
 	ASSERT_EQ(width[col("NAME")], 30, "NAME whole");
@@ -90,7 +107,7 @@ static void test_drop_order(void)
 	int need[prog_ncolumns], width[prog_ncolumns], w, full;
 
 	natural(need, 30);
-	full = columns__fit(prog_columns, prog_ncolumns, need, NULL, 1000, width) - need[col("SRC")] - 1;
+	full = columns__fit(prog_columns, prog_ncolumns, need, NULL, 1000, width) - optional_width(need);
 	/* One column more than NAME can give: RUNS goes, NAME gets back what it can. */
 	w = columns__fit(prog_columns, prog_ncolumns, need, NULL, full - 19, width);
 	ASSERT_EQ(width[col("RUNS")], 0, "RUNS dropped first");

@@ -39,6 +39,14 @@ const struct prom_family_desc prom_families[PF__COUNT] = {
 		      "Share of one CPU the probes cost over the last interval."},
     [PF_PROBED] = {"lattop_probed_programs", PT_GAUGE,
 		   "Programs with per-invocation probes attached."},
+    [PF_PROBE_MACHINE] = {"lattop_probe_machine_ratio", PT_GAUGE,
+			  "Share of the whole machine's CPU the probes cost over the last interval."},
+    [PF_BUDGET] = {"lattop_probe_budget_ratio", PT_GAUGE,
+		   "Share of the whole machine's CPU the probes may cost (--budget)."},
+    [PF_TURNS] = {"lattop_probe_turns", PT_GAUGE,
+		  "1 while the budget does not cover every program and they are watched in turns."},
+    [PF_UNWATCHABLE] = {"lattop_unwatchable_programs", PT_GAUGE,
+			"Programs wanted that the probes cannot watch (the reason is in -o json)."},
     [PF_PUBLISH] = {"lattop_publish_seconds", PT_GAUGE,
 		    "UI-thread time the previous snapshot took to publish."},
     [PF_FLIGHT_BYTES] = {"lattop_flight_bytes", PT_GAUGE,
@@ -84,6 +92,9 @@ struct prom_state {
 	uint64_t floor_ns, run_cost_ns;
 	double probe_cpu; /* the probes' share of one CPU, last interval */
 	int probed;
+	bool has_budget, turns;
+	double machine, budget; /* share of the machine: the probes' cost, the budget (<0: max) */
+	int unwatchable;
 	uint64_t publish_ns;
 	bool flight; /* --flight: its figures are exported */
 	struct flight_stats fl;
@@ -208,6 +219,11 @@ int prom_state__update(struct prom_state *st, const struct model *m, double wall
 	st->run_cost_ns = m->run_cost_ns;
 	st->probe_cpu = model__probe_cost_pct(m, false) / 100.0;
 	st->probed = m->probed;
+	st->has_budget = m->has_budget;
+	st->machine = model__probe_machine_pct(m, false) / 100.0;
+	st->budget = m->budget_pct < 0 ? -1 : m->budget_pct / 100.0;
+	st->turns = m->turns;
+	st->unwatchable = m->unprobeable;
 	if (grow((void **)&st->s, &st->n, m->n, sizeof(*st->s)) ||
 	    grow((void **)&st->c, &st->nc, m->nctr, sizeof(*st->c)))
 		return -ENOMEM;
@@ -479,6 +495,14 @@ struct prom_snap *prom_state__snapshot(struct prom_state *st, const struct model
 	if (st->floor_ns)
 		add_plain(&b, PF_PROBE_CPU, 0, st->probe_cpu);
 	add_plain(&b, PF_PROBED, 0, st->probed);
+	if (st->has_budget && st->floor_ns) {
+		if (st->machine >= 0)
+			add_plain(&b, PF_PROBE_MACHINE, 0, st->machine);
+		if (st->budget >= 0)
+			add_plain(&b, PF_BUDGET, 0, st->budget);
+		add_plain(&b, PF_TURNS, 0, st->turns);
+		add_plain(&b, PF_UNWATCHABLE, 0, st->unwatchable);
+	}
 	add_plain(&b, PF_PUBLISH, 0, (double)st->publish_ns * 1e-9);
 	add_flight(&b, st);
 	if (b.failed) {

@@ -39,6 +39,10 @@ enum prom_family {
 	PF_RUN_COST,	 /* lattop_probe_run_cost_seconds (gauge) */
 	PF_PROBE_CPU,	 /* lattop_probe_cpu_ratio (gauge) */
 	PF_PROBED,	 /* lattop_probed_programs (gauge) */
+	PF_PROBE_MACHINE, /* lattop_probe_machine_ratio (gauge; with a budget, as the three below) */
+	PF_BUDGET,	 /* lattop_probe_budget_ratio (gauge; not with --budget max) */
+	PF_TURNS,	 /* lattop_probe_turns (gauge: 1 while programs are watched in turns) */
+	PF_UNWATCHABLE,	 /* lattop_unwatchable_programs (gauge) */
 	PF_PUBLISH,	 /* lattop_publish_seconds (gauge) */
 	PF_FLIGHT_BYTES, /* lattop_flight_bytes (gauge; --flight only, as the three below) */
 	PF_FLIGHT_IVALS, /* lattop_flight_intervals (gauge) */

@@ -147,7 +147,7 @@ static void report_text(struct session *s, FILE *f, const struct row *rows, size
 
 	const struct model *m = s->m;
 	const struct model_counters *mc = s->o->cumulative ? &m->c_cum : &m->c_last;
-	char ts[32], line[512], src[64];
+	char ts[32], line[512], src[64], tail[160];
 	time_t t = (time_t)(wall_ns(s) / 1000000000ull);
 	struct tm tm;
 
@@ -165,20 +165,23 @@ static void report_text(struct session *s, FILE *f, const struct row *rows, size
 		fputc('\n', f);
 	}
 	batch__text_counters(f, m, s->o->cumulative);
+	counters__budget_tail(m, s->o->cumulative, tail, sizeof(tail));
 	if (m->floor_ns && m->run_cost_ns)
 		fprintf(f,
 			"probes: %d programs (%d fentry/fexit programs), %" PRIu64
-			" ns a run (measured), %.2f%% of a CPU\n",
+			" ns a run (measured), %.2f%% of a CPU%s\n",
 			m->probed, 2 * m->probed, m->run_cost_ns,
-			model__probe_cost_pct(m, s->o->cumulative));
+			model__probe_cost_pct(m, s->o->cumulative), tail);
 	else if (m->floor_ns)
-		fprintf(f, "probes: %d programs (%d fentry/fexit programs), ~%.2f%% of a CPU\n",
-			m->probed, 2 * m->probed, model__probe_cost_pct(m, s->o->cumulative));
+		fprintf(f, "probes: %d programs (%d fentry/fexit programs), ~%.2f%% of a CPU%s\n",
+			m->probed, 2 * m->probed, model__probe_cost_pct(m, s->o->cumulative), tail);
 	line[0] = '\0';
 	for (int c = 0; c < ncols; c++) {
 		const struct column *col = &cols[c];
 		size_t l = strlen(line);
 
+		if (col->data_only)
+			continue;
 		snprintf(line + l, sizeof(line) - l, c ? " %*s" : "%*s",
 			 col->left ? -col->width : col->width, col->title);
 	}
@@ -191,6 +194,8 @@ static void report_text(struct session *s, FILE *f, const struct row *rows, size
 			char v[64];
 			struct cell cell;
 
+			if (col->data_only)
+				continue;
 			col->get(&rows[i], &cell);
 			cell__text(&cell, v, sizeof(v));
 			if (c && l + 1 < sizeof(line))
@@ -199,6 +204,8 @@ static void report_text(struct session *s, FILE *f, const struct row *rows, size
 			text__fit(line + l, sizeof(line) - l, v, col->width, col->left);
 		}
 		fprintf(f, "%s%s", line, rows[i].s->gone ? " (gone)" : "");
+		if (rows[i].sampled)
+			fprintf(f, " [timed %.1f%% of runs: watched in turns]", rows[i].timed * 100.0);
 		if (rows[i].s->note[0]) {
 			fputs(" [", f);
 			text__fputs(f, rows[i].s->note);
@@ -313,11 +320,38 @@ static void json_row(struct jsonw *w, const struct session *s, const struct colu
 		cell_json(w, &cell);
 	}
 	jsonw__bool_field(w, "gone", r->s->gone);
+	if (r->sampled)
+		jsonw__bool_field(w, "sampled", true);
 	if (r->s->note[0])
 		jsonw__string_field(w, "note", r->s->note);
 	if (s->o->hist)
 		json_hist(w, r);
 	jsonw__end_object(w);
+}
+
+/* The probes' budget in a JSON report: budget_pct (null for max), machine_pct, turns and
+ * the programs that cannot be watched. */
+static void json_budget(struct jsonw *w, const struct model *m, bool cumulative)
+{
+	double mach = model__probe_machine_pct(m, cumulative);
+
+	if (!m->has_budget)
+		return;
+	jsonw__key(w, "budget_pct");
+	if (m->budget_pct < 0)
+		jsonw__null(w);
+	else
+		jsonw__double(w, m->budget_pct);
+	if (mach >= 0)
+		jsonw__double_field(w, "machine_pct", mach);
+	jsonw__s64_field(w, "cpus", m->ncpu);
+	jsonw__bool_field(w, "turns", m->turns);
+	jsonw__s64_field(w, "wanted", m->watch_want);
+	jsonw__s64_field(w, "unwatchable", m->unprobeable);
+	if (m->switch_ns)
+		jsonw__u64_field(w, "switch_ns", m->switch_ns);
+	if (m->turn_ns)
+		jsonw__u64_field(w, "turn_ns", m->turn_ns);
 }
 
 /* JSON Lines report: one object per interval. */
@@ -350,6 +384,7 @@ static void report_json(struct session *s, FILE *f, const struct row *rows, size
 		if (m->run_cost_ns)
 			jsonw__u64_field(&w, "run_cost_ns", m->run_cost_ns);
 		jsonw__double_field(&w, "cost_pct", model__probe_cost_pct(m, s->o->cumulative));
+		json_budget(&w, m, s->o->cumulative);
 		jsonw__end_object(&w);
 	}
 	jsonw__key(&w, "rows");

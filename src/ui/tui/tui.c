@@ -460,19 +460,21 @@ static void draw_counters(struct tui *t, int y)
 	const struct model_counters *c = t->cumulative ? &m->c_cum : &m->c_last;
 	bool lost = m->c_last.rb_drops || m->c_last.queue_drops || m->c_last.recursion ||
 		    m->c_last.nest;
-	char line[256], rows[32];
+	char line[256], rows[32], tail[160];
 
 	fmt_drops(c, line, sizeof(line));
 	fmt_count(t->nrows, rows, sizeof(rows));
 	attron(lost ? tui_attr(t, TH_WARN) : A_NORMAL);
 	mvprintw(y, 0, "%s   programs %s", line, rows);
 	attroff(lost ? tui_attr(t, TH_WARN) : A_NORMAL);
+	counters__budget_tail(m, t->cumulative, tail, sizeof(tail));
 	if (m->floor_ns && m->run_cost_ns)
-		printw("   probes on %d (floor %" PRIu64 "ns, %" PRIu64 " ns a run, %.2f%% CPU)",
-		       m->probed, m->floor_ns, m->run_cost_ns, model__probe_cost_pct(m, t->cumulative));
+		printw("   probes on %d (floor %" PRIu64 "ns, %" PRIu64 " ns a run, %.2f%% CPU%s)",
+		       m->probed, m->floor_ns, m->run_cost_ns, model__probe_cost_pct(m, t->cumulative),
+		       tail);
 	else if (m->floor_ns)
-		printw("   probes on %d (floor %" PRIu64 "ns, ~%.2f%% CPU)", m->probed, m->floor_ns,
-		       model__probe_cost_pct(m, t->cumulative));
+		printw("   probes on %d (floor %" PRIu64 "ns, ~%.2f%% CPU%s)", m->probed, m->floor_ns,
+		       model__probe_cost_pct(m, t->cumulative), tail);
 	clrtoeol();
 }
 

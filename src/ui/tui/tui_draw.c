@@ -53,6 +53,9 @@ static void layout(const struct tui *t, const struct column *cols, int ncols, in
 			if (l > least[c])
 				least[c] = l;
 		}
+	for (int c = 0; c < ncols; c++)
+		if (cols[c].data_only)
+			need[c] = least[c] = 0;
 	columns__fit(cols, ncols, need, least, COLS, width);
 }
 
@@ -89,6 +92,8 @@ static void draw_line(struct tui *t, int y, const struct row *r, const struct co
 	}
 	if (r && r->s->gone && l < sizeof(line) - 8)
 		l += snprintf(line + l, sizeof(line) - l, " (gone)");
+	if (r && r->sampled && l < sizeof(line) - 24)
+		l += snprintf(line + l, sizeof(line) - l, " [timed %.0f%%]", r->timed * 100.0);
 	if (r && r->s->note[0] && l < sizeof(line) - 8) {
 		char note[4 * sizeof(r->s->note)];
 
@@ -290,6 +295,12 @@ void tui__draw_pane(struct tui *t, int y0, int height)
 			 " %u %s: latency heatmap of the last intervals%s (m histogram, Enter closes)",
 			 r->s->id, name,
 			 t->cumulative ? ", one per column: c does not apply" : "");
+	else if (h && r->sampled)
+		snprintf(title, sizeof(title),
+			 " %u %s: %s latency histogram of the %s runs timed, %.0f%% (watched in "
+			 "turns: --budget; Enter closes)",
+			 r->s->id, name, t->cumulative ? "cumulative" : "interval", cnt,
+			 r->timed * 100.0);
 	else if (h)
 		snprintf(title, sizeof(title),
 			 " %u %s: %s latency histogram, %s runs (Enter closes)", r->s->id, name, t->cumulative ? "cumulative" : "interval", cnt);
