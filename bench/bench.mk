@@ -11,3 +11,4 @@ $(OUTPUT)/bench/%: $(OUTPUT)/bench/%.o $(LIB)
 bench: $(BENCH_BINS) $(OUTPUT)/tests/host/many lattop
 	$(Q)for b in $(BENCH_BINS); do $$b || exit 1; done
 	$(Q)OUTPUT=$(OUTPUT) bash bench/tui_live.sh
+	$(Q)OUTPUT=$(OUTPUT) bash bench/scale.sh

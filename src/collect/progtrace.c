@@ -686,6 +686,39 @@ int progtrace__runs(const struct progtrace *pt, uint32_t id, uint64_t *runs, uin
 	return 0;
 }
 
+/* Add one program's bpf_stats to *t and *n (n: only when runs is set). */
+static void prog_stats_add(const struct bpf_program *p, uint64_t *t, uint64_t *n)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (!p || bpf_program__fd(p) < 0 || bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
+		return;
+	*t += info.run_time_ns;
+	if (n)
+		*n += info.run_cnt;
+}
+
+/* bpf_stats of the probes on program id. */
+int progtrace__probe_stats(const struct progtrace *pt, uint32_t id, uint64_t *run_time_ns,
+			   uint64_t *runs)
+{
+	int i = watch_index(pt, id);
+	const struct progtrace_bpf *k;
+
+	if (i < 0)
+		return -ENOENT;
+	k = pt->w[i].skel;
+	*run_time_ns = *runs = 0;
+	prog_stats_add(k->progs.lat_prog_entry, run_time_ns, runs);
+	prog_stats_add(k->progs.lat_prog_exit, run_time_ns, NULL);
+	if (k->rodata->copies) {
+		prog_stats_add(k->progs.lat_prog_entry2, run_time_ns, NULL);
+		prog_stats_add(k->progs.lat_prog_exit2, run_time_ns, NULL);
+	}
+	return 0;
+}
+
 /* Detach from program id. */
 void progtrace__detach(struct progtrace *pt, uint32_t id)
 {

@@ -89,6 +89,11 @@ int progtrace__attach(struct progtrace *pt, uint32_t id, char *why, size_t len);
  * -ENOENT when id is not attached, -ENOTSUP when its runs go through the ring buffer (not
  * counted here). */
 int progtrace__runs(const struct progtrace *pt, uint32_t id, uint64_t *runs, uint64_t *missed);
+/* bpf_stats of the probes on program id (their own programs: entry and exit, both pairs where
+ * copies are on): *run_time_ns summed, *runs the entry probe's run count. Returns 0, or -ENOENT
+ * when id is not attached, or a negative errno. */
+int progtrace__probe_stats(const struct progtrace *pt, uint32_t id, uint64_t *run_time_ns,
+			   uint64_t *runs);
 /* Detach from program id (no-op when not attached). */
 void progtrace__detach(struct progtrace *pt, uint32_t id);
 /* True when program id is attached. */

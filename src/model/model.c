@@ -872,22 +872,27 @@ void model__row(const struct model *m, const struct series *s, bool cumulative, 
 
 /* CPU cost of the attached probes: the runs they timed times what each probed run costs,
  * measured at start-up (run_cost_ns), or the probe floor where it was not (a recording from
- * before it, the ring buffer's path). */
+ * before it, the ring buffer's path); per program, what its probes' own programs took per
+ * run (probe_ns, bpf_stats) where that is more. */
 double model__probe_cost_pct(const struct model *m, bool cumulative)
 {
 	uint64_t span_ns = cumulative ? m->last_end_ns - m->cum_start_ns
 				      : m->last_end_ns - m->last_start_ns;
-	uint64_t per_run = m->run_cost_ns ? m->run_cost_ns : m->floor_ns, runs = 0;
+	uint64_t per_run = m->run_cost_ns ? m->run_cost_ns : m->floor_ns;
+	double ns = 0;
 
 	if (!span_ns || !per_run)
 		return 0;
 	for (size_t i = 0; i < m->n; i++) {
 		const struct series *s = &m->s[i];
+		uint64_t runs;
 
-		if (s->kind == LAT_EV_PROG && (s->src & SRC_FENTRY) && s->has_hist)
-			runs += cumulative ? s->h_cum.count : s->h_last.count;
+		if (s->kind != LAT_EV_PROG || !(s->src & SRC_FENTRY) || !s->has_hist)
+			continue;
+		runs = cumulative ? s->h_cum.count : s->h_last.count;
+		ns += (double)runs * (double)(s->probe_ns > per_run ? s->probe_ns : per_run);
 	}
-	return (double)runs * (double)per_run / (double)span_ns * 100.0;
+	return ns / (double)span_ns * 100.0;
 }
 
 /* The probes' cost as a share of the machine. */

@@ -86,6 +86,10 @@ struct series {
 	 * some time in the window. Such a window's count comes from bpf_stats (exact) and its
 	 * percentiles from the runs timed, a sample (row.timed says what share). */
 	bool in_turns, samp_open, samp_last, samp_cum;
+	/* What the probes' own programs took per run of this program while it was watched, from
+	 * bpf_stats (0: not measured): the cost counts the larger of it and the run cost
+	 * measured at start-up, since runs far apart cost more than the start-up's tight loop. */
+	uint64_t probe_ns;
 
 	/* Events: histograms (empty ones hold no memory) since the first event. */
 	bool has_hist;

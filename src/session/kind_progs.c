@@ -53,6 +53,8 @@ struct recon {
 	uint64_t t0, p0, m0;
 	uint64_t p_pre; /* P just before this close's stats scan */
 	uint64_t u;     /* the largest gap seen: runs the kernel counted and we did not */
+	bool st_primed; /* the probes' own bpf_stats (probe_costs) read once */
+	uint64_t st_t, st_n;
 };
 
 /* The session's program tracer. */
@@ -508,6 +510,36 @@ static int cand_cmp(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* What the probes' own programs took per run of each watched program since the last sync
+ * (bpf_stats: their run time over the entry probe's runs), into the series' probe_ns; it
+ * stays while the program is not watched, for the plan's next estimate. Needs bpf_stats. */
+static void probe_costs(struct session *s, struct progs_kind *pk)
+{
+	if (s->o->no_stats)
+		return;
+	for (size_t i = 0; i < s->m->n; i++) {
+		struct series *se = &s->m->s[i];
+		struct recon *r = NULL;
+		uint64_t t, n;
+
+		if (se->kind != LAT_EV_PROG || progtrace__probe_stats(pk->pt, se->id, &t, &n))
+			continue;
+		for (size_t j = 0; j < pk->nrc && !r; j++)
+			if (pk->rc[j].id == se->id)
+				r = &pk->rc[j];
+		if (!r)
+			continue;
+		/* Enough runs for a figure: twenty. */
+		if (r->st_primed && n > r->st_n && n - r->st_n >= 20)
+			se->probe_ns = (t - r->st_t) / (n - r->st_n);
+		if (!r->st_primed || n - r->st_n >= 20) {
+			r->st_t = t;
+			r->st_n = n;
+			r->st_primed = true;
+		}
+	}
+}
+
 /* The programs the budget is shared among: in the watch set, not refused. */
 static int gather(struct session *s, struct progs_kind *pk)
 {
@@ -529,6 +561,7 @@ static int gather(struct session *s, struct progs_kind *pk)
 		pk->cand[pk->ncand++] = (struct wp_prog){
 			.id = se->id,
 			.rate = last_rate(s, se),
+			.run_ns = (double)se->probe_ns,
 			.attached = progtrace__attached(pk->pt, se->id),
 		};
 	}
@@ -591,6 +624,7 @@ static void progs_sync(struct session *s, struct kind *k)
 	run_ns = s->m->run_cost_ns ? s->m->run_cost_ns : s->m->floor_ns;
 	pk->wp.budget_pct = opts__budget(s->o);
 	pk->wp.switch_share = switch_share();
+	probe_costs(s, pk);
 	if (gather(s, pk))
 		pk->ncand = 0;
 	watchplan__plan(&pk->wp, pk->cand, pk->ncand, (double)run_ns, (int)ncpu, session__now_ns(s),

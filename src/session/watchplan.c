@@ -100,7 +100,8 @@ int watchplan__plan(struct watchplan *wp, struct wp_prog *p, size_t n, double ru
 	wp->want_pct = 0;
 	wp->nover = 0;
 	for (size_t i = 0; i < n; i++) {
-		cost[i] = watchplan__cost_pct(p[i].rate, run_ns, ncpu);
+		cost[i] = watchplan__cost_pct(p[i].rate, p[i].run_ns > run_ns ? p[i].run_ns : run_ns,
+					      ncpu);
 		wp->want_pct += cost[i];
 	}
 	wp->nwant = (int)n;

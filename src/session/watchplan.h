@@ -36,6 +36,7 @@
 struct wp_prog {
 	uint32_t id;
 	double rate;   /* runs a second (the last interval), < 0 when unknown */
+	double run_ns; /* what watching one run costs, when more than the plan's run_ns (0) */
 	bool attached; /* probes on it now */
 	/* Set by watchplan__plan: */
 	bool want;     /* watch it from now on */

@@ -322,6 +322,8 @@ static void json_row(struct jsonw *w, const struct session *s, const struct colu
 	jsonw__bool_field(w, "gone", r->s->gone);
 	if (r->sampled)
 		jsonw__bool_field(w, "sampled", true);
+	if (r->s->probe_ns)
+		jsonw__u64_field(w, "probe_ns", r->s->probe_ns);
 	if (r->s->note[0])
 		jsonw__string_field(w, "note", r->s->note);
 	if (s->o->hist)

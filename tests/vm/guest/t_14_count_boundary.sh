@@ -132,11 +132,11 @@ if session $T/c.csv -c; then
 	done
 fi
 
-# A program nobody watches keeps the stats delta, and says so. The session runs until SIGINT
+# A program nobody watches (--budget 0: bpf_stats only) keeps the stats delta, and says so. The session runs until SIGINT
 # after the runs (its last, partial interval is reported): a fixed -n 4 -d 0.3 once ended
 # before the fixture ran them, on a host loaded enough that TCG gave the guest a sliver of a
 # core (6.12, load 21 on 2 CPUs: count 0 of 700).
-lattop -b -o csv -d 0.3 -D 120 >$T/u.csv 2>&1 &
+lattop -b -o csv -d 0.3 -D 120 --budget 0 >$T/u.csv 2>&1 &
 lp=$!
 wait_line '^ts_ns' $T/u.csv 300
 cmd "run light 700" >/dev/null

@@ -90,7 +90,7 @@ lattop --no-stats -b -n 1 -d 0.3 -p "$light" >$T/t.txt 2>&1
 ok text-notice grep -q '^note: bpf_stats off (--no-stats): programs without probes show no figures; fentry/fexit' $T/t.txt ||
 	cat $T/t.txt
 ok text-probes grep -q '^probes: 1 programs (2 fentry/fexit programs)' $T/t.txt
-if session $T/un.csv --no-stats; then
+if session $T/un.csv --no-stats --budget 0; then
 	cmd "run heavy 300" >/dev/null
 	finish unwatched $T/un.csv
 	expect unwatched-row "$(awk -F, -v id="$heavy" 'NR>1 && $5==id {print $8 "|" $9 "|" $10 "|" $11 "|" $16 "|" $17 "|" $18}' $T/un.csv | sort -u)" "||||||-" ||
