@@ -43,10 +43,13 @@ ok() {
 	if "$@"; then pass "$n"; else fail "$n" "$*"; return 1; fi
 }
 # csv_drops FILE: the sum of every loss column of a lattop CSV report (ring buffer, queue, our
-# probes' recursion misses, nesting-stack misses).
+# probes' recursion misses, nesting-stack misses) and of the audit's unaccounted runs (runs the
+# kernel counted that the probes neither timed nor counted as lost).
 csv_drops() {
 	awk -F, 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next}
-		{d+=$h["rb_drops"]+$h["queue_drops"]+$h["recursion_drops"]+$h["nest_drops"]}END{print d+0}' "$1"
+		{d+=$h["rb_drops"]+$h["queue_drops"]+$h["recursion_drops"]+$h["nest_drops"]
+		 if (h["counters"]) { n=split($h["counters"],kv,";"); for(i=1;i<=n;i++){split(kv[i],p,"="); if(p[1]=="unaccounted") d+=p[2]} }}
+		END{print d+0}' "$1"
 }
 # col NAME ID FILE: values of CSV column NAME for prog_id ID, one per interval.
 col() {
