@@ -24,6 +24,16 @@ static void progs(struct wp_prog *p, size_t n, const double *rate)
 	}
 }
 
+/* n programs of 0.4% of 2 CPUs each at 100 ns a run: two fit a 1% budget at a time. */
+static void two_a_turn(struct wp_prog *p, size_t n)
+{
+	double rate[16];
+
+	for (size_t i = 0; i < n && i < 16; i++)
+		rate[i] = 0.004 * 1e9 * 2 / 100;
+	progs(p, n, rate);
+}
+
 /* Apply a plan as the session does: attached follows want. */
 static void apply(struct wp_prog *p, size_t n)
 {
@@ -101,12 +111,9 @@ static void test_turns(void)
 static void test_turn_length(void)
 {
 	struct watchplan wp = { .budget_pct = 1.0, .switch_ns = 10e6 };
-	double rate[6];
 	struct wp_prog p[6];
 
-	for (int i = 0; i < 6; i++)
-		rate[i] = 0.004 * 1e9 * 2 / 100; /* 0.4%: two a turn */
-	progs(p, 6, rate);
+	two_a_turn(p, 6);
 	watchplan__plan(&wp, p, 6, 100, 2, SEC, SEC);
 	/* First turn: two attaches: 20 ms at 2 ms a second = 10 s. */
 	ASSERT_EQ(wp.turn_end, SEC + 10 * SEC - SEC / 2, "turn of 10 s (less half an interval)");
@@ -129,12 +136,9 @@ static void test_turn_length(void)
 static void test_turn_holds(void)
 {
 	struct watchplan wp = { .budget_pct = 1.0, .switch_ns = 10e6 };
-	double rate[4];
 	struct wp_prog p[4];
 
-	for (int i = 0; i < 4; i++)
-		rate[i] = 0.004 * 1e9 * 2 / 100; /* 0.4%: two a turn */
-	progs(p, 4, rate);
+	two_a_turn(p, 4);
 	watchplan__plan(&wp, p, 4, 100, 2, SEC, SEC);
 	apply(p, 4);
 	for (int i = 0; i < 4; i++)

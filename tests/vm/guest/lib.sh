@@ -95,6 +95,15 @@ start_target() {
 	maps2=$(awk '$1=="maps2"{print $2}' $T/out)
 	tracing=$(awk '$1=="tracing"{print $2}' $T/out)
 }
+# start_fifo BIN IN OUT FD: start fixture BIN reading the FIFO IN (made anew), writing OUT, with
+# this shell's fd FD writing to IN; true once it printed its "ready" line.
+start_fifo() {
+	rm -f "$2" "$3"
+	mkfifo "$2"
+	"$1" <"$2" >"$3" 2>&1 &
+	eval "exec $4>\"\$2\""
+	wait_line '^ready' "$3"
+}
 # cmd LINE: send a command to the fixture and print its one-line answer.
 cmd() {
 	before=$(wc -l <$T/out)

@@ -5,11 +5,7 @@
 . /tests/lib.sh
 T=/tmp/zoo
 mkdir -p $T
-rm -f $T/in $T/out
-mkfifo $T/in
-zoo <$T/in >$T/out 2>&1 &
-exec 3>$T/in
-wait_line '^ready' $T/out || { fail zoo-start "fixture did not start: $(cat $T/out)"; exit 0; }
+start_fifo zoo $T/in $T/out 3 || { fail zoo-start "fixture did not start: $(cat $T/out)"; exit 0; }
 id() { awk -v n="$1" '$1==n{print $2}' $T/out; }
 xdp=$(id xdp) tc=$(id tc) sock=$(id sock) cgskb=$(id cgskb) kp=$(id kprobe) tp=$(id tp)
 fent=$(id fentry) nobtf=$(id nobtf)

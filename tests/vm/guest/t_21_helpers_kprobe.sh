@@ -7,11 +7,7 @@ T=/tmp/hkprobe
 mkdir -p $T
 
 # The nest fixture on fd 4 (lib.sh's cmd drives the target fixture on fd 3).
-rm -f $T/nin $T/nout
-mkfifo $T/nin
-nest <$T/nin >$T/nout 2>&1 &
-exec 4>$T/nin
-wait_line '^ready' $T/nout || { fail busy-fixture "did not start: $(cat $T/nout)"; exit 1; }
+start_fifo nest $T/nin $T/nout 4 || { fail busy-fixture "did not start: $(cat $T/nout)"; exit 1; }
 iter=$(awk '$1=="iter"{print $2}' $T/nout)
 # Its kprobe program on htab_map_update_elem would run inside every update timed here (with
 # kprobes it ran within our window: update p50 29-33 us instead of 2; fentry's window starts
