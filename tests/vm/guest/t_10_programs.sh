@@ -135,9 +135,14 @@ tmux capture-pane -p -t lt >$T/scr2
 ok filter-rows-changed [ "$(grep -c target_heavy $T/scr2)" -ge 1 -a "$(grep -c target_light $T/scr2)" = 0 ]
 # An unknown ID in the editor: an inline message, the filter unchanged.
 tmux send-keys -t lt f C-u "4000000000" Enter
-sleep 1
-# (Capture to a file first: `ok NAME cmd | grep` would pipe ok's own PASS/FAIL line into grep.)
-tmux capture-pane -p -t lt >$T/scr3
+# The message stays 4 s from when the key is read: wait for it (a loaded TCG guest has taken
+# over a second to read the key), up to 10 s. (Capture to a file first: `ok NAME cmd | grep`
+# would pipe ok's own PASS/FAIL line into grep.)
+i=0
+while tmux capture-pane -p -t lt >$T/scr3 && ! grep -q 'no loaded BPF program has ID' $T/scr3 && [ $i -lt 50 ]; do
+	sleep 0.2
+	i=$((i + 1))
+done
 ok inline-error grep -q 'no loaded BPF program has ID 4000000000' $T/scr3 || head -n 8 $T/scr3
 expect filter-kept "$(bpftool prog show | grep -c 'name lat_prog_')" $pp
 tmux send-keys -t lt q

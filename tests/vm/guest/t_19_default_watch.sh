@@ -136,14 +136,15 @@ while [ "$(jget programs "$(tail -n 1 $T/t.json 2>/dev/null)")" != 4 ] && [ "$(c
 	end=$(awk '{print int($1) + 30}' /proc/uptime)
 	while ! grep -q '"turns":true' $T/t.json && [ "$(cut -d. -f1 /proc/uptime)" -lt "$end" ]; do sleep 0.2; done
 	cut -d' ' -f1 /proc/uptime >$T/t0
-	while [ ! -e $T/stop ]; do
+	while :; do
 		bpftool prog show 2>/dev/null | awk '/name lat_prog_/ {id=$1; for(i=1;i<=NF;i++) if($i=="run_time_ns") print id, $(i+1)}'
+		[ -e $T/stop ] && break
 		sleep 0.25
 	done
 	cut -d' ' -f1 /proc/uptime >$T/t1
 ) >$T/probe-times &
 pw=$!
-r=$(cmd "pace 10 4")
+r=$(cmd "pace 20 4")
 touch $T/stop
 wait $pw
 sleep 1
