@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # The host side of the guest test x_61_fleet (issue 35), started by run.sh beside the boot:
-# for each "fleet: ready" line the guest prints (one per repetition), a real Prometheus
-# (Debian's), classic and with native histograms, loads the mixin's recording rules and scrapes
-# the guest's lattop, which has fentry probes attached, through QEMU's forwarded port; then
+# in each repetition of the test (its "fleet: start" and "fleet: ready" lines), a real
+# Prometheus (Debian's), classic and with native histograms, loads the mixin's recording rules
+# and scrapes the guest's lattop, which has fentry probes attached, through QEMU's forwarded
+# port; then
 # every query of the dashboard must return data (tests/fleet/dash_check.py with FLOOR=1: the
 # probe floor, run cost and probe cost queries the host kernel cannot feed run here). The
 # checks go back to the guest through the second forwarded port, which prints them.
 #
 # usage: fleet.sh RESULTS METRICS_PORT REPORT_PORT QEMU_PID
-#   RESULTS       the guest's results log (ttyS1), where the ready lines appear
+#   RESULTS       the guest's results log (ttyS1), where those lines appear
 #   METRICS_PORT  the host port QEMU forwards to the guest's lattop (10.0.2.15:9364)
 #   REPORT_PORT   the host port QEMU forwards to the guest's nc (10.0.2.15:9365)
 #   QEMU_PID      the boot: this script ends when it does
@@ -22,9 +23,19 @@ trap 'exit 143' TERM
 trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$TMP"' EXIT
 PROG=target_light # the program the guest's lattop probes (tests/host/target.c's light)
 
-# round N: the checks of one repetition (PASS/FAIL lines on stdout), its servers stopped after.
+# servers N: a classic and a native Prometheus for repetition N (ports in PC and PN).
+servers() {
+	PC=$(free_port)
+	PN=$(free_port)
+	PIDS=()
+	prom_start "classic$1" "$PC" "'$TMP/mixin/rules.yaml'"
+	prom_start "native$1" "$PN" "'$TMP/mixin/rules.yaml'" --enable-feature=native-histograms
+}
+
+# round: the checks of one repetition, once the guest's lattop is up (PASS/FAIL lines on
+# stdout); its servers stopped after.
 round() {
-	local r=$1 name port PC PN
+	local name port
 	if [ ! -s "$TMP/mixin/lattop.json" ]; then
 		fail fleet-mixin "make mixin: $(head -c 1000 "$TMP/make.out")"
 		return
@@ -32,11 +43,6 @@ round() {
 	check fleet-endpoint-forwarded wait_url "http://127.0.0.1:$LP/metrics" 120
 	curl -s "http://127.0.0.1:$LP/metrics" >"$TMP/m"
 	check fleet-floor-forwarded grep -q '^lattop_probe_floor_seconds ' "$TMP/m"
-	PC=$(free_port)
-	PN=$(free_port)
-	PIDS=()
-	prom_start "classic$r" "$PC" "'$TMP/mixin/rules.yaml'"
-	prom_start "native$r" "$PN" "'$TMP/mixin/rules.yaml'" --enable-feature=native-histograms
 	for k in classic:$PC native:$PN; do
 		name=${k%%:*} port=${k#*:}
 		check "fleet-$name-ready" wait_url "http://127.0.0.1:$port/-/ready" 120
@@ -58,16 +64,27 @@ round() {
 
 # The shipped mixin (not make's own build directory: nothing of a run in progress is touched).
 env -u MAKEFLAGS -u MAKELEVEL make -s mixin OUTPUT="$TMP" >"$TMP/make.out" 2>&1
-r=0
+# Per repetition: the servers start on the guest's start line, so that Prometheus's first
+# scrape (its discovery hands the scrapers their target ~5 s after it starts) comes while the
+# guest's lattop attaches its probes; the checks run on its ready line.
+r=0 up=
 while kill -0 "$QPID" 2>/dev/null; do
+	if [ -z "$up" ] && [ "$(grep -c '^fleet: start' "$RESULTS")" -gt $r ]; then
+		servers $((r + 1))
+		up=1
+	fi
 	if [ "$(grep -c '^fleet: ready' "$RESULTS")" -le $r ]; then
 		sleep 0.5
 		continue
 	fi
 	r=$((r + 1))
-	round $r >"$TMP/report"
+	t0=$SECONDS
+	[ -n "$up" ] || servers $r
+	round >"$TMP/report"
+	up=
 	# (the guest checks it received as many lines as this says)
 	echo "END fleet-host $(grep -cE '^(PASS|FAIL|SKIP) ' "$TMP/report")" >>"$TMP/report"
-	echo "vm: fleet round $r: $(grep -c '^PASS ' "$TMP/report") passed, $(grep -c '^FAIL ' "$TMP/report") failed" >&2
+	echo "vm: fleet round $r: $(grep -c '^PASS ' "$TMP/report") passed," \
+		"$(grep -c '^FAIL ' "$TMP/report") failed in $((SECONDS - t0)) s" >&2
 	cat "$TMP/report" >/dev/tcp/127.0.0.1/"$RP" || echo "vm: fleet round $r: the guest took no report" >&2
 done

@@ -13,6 +13,8 @@ if [ "$why" != on ]; then
 	skip fleet "${why:-no host side (run.sh starts it when VM_TESTS names x_61_fleet)}"
 	exit 0
 fi
+# The host starts its Prometheus servers on this line, the checks on the ready line below.
+echo "fleet: start"
 # The NIC (virtio-net, modules-net.txt) with QEMU user networking's guest address.
 nic=
 for d in /sys/class/net/*; do
@@ -48,8 +50,10 @@ while ! cat /proc/net/tcp6 /proc/net/tcp 2>/dev/null |
 	i=$((i + 1))
 done
 ok fleet-report-port [ $i -lt 300 ] || exit 1
-echo "fleet: ready"
+t0=$(cut -d' ' -f1 /proc/uptime)
+echo "fleet: ready at $t0 s"
 wait $nc
+echo "# the host's report came $(awk -v a="$t0" '{print $1 - a}' /proc/uptime) s after the ready line"
 : >$T/stop
 wait $load
 # The host's lines, then its end line: as many checks as it printed (a report cut short, or
