@@ -2,7 +2,9 @@
 # lattop VM tests: boot a stock Debian kernel (6.1 or 6.12) under QEMU (TCG, never KVM) with an
 # initramfs holding busybox, the binaries of bins.txt, the modules of modules.txt and the
 # guest tests (guest/t_*.sh), then report their "PASS vm/..." / "FAIL vm/..." lines and end
-# with "vm: N passed, M failed". See tests/vm/README.md.
+# with "vm: N passed, M failed". When VM_TESTS names x_61_fleet, the guest also gets a NIC with
+# two forwarded ports and tests/vm/fleet.sh runs beside the boot (a Prometheus scraping it).
+# See tests/vm/README.md.
 #
 # Environment: OUTPUT (build dir, .output), VM_REQUIRED=1 (a missing tool fails instead of
 # skipping), VM_TIMEOUT (whole boot, 1800 s per repetition: a guard against a hung guest, not a
