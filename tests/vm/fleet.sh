@@ -23,6 +23,15 @@ trap 'exit 143' TERM
 trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$TMP"' EXIT
 PROG=target_light # the program the guest's lattop probes (tests/host/target.c's light)
 
+# since: the seconds since the round began (the guest's ready line seen), to a tenth.
+since() {
+	awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f s", b - a }'
+}
+# stamp WHAT: a line in fleet.log saying when WHAT happened (where a slow round spent its time).
+stamp() {
+	echo "fleet: round $r: $1 at +$(since)" >&2
+}
+
 # servers N: a classic and a native Prometheus for repetition N (ports in PC and PN).
 servers() {
 	PC=$(free_port)
@@ -43,9 +52,11 @@ round() {
 	check fleet-endpoint-forwarded wait_url "http://127.0.0.1:$LP/metrics" 120
 	curl -s "http://127.0.0.1:$LP/metrics" >"$TMP/m"
 	check fleet-floor-forwarded grep -q '^lattop_probe_floor_seconds ' "$TMP/m"
+	stamp "endpoint answered"
 	for k in classic:$PC native:$PN; do
 		name=${k%%:*} port=${k#*:}
 		check "fleet-$name-ready" wait_url "http://127.0.0.1:$port/-/ready" 120
+		stamp "$name ready"
 		# Real figures before the dashboard is read: the program's p99 from the probes, the
 		# probe cost from lattop's measured ratio (the rule's first branch, not the 0 of a
 		# kernel without probes), intervals closing.
@@ -54,8 +65,10 @@ round() {
 		check "fleet-$name-cpu-ratio" until_result "$port" 'lattop_probe_cpu_ratio > 0'
 		check "fleet-$name-probe-cost-recorded" until_result "$port" 'lattop:probe_cost:rate5m > 0'
 		check "fleet-$name-rate" until_result "$port" 'rate(lattop_intervals_total[1m]) > 0'
+		stamp "$name figures recorded"
 		python3 tests/fleet/dash_check.py "$TMP/mixin/lattop.json" "$port" "$name" \
 			"127.0.0.1:$LP" "$PROG" 1
+		stamp "$name dashboard checked"
 	done
 	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
 	wait "${PIDS[@]}" 2>/dev/null
@@ -78,13 +91,13 @@ while kill -0 "$QPID" 2>/dev/null; do
 		continue
 	fi
 	r=$((r + 1))
-	t0=$SECONDS
+	t0=$(date +%s.%N)
 	[ -n "$up" ] || servers $r
 	round >"$TMP/report"
 	up=
 	# (the guest checks it received as many lines as this says)
 	echo "END fleet-host $(grep -cE '^(PASS|FAIL|SKIP) ' "$TMP/report")" >>"$TMP/report"
 	echo "vm: fleet round $r: $(grep -c '^PASS ' "$TMP/report") passed," \
-		"$(grep -c '^FAIL ' "$TMP/report") failed in $((SECONDS - t0)) s" >&2
+		"$(grep -c '^FAIL ' "$TMP/report") failed in $(since)" >&2
 	cat "$TMP/report" >/dev/tcp/127.0.0.1/"$RP" || echo "vm: fleet round $r: the guest took no report" >&2
 done
