@@ -433,7 +433,7 @@ qemu_start() {
 		FLEET_LP=$(free_port)
 		FLEET_RP=$(free_port)
 		net=(-netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$FLEET_LP-10.0.2.15:9364,hostfwd=tcp:127.0.0.1:$FLEET_RP-10.0.2.15:9365"
-			-device virtio-net-pci,netdev=n0,romfile=)
+			-device "virtio-net-pci,netdev=n0,romfile=")
 	fi
 	qemu-system-x86_64 -accel "$accel" "${icount[@]}" -cpu max -m 1G -smp "$VM_SMP" -display none -no-reboot "${net[@]}" \
 		-serial "file:$CONSOLE" -serial "file:$RESULTS" \
