@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""dash_check.py - for t_fleet.sh: run every query of the generated Grafana dashboard against a
-real Prometheus on 127.0.0.1 that scrapes lattop --demo, with the dashboard's variables
-substituted as Grafana would, and check each answer's shape. Prints PASS/FAIL/SKIP lines in the
-suite's format (SUITE from the environment).
+"""dash_check.py - for t_fleet.sh and the VM's fleet test (tests/vm/fleet.sh): run every query of
+the generated Grafana dashboard against a real Prometheus on 127.0.0.1 that scrapes lattop
+(--demo on the host; in the VM, a lattop with fentry probes on a program, through a forwarded
+port), with the dashboard's variables substituted as Grafana would, and check each answer's
+shape. Prints PASS/FAIL/SKIP lines in the suite's format (SUITE from the environment).
 
 usage: dash_check.py DASHBOARD.json PORT KIND HOST PROGRAM FLOOR
   KIND     classic or native: which histograms the Prometheus at PORT stores; a panel titled
@@ -11,7 +12,7 @@ usage: dash_check.py DASHBOARD.json PORT KIND HOST PROGRAM FLOOR
   PROGRAM  the value of $program (one demo program)
   FLOOR    1 when lattop exports lattop_probe_floor_seconds (fentry probes attached), else 0:
            the probe panel's floor and run-cost queries are SKIPped without it (its cost
-           query, 0 without probes, is run either way)
+           query, 0 without probes, is run either way); the VM's fleet test runs them all
 """
 import json
 import os
@@ -102,7 +103,7 @@ for p in dash["panels"]:
         # The probe floor and run cost are exported only with fentry probes attached; the
         # cost rule's figure (0 without probes) is checked everywhere.
         if floor != "1" and "lattop_probe_" in t["expr"]:
-            say("SKIP", tname, "lattop exports no probe floor or run cost here (no fentry probes attached on this kernel)")
+            say("SKIP", tname, "lattop exports no probe floor or run cost here (no fentry probes attached on this kernel; the VM's x_61_fleet runs it)")
             continue
         why = run_target(p, t, now)
         ran += 1

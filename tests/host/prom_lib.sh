@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# What the Prometheus suites (t_prom, t_prom_flood, t_fleet) share: sourced after tests/lib.sh.
+# What the Prometheus suites (t_prom, t_prom_flood, t_fleet, and tests/vm/fleet.sh, the VM's
+# fleet test) share: sourced after tests/lib.sh (run.sh sources it alone, for free_port).
 
 # free_port: a TCP port on 127.0.0.1 that nothing listens on now.
 free_port() {
@@ -10,6 +11,16 @@ free_port() {
 wait_url() {
 	for _ in $(seq "$2"); do
 		[ "$(curl -s -o /dev/null -w '%{http_code}' "$1")" = 200 ] && return 0
+		sleep 0.25
+	done
+	return 1
+}
+
+# until_result PORT QUERY: the instant query has a result, polled for up to 60 s.
+until_result() {
+	for _ in $(seq 240); do
+		curl -s "http://127.0.0.1:$1/api/v1/query" --data-urlencode "query=$2" |
+			grep -q '"result":\[{' && return 0
 		sleep 0.25
 	done
 	return 1

@@ -80,15 +80,6 @@ check prometheus-native-ready wait_url "http://127.0.0.1:$PN/-/ready" 120
 FLOOR=0
 curl -s "http://127.0.0.1:$LP/metrics" | grep -q '^lattop_probe_floor_seconds ' && FLOOR=1
 
-# until PORT QUERY: the instant query has a result, polled for up to 60 s.
-until_result() {
-	for _ in $(seq 240); do
-		curl -s "http://127.0.0.1:$1/api/v1/query" --data-urlencode "query=$2" |
-			grep -q '"result":\[{' && return 0
-		sleep 0.25
-	done
-	return 1
-}
 for k in classic:$PC native:$PN; do
 	name=${k%%:*} port=${k#*:}
 	# The p99 recording rule has a value for every demo program, and the alert fires from it.

@@ -2,7 +2,9 @@
 # lattop VM tests: boot a stock Debian kernel (6.1 or 6.12) under QEMU (TCG, never KVM) with an
 # initramfs holding busybox, the binaries of bins.txt, the modules of modules.txt and the
 # guest tests (guest/t_*.sh), then report their "PASS vm/..." / "FAIL vm/..." lines and end
-# with "vm: N passed, M failed". See tests/vm/README.md.
+# with "vm: N passed, M failed". When VM_TESTS names x_61_fleet, the guest also gets a NIC with
+# two forwarded ports and tests/vm/fleet.sh runs beside the boot (a Prometheus scraping it).
+# See tests/vm/README.md.
 #
 # Environment: OUTPUT (build dir, .output), VM_REQUIRED=1 (a missing tool fails instead of
 # skipping), VM_TIMEOUT (whole boot, 1800 s per repetition: a guard against a hung guest, not a
@@ -51,6 +53,14 @@ VM_SMP=${VM_SMP:-2}
 }
 VM_TIMEOUT=${VM_TIMEOUT:-$((1800 * VM_REPEAT))}
 VM_IDLE_TIMEOUT=${VM_IDLE_TIMEOUT:-$((2 * VM_TEST_TIMEOUT + 60))}
+# The fleet test (guest/x_61_fleet.sh) needs a side on this host (tests/vm/fleet.sh, a real
+# Prometheus scraping the guest through a NIC with forwarded ports): on when VM_TESTS names it.
+FLEET=
+read -ra globs <<<"${VM_TESTS:-t_*}"
+for g in "${globs[@]}"; do
+	# shellcheck disable=SC2053 # $g is a pattern on purpose
+	[[ x_61_fleet == $g ]] && FLEET=on
+done
 
 # Stop here without failing (or failing, with VM_REQUIRED=1) when the host cannot run the VM.
 skip() {
@@ -321,6 +331,13 @@ echo 'root:x:0:' >"$ROOT/etc/group"
 install -m 755 $VM/init.sh "$ROOT/init"
 printf 'TEST_TIMEOUT=%s\nONLY=%q\nREPEAT=%s\nRESULTS_TTY=/dev/ttyS1\n' "$VM_TEST_TIMEOUT" \
 	"${VM_TESTS:-t_*}" "$VM_REPEAT" >"$ROOT/etc/vmtest/config"
+# /etc/vmtest/fleet: "on", or why this host cannot run the fleet test's side (a SKIP there).
+if [ -n "$FLEET" ]; then
+	for tool in prometheus jsonnet python3 curl; do
+		command -v $tool >/dev/null || FLEET="$tool is not installed on the host (make deps)"
+	done
+	echo "$FLEET" >"$ROOT/etc/vmtest/fleet"
+fi
 
 # Modules: copied (decompressed) in list order; each one's dependencies must come earlier.
 KMODS=${MODDIR:-}/$KVER/kernel # (no MODDIR with VM_KERNEL_IMAGE: no modules)
@@ -332,6 +349,8 @@ while read -r m; do
 	for ext in "" .xz .zst .gz; do
 		[ -f "$KMODS/$m$ext" ] && src=$KMODS/$m$ext && break
 	done
+	# (built into this kernel: virtio is on 6.12, a module on 6.1)
+	grep -qx "kernel/$m" "$MODDIR/$KVER/modules.builtin" 2>/dev/null && continue
 	[ -n "$src" ] || die "modules.txt: $m is not in $KMODS (kernel $KVER)"
 	name=$(basename "$m" .ko | tr - _)
 	if command -v modinfo >/dev/null; then
@@ -349,7 +368,7 @@ while read -r m; do
 	*) cp "$src" "$ROOT/lib/modules/$m" ;;
 	esac
 	echo "$m" >>"$ROOT/etc/vmtest/modules"
-done < <([ -n "${VM_KERNEL_IMAGE:-}" ] || list $VM/modules.txt)
+done < <([ -n "${VM_KERNEL_IMAGE:-}" ] || { list $VM/modules.txt; [ "$FLEET" != on ] || list $VM/modules-net.txt; })
 
 # Binaries (bins.txt) with their libraries, guest tests, extra files (files.txt).
 while read -r b; do
@@ -403,13 +422,47 @@ if [ -n "${VM_ICOUNT:-}" ]; then
 	[ "$VM_TCG_THREAD" = single ] || die "VM_ICOUNT needs VM_TCG_THREAD=single"
 	icount=(-icount "shift=$VM_ICOUNT,sleep=on")
 fi
-qemu-system-x86_64 -accel "$accel" "${icount[@]}" -cpu max -m 1G -smp "$VM_SMP" -display none -no-reboot -nic none \
-	-serial "file:$CONSOLE" -serial "file:$RESULTS" \
-	-chardev "pipe,id=mon0,path=$MONITOR" -mon chardev=mon0,mode=readline \
-	-kernel "$KERNEL" -initrd "$RUN/initrd.gz" \
-	-append "console=ttyS0 loglevel=7 no_timer_check panic=-1 softlockup_panic=1 softlockup_all_cpu_backtrace=1 hung_task_panic=1 panic_on_warn=0 sysrq_always_enabled=1${VM_APPEND:+ $VM_APPEND}" \
-	</dev/null >"$RUN/qemu.log" 2>&1 &
-qpid=$!
+# The fleet test's NIC (no option ROM either): QEMU's user networking forwards two free ports
+# of 127.0.0.1 to the guest's 10.0.2.15: 9364 (lattop --listen) and 9365 (the host side's
+# report). A port taken between free_port and QEMU's bind stops QEMU at once, naming the rule:
+# then it boots again on two others (the kernel's first console line says QEMU got past it).
+net=(-nic none)
+# qemu_start: boot the image in the background (pid in qpid), on new free ports for the fleet.
+qemu_start() {
+	if [ "$FLEET" = on ]; then
+		FLEET_LP=$(free_port)
+		FLEET_RP=$(free_port)
+		net=(-netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$FLEET_LP-10.0.2.15:9364,hostfwd=tcp:127.0.0.1:$FLEET_RP-10.0.2.15:9365"
+			-device "virtio-net-pci,netdev=n0,romfile=")
+	fi
+	qemu-system-x86_64 -accel "$accel" "${icount[@]}" -cpu max -m 1G -smp "$VM_SMP" -display none -no-reboot "${net[@]}" \
+		-serial "file:$CONSOLE" -serial "file:$RESULTS" \
+		-chardev "pipe,id=mon0,path=$MONITOR" -mon chardev=mon0,mode=readline \
+		-kernel "$KERNEL" -initrd "$RUN/initrd.gz" \
+		-append "console=ttyS0 loglevel=7 no_timer_check panic=-1 softlockup_panic=1 softlockup_all_cpu_backtrace=1 hung_task_panic=1 panic_on_warn=0 sysrq_always_enabled=1${VM_APPEND:+ $VM_APPEND}" \
+		</dev/null >"$RUN/qemu.log" 2>&1 &
+	qpid=$!
+}
+[ "$FLEET" != on ] || . tests/host/prom_lib.sh # free_port
+qemu_start
+for _ in 1 2 3 4; do
+	[ "$FLEET" = on ] || break
+	i=0
+	while kill -0 $qpid 2>/dev/null && [ ! -s "$CONSOLE" ] && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if kill -0 $qpid 2>/dev/null || ! grep -q 'Could not set up host forwarding' "$RUN/qemu.log"; then
+		break
+	fi
+	wait $qpid || true
+	echo "vm: $(cat "$RUN/qemu.log"); booting again on other ports" >&2
+	qemu_start
+done
+if [ "$FLEET" = on ]; then
+	bash $VM/fleet.sh "$RESULTS" "$FLEET_LP" "$FLEET_RP" $qpid >"$RUN/fleet.log" 2>&1 &
+	fpid=$!
+fi
 cat "$MONITOR.out" >"$RUN/monitor.log" 2>/dev/null &
 mpid=$!
 
@@ -471,6 +524,12 @@ wait $qpid || rc=$?
 kill $mpid 2>/dev/null || true
 wait $mpid 2>/dev/null || true
 rm -f "$MONITOR.in" "$MONITOR.out"
+# The fleet side ends with the boot (it stops its Prometheus servers).
+if [ -n "${fpid:-}" ]; then
+	kill $fpid 2>/dev/null || true
+	wait $fpid 2>/dev/null || true
+	grep '^vm: fleet' "$RUN/fleet.log" >&2 || true
+fi
 elapsed=$((($(date +%s%N) - start) / 1000000))
 # Plain text: no CRs, no terminal escapes (SeaBIOS clears the screen).
 sed -i -e 's/\r//g' -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' -e 's/\x1bc//g' "$CONSOLE" "$RESULTS" \

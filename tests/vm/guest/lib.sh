@@ -80,6 +80,27 @@ wait_line() {
 	done
 	return 1
 }
+# --listen sessions (busybox wget): URL is the session's /metrics, T the scratch directory.
+# scrape: fetch $URL into $T/m (0 when it answered).
+scrape() {
+	rm -f $T/m
+	wget -q -O $T/m "$URL" 2>/dev/null
+}
+# value PATTERN: the value of the first sample line of $T/m matching the extended regex PATTERN.
+value() {
+	grep -E "$1" $T/m 2>/dev/null | head -n 1 | awk '{print $NF}'
+}
+# wait_value PATTERN WANT: scrape (every 0.5 s, up to 90 s) until PATTERN's value is WANT;
+# prints the last value seen.
+wait_value() {
+	i=0
+	while [ $i -lt 180 ]; do
+		scrape && [ "$(value "$1")" = "$2" ] && break
+		sleep 0.5
+		i=$((i + 1))
+	done
+	value "$1"
+}
 # start_target NAME: start the fixture on a FIFO (fd 3 writes to it); sets light, heavy,
 # heavy2, maps, maps2 and tracing to the program IDs it prints.
 start_target() {

@@ -6,27 +6,6 @@ mkdir -p $T
 ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 URL=http://127.0.0.1:9364/metrics
 
-# scrape: fetch /metrics into $T/m (0 when it answered).
-scrape() {
-	rm -f $T/m
-	wget -q -O $T/m "$URL" 2>/dev/null
-}
-# value PATTERN: the value of the first sample line matching the extended regex PATTERN.
-value() {
-	grep -E "$1" $T/m 2>/dev/null | head -n 1 | awk '{print $NF}'
-}
-# wait_value PATTERN WANT: scrape (every 0.5 s, up to 90 s) until PATTERN's value is WANT;
-# prints the last value seen.
-wait_value() {
-	i=0
-	while [ $i -lt 180 ]; do
-		scrape && [ "$(value "$1")" = "$2" ] && break
-		sleep 0.5
-		i=$((i + 1))
-	done
-	value "$1"
-}
-
 start_target prom || exit 1
 # med3 CMD: the median of the avg_ns the fixture prints for three runs of CMD.
 med3() {
