@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // Alerts: a program's p99 over its threshold, events lost, the probes or lattop costing more
-// than their budget, lattop down or closing no interval.
+// than their budget (a fixed share of a CPU, and lattop's own --budget), lattop down or closing
+// no interval.
 {
   local c = self._config,
   local s = c.selector,
@@ -51,6 +52,18 @@
           annotations: {
             summary: 'lattop probes on {{ $labels.instance }} cost {{ $value | humanizePercentage }} of a CPU, over %s' % pct(c.probeCostBudget),
             description: "lattop's per-invocation probes on {{ $labels.instance }} cost {{ $value | humanizePercentage }} of a CPU over the last %s (lattop_probe_cpu_ratio as lattop measured it, else lattop_probe_floor_seconds times the probed runs per second), over the budget of %s. Watch fewer programs (-p)." % [w, pct(c.probeCostBudget)],
+          },
+        },
+        {
+          // lattop's own --budget (a share of the machine): its probes' measured cost over
+          // the window above it. Sessions with --budget max export no budget: no alert.
+          alert: 'LattopProbeBudgetExceeded',
+          expr: 'avg_over_time(lattop_probe_machine_ratio{%s}[%s]) > lattop_probe_budget_ratio{%s}' % [s, w, s],
+          'for': c.costFor,
+          labels: { severity: 'warning' },
+          annotations: {
+            summary: 'lattop probes on {{ $labels.instance }} cost {{ $value | humanizePercentage }} of the machine, over their --budget',
+            description: "lattop's per-invocation probes on {{ $labels.instance }} cost {{ $value | humanizePercentage }} of the whole machine on average over the last %s (lattop_probe_machine_ratio), more than the --budget it was started with (lattop_probe_budget_ratio): its plan reacts an interval late to busier programs, and this says it has not caught up. Watch fewer programs with -p, or raise --budget." % w,
           },
         },
         {

@@ -93,7 +93,7 @@ for k in classic:$PC native:$PN; do
 	expect_eq "$name-rules-healthy" "$(curl -s "http://127.0.0.1:$port/api/v1/rules" | python3 -c '
 import json,sys; g=json.load(sys.stdin)["data"]["groups"]; r=[x for y in g for x in y["rules"]]
 print(len(r), sorted({x["health"] for x in r}), [x["name"] for x in r if x["health"] != "ok"])')" \
-		"15 ['ok'] []"
+		"16 ['ok'] []"
 	expect_eq "$name-not-down" "$(prom_query "$port" 'count(ALERTS{alertname=~"LattopDown|LattopAbsent|LattopNoPrograms|LattopNotClosingIntervals"})' "$(date +%s)")" none
 	counted python3 tests/fleet/dash_check.py "$TMP/live/mixin/lattop.json" "$port" "$name" \
 		"127.0.0.1:$LP" demo_xdp_hash "$FLOOR"
