@@ -21,8 +21,32 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 __u32 heavy_loops SEC(".data") = 1000;
 __u32 heavy2_loops SEC(".data") = 1000;
 __u32 emit_n SEC(".data") = 1;
-__u64 seq SEC(".bss");
+__u64 seq SEC(".data") = 0; /* .data: both builds then lay it out alike (Makefile COMPAT_BPF) */
 
+#ifdef LAT_COMPAT
+/*
+ * The build for kernels before 5.17 (LAT_COMPAT, Makefile COMPAT_BPF; tests/host/target.c opens
+ * it where bpf_loop is missing): the same programs without bpf_loop. The verifier there walks
+ * every iteration of a loop, so the spin is chunks of SPIN_CHUNK steps unrolled by clang
+ * (barrier_var keeps it from folding them into one multiply), at most SPIN_CHUNKS of them:
+ * `n` steps run as n rounded up to a whole chunk, 32,768 at most (about 100,000 instructions
+ * for the verifier to walk). The emit sends at most EMIT_MAX events a run, its sequence number
+ * a plain increment (no fetching atomics before 5.12): exact for one producer thread.
+ */
+#define SPIN_CHUNK 128
+#define SPIN_CHUNKS 256
+#define SPIN(n, acc)                                                                              \
+	for (__u32 c_ = 0; c_ < SPIN_CHUNKS && c_ * SPIN_CHUNK < (n); c_++) {                     \
+		_Pragma("unroll") for (__u32 k_ = 0; k_ < SPIN_CHUNK; k_++) {                     \
+			acc = acc * 31 + k_;                                                      \
+			barrier_var(acc);                                                         \
+		}                                                                                 \
+	}
+#define EMIT_MAX 16
+#define EMIT(n)                                                                                   \
+	for (__u32 i_ = 0; i_ < EMIT_MAX && i_ < (n); i_++)                                       \
+		emit_event(LAT_EV_BENCH, 0, 1, 0, 0, seq++, 100 + i_)
+#else
 /* One bpf_loop step: a little arithmetic the compiler cannot drop. */
 static long spin_step(__u32 i, void *arg)
 {
@@ -40,6 +64,10 @@ static long emit_step(__u32 i, void *arg)
 	return 0;
 }
 
+#define SPIN(n, acc) bpf_loop((n), spin_step, &(acc), 0)
+#define EMIT(n) bpf_loop((n), emit_step, NULL, 0)
+#endif
+
 SEC("xdp")
 int target_light(struct xdp_md *ctx)
 {
@@ -51,7 +79,7 @@ int target_heavy(struct xdp_md *ctx)
 {
 	__u64 acc = 0;
 
-	bpf_loop(heavy_loops, spin_step, &acc, 0);
+	SPIN(heavy_loops, acc);
 	return acc == 42 ? XDP_DROP : XDP_PASS;
 }
 
@@ -60,14 +88,14 @@ int target_heavy2(struct xdp_md *ctx)
 {
 	__u64 acc = 0;
 
-	bpf_loop(heavy2_loops, spin_step, &acc, 0);
+	SPIN(heavy2_loops, acc);
 	return acc == 42 ? XDP_DROP : XDP_PASS;
 }
 
 SEC("xdp")
 int target_emit(struct xdp_md *ctx)
 {
-	bpf_loop(emit_n, emit_step, NULL, 0);
+	EMIT(emit_n);
 	return XDP_PASS;
 }
 
