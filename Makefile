@@ -98,7 +98,7 @@ UI_SHIMS := $(patsubst tests/ui/%.c,$(OUTPUT)/tests/ui/%.so,$(wildcard tests/ui/
 
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all test unit install uninstall clean format bench fuzz vmtest vmtest-rt vmtest-612 vmtest-612-rt vmtest-612-full vmtest-bins vmtest-uevents vmbench deps
+.PHONY: all test unit install uninstall clean format bench fuzz vmtest vmtest-rt vmtest-510 vmtest-612 vmtest-612-rt vmtest-612-full vmtest-bins vmtest-uevents vmbench deps
 .PHONY: completions deb test-trixie mixin image
 
 all: lattop completions
@@ -136,15 +136,21 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/bpf/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $(subst -,_,$*)_bpf > $@
 
-# The compat build's skeleton, and a check that its declarations (maps, programs, the layout of
-# every variable section) are the first build's, which opens it.
-$(OUTPUT)/%_compat.skel.h: $(OUTPUT)/bpf/%_compat.bpf.o $(OUTPUT)/%.skel.h
+# $(call compat_skel,NAME,SKEL): the compat build's skeleton ($< into $@, named NAME_compat_bpf),
+# and a check that its declarations (maps, programs, the layout of every variable section) are
+# those of the first build's skeleton SKEL, which opens it (collect/compat.h).
+define compat_skel
 	$(call msg,GEN-SKEL,$@)
-	$(Q)$(BPFTOOL) gen skeleton $< name $(subst -,_,$*)_compat_bpf > $@.tmp
-	$(Q)sed -n '/^struct $*_bpf {/,/^};/p' $(OUTPUT)/$*.skel.h > $@.a
-	$(Q)sed -n '/^struct $*_compat_bpf {/,/^};/p' $@.tmp | sed 's/$*_compat_bpf/$*_bpf/g' > $@.b
-	$(Q)cmp -s $@.a $@.b || { echo "$@: the LAT_COMPAT build of bpf/$*.bpf.c declares other maps, programs or variables:"; diff $@.a $@.b; rm -f $@.a $@.b $@.tmp; exit 1; }
+	$(Q)$(BPFTOOL) gen skeleton $< name $(1)_compat_bpf > $@.tmp
+	$(Q)sed -n '/^struct $(1)_bpf {/,/^};/p' $(2) > $@.a
+	$(Q)sed -n '/^struct $(1)_compat_bpf {/,/^};/p' $@.tmp | sed 's/$(1)_compat_bpf/$(1)_bpf/g' > $@.b
+	$(Q)cmp -s $@.a $@.b || { echo "$@: the LAT_COMPAT build declares other maps, programs or variables than $(2):"; \
+		diff $@.a $@.b; rm -f $@.a $@.b $@.tmp; exit 1; }
 	$(Q)rm -f $@.a $@.b && mv $@.tmp $@
+endef
+
+$(OUTPUT)/%_compat.skel.h: $(OUTPUT)/bpf/%_compat.bpf.o $(OUTPUT)/%.skel.h
+	$(call compat_skel,$*,$(OUTPUT)/$*.skel.h)
 
 # Skeletons and the protobuf-c code must exist before any C file that may include them is
 # compiled the first time; -MMD then tracks the real dependencies.

@@ -14,6 +14,7 @@
 /* XDP and socket filters: no bpf_get_current_pid_tgid on 6.1 (and no task to name). */
 #define LAT_EMIT_NO_PID
 #include "emit.bpf.h"
+#include "spin.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -24,38 +25,13 @@ __u32 emit_n SEC(".data") = 1;
 __u64 seq SEC(".data") = 0; /* .data: both builds then lay it out alike (Makefile COMPAT_BPF) */
 
 #ifdef LAT_COMPAT
-/*
- * The build for kernels before 5.17 (LAT_COMPAT, Makefile COMPAT_BPF; tests/host/target.c opens
- * it where bpf_loop is missing): the same programs without bpf_loop. The verifier there walks
- * every iteration of a loop, so the spin is chunks of SPIN_CHUNK steps unrolled by clang
- * (barrier_var keeps it from folding them into one multiply), at most SPIN_CHUNKS of them:
- * `n` steps run as n rounded up to a whole chunk, 32,768 at most (about 100,000 instructions
- * for the verifier to walk). The emit sends at most EMIT_MAX events a run, its sequence number
- * a plain increment (no fetching atomics before 5.12): exact for one producer thread.
- */
-#define SPIN_CHUNK 128
-#define SPIN_CHUNKS 256
-#define SPIN(n, acc)                                                                              \
-	for (__u32 c_ = 0; c_ < SPIN_CHUNKS && c_ * SPIN_CHUNK < (n); c_++) {                     \
-		_Pragma("unroll") for (__u32 k_ = 0; k_ < SPIN_CHUNK; k_++) {                     \
-			acc = acc * 31 + k_;                                                      \
-			barrier_var(acc);                                                         \
-		}                                                                                 \
-	}
+/* The build for kernels before 5.17 (spin.bpf.h): at most EMIT_MAX events a run, the sequence
+ * number a plain increment (no fetching atomics before 5.12): exact for one producer thread. */
 #define EMIT_MAX 16
 #define EMIT(n)                                                                                   \
 	for (__u32 i_ = 0; i_ < EMIT_MAX && i_ < (n); i_++)                                       \
 		emit_event(LAT_EV_BENCH, 0, 1, 0, 0, seq++, 100 + i_)
 #else
-/* One bpf_loop step: a little arithmetic the compiler cannot drop. */
-static long spin_step(__u32 i, void *arg)
-{
-	__u64 *acc = arg;
-
-	*acc = *acc * 31 + i;
-	return 0;
-}
-
 /* One emit step: a benchmark record of series 1 whose start_ns carries a global sequence
  * number (so consumers can check order) and whose duration varies. */
 static long emit_step(__u32 i, void *arg)
@@ -64,7 +40,6 @@ static long emit_step(__u32 i, void *arg)
 	return 0;
 }
 
-#define SPIN(n, acc) bpf_loop((n), spin_step, &(acc), 0)
 #define EMIT(n) bpf_loop((n), emit_step, NULL, 0)
 #endif
 

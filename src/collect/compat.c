@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include <linux/bpf.h>
 
 #include "collect/compat.h"
@@ -49,4 +50,10 @@ bool compat__needed(void)
 			needed = cmpxchg_loads() == 0;
 	}
 	return needed;
+}
+
+bool compat__no_loop(void)
+{
+	return compat__needed() ||
+	       libbpf_probe_bpf_helper(BPF_PROG_TYPE_XDP, BPF_FUNC_loop, NULL) == 0;
 }

@@ -23,6 +23,9 @@
 /* True when this kernel needs the LAT_COMPAT builds (no BPF atomic compare-and-swap). */
 bool compat__needed(void);
 
+/* The same for objects that also loop with bpf_loop (5.17: the test targets, bpf/spin.bpf.h). */
+bool compat__no_loop(void);
+
 /* Open skeleton NAME over its LAT_COMPAT build when use is true: the first build's skeleton,
  * its ELF bytes replaced before the open (the same names bind the same maps and programs). */
 #define COMPAT_OPEN_IF(NAME, use)                                                                 \

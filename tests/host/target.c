@@ -181,9 +181,7 @@ static const struct bpf_program *named(struct target_bpf *skel, const char *what
 int main(void)
 {
 	/* Kernels without bpf_loop (5.17) or compare-and-swap take the plain-loop build. */
-	bool compat = compat__needed() || libbpf_probe_bpf_helper(BPF_PROG_TYPE_XDP, BPF_FUNC_loop,
-								   NULL) == 0;
-	struct target_bpf *skel = COMPAT_OPEN_IF(target, compat);
+	struct target_bpf *skel = COMPAT_OPEN_IF(target, compat__no_loop());
 	char line[256], what[32];
 	unsigned n, t;
 
