@@ -23,6 +23,10 @@ cmd "loops $LOOPS" >/dev/null
 # interrupt context: the calls of interrupting programs count for the watched one, as t_23
 # checks with LATTOP_IRQ_CTX_FAIL. Nothing here to exclude them by.
 if ! bpftool btf dump file /sys/kernel/btf/vmlinux | grep -qE "^\[[0-9]+\] VAR '(__preempt_count|pcpu_hot)'"; then
+	lattop -m helpers -b -o json -n 2 -d 0.3 -p "$watched" >$T/nc.json 2>$T/nc.err
+	expect helpers-noctx-status $? 0
+	ok helpers-noctx-notice grep -q 'helpers: interrupt context not readable on this kernel; calls from interrupting programs may be counted' $T/nc.json ||
+		cat $T/nc.json $T/nc.err
 	skip helpers-foreign "this kernel's BTF has no per-CPU variables (neither __preempt_count nor pcpu_hot), so no probe can tell an interrupt's map calls from the watched program's (t_23 checks that fallback)"
 	echo quit >&3
 	exec 3>&-
