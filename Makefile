@@ -72,7 +72,12 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Wno-unused-funct
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_SRCS))
-SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
+# Objects built a second time for kernels before 5.12 (LAT_COMPAT: no compare-and-swap nor
+# fetching atomics, no bpf_loop; bpf/agg.bpf.h): user space opens that build's ELF with the first
+# build's skeleton (collect/compat.h), so both must keep the same maps, programs and variables.
+COMPAT_BPF := progtrace helpertrace target
+SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS)) \
+	$(patsubst %,$(OUTPUT)/%_compat.skel.h,$(COMPAT_BPF))
 
 # Everything in src/ except main.c goes into a library the tests link too.
 LIB_SRCS := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c src/*/*/*.c))
@@ -93,7 +98,7 @@ UI_SHIMS := $(patsubst tests/ui/%.c,$(OUTPUT)/tests/ui/%.so,$(wildcard tests/ui/
 
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all test unit install uninstall clean format bench fuzz vmtest vmtest-rt vmtest-612 vmtest-612-rt vmtest-612-full vmtest-bins vmtest-uevents vmbench deps
+.PHONY: all test unit install uninstall clean format bench fuzz vmtest vmtest-rt vmtest-510 vmtest-612 vmtest-612-rt vmtest-612-full vmtest-bins vmtest-uevents vmbench deps
 .PHONY: completions deb test-trixie mixin image
 
 all: lattop completions
@@ -121,9 +126,31 @@ $(OUTPUT)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) $(VMLINUX_H)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp
 	$(Q)$(BPFTOOL) gen object $@ $@.tmp && rm -f $@.tmp
 
+$(OUTPUT)/bpf/%_compat.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) $(VMLINUX_H)
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -DLAT_COMPAT -c $< -o $@.tmp
+	$(Q)$(BPFTOOL) gen object $@ $@.tmp && rm -f $@.tmp
+
 $(OUTPUT)/%.skel.h: $(OUTPUT)/bpf/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $(subst -,_,$*)_bpf > $@
+
+# $(call compat_skel,NAME,SKEL): the compat build's skeleton ($< into $@, named NAME_compat_bpf),
+# and a check that its declarations (maps, programs, the layout of every variable section) are
+# those of the first build's skeleton SKEL, which opens it (collect/compat.h).
+define compat_skel
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name $(1)_compat_bpf > $@.tmp
+	$(Q)sed -n '/^struct $(1)_bpf {/,/^};/p' $(2) > $@.a
+	$(Q)sed -n '/^struct $(1)_compat_bpf {/,/^};/p' $@.tmp | sed 's/$(1)_compat_bpf/$(1)_bpf/g' > $@.b
+	$(Q)cmp -s $@.a $@.b || { echo "$@: the LAT_COMPAT build declares other maps, programs or variables than $(2):"; \
+		diff $@.a $@.b; rm -f $@.a $@.b $@.tmp; exit 1; }
+	$(Q)rm -f $@.a $@.b && mv $@.tmp $@
+endef
+
+$(OUTPUT)/%_compat.skel.h: $(OUTPUT)/bpf/%_compat.bpf.o $(OUTPUT)/%.skel.h
+	$(call compat_skel,$*,$(OUTPUT)/$*.skel.h)
 
 # Skeletons and the protobuf-c code must exist before any C file that may include them is
 # compiled the first time; -MMD then tracks the real dependencies.

@@ -28,6 +28,7 @@ struct {
 	__type(value, struct lat_agg);
 } lat_agg SEC(".maps");
 
+#ifndef LAT_COMPAT
 /* Raise *p to v unless it is already as large; a nested probe on this CPU may change *p between
  * the load and the swap, so try again (each retry means *p grew: four are plenty). */
 static __always_inline void agg_raise(__u64 *p, __u64 v)
@@ -39,6 +40,51 @@ static __always_inline void agg_raise(__u64 *p, __u64 v)
 			return;
 	}
 }
+#endif
+
+#ifdef LAT_COMPAT
+/*
+ * The objects built for kernels before 5.12 (LAT_COMPAT: no atomic compare-and-swap, no fetching
+ * atomics; the verifier refuses the instruction, "BPF_STX uses reserved fields"). Only this
+ * CPU's probes write the record, and probes on one CPU nest last in, first out (an interrupting
+ * probe runs to its end before the interrupted one goes on; on those kernels nothing preempts
+ * a task inside a BPF program), so a plain read-modify-write is exact unless a nested probe
+ * updates the same word between its load and its store. The record's `nest` counts the
+ * updates in progress (a nested probe leaves it as it found it, so a plain increment and
+ * decrement keep it right); the outermost update raises max and min_inv, any nested one
+ * max_n and min_inv_n, which no update at the outer level touches. A run that ends two levels
+ * deep inside the update of a run one level deep could be lost from max_n or min_inv_n (never
+ * from the buckets, and the harvest keeps max and min within the buckets taken).
+ */
+#define agg_fence() asm volatile("" ::: "memory")
+
+static __always_inline void agg_minmax(struct lat_agg *a, __u64 dur)
+{
+	__u32 lvl = a->nest;
+
+	a->nest = lvl + 1;
+	agg_fence();
+	if (lvl == 0) {
+		if (dur > a->max)
+			a->max = dur;
+		if (~dur > a->min_inv)
+			a->min_inv = ~dur;
+	} else {
+		if (dur > a->max_n)
+			a->max_n = dur;
+		if (~dur > a->min_inv_n)
+			a->min_inv_n = ~dur;
+	}
+	agg_fence();
+	a->nest = lvl;
+}
+#else
+static __always_inline void agg_minmax(struct lat_agg *a, __u64 dur)
+{
+	agg_raise(&a->max, dur);
+	agg_raise(&a->min_inv, ~dur);
+}
+#endif
 
 /* Add one run of dur ns to a (this CPU's record). The bucket before the count, so that a count
  * the collector sees has its bucket behind it. */
@@ -51,8 +97,7 @@ static __always_inline void agg_add(struct lat_agg *a, __u64 dur)
 	__sync_fetch_and_add(&a->buckets[b], 1);
 	__sync_fetch_and_add(&a->sum, dur);
 	__sync_fetch_and_add(&a->count, 1);
-	agg_raise(&a->max, dur);
-	agg_raise(&a->min_inv, ~dur);
+	agg_minmax(a, dur);
 }
 
 /* Add one run of dur ns to slot's record of CPU cpu, the layout every user of lat_agg shares:

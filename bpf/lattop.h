@@ -133,7 +133,8 @@ _Static_assert(sizeof(struct lat_hnest) == 8 * LAT_NEST_MAX + 8 * LAT_NEST_MAX +
 /* One watched program's in-kernel aggregate on one CPU: an entry of its copy's lat_agg array
  * map (BPF_F_MMAPABLE, one entry per possible CPU, indexed by CPU). Only that CPU's probes add
  * to it, with atomic adds (a program nested on the same CPU, between a load and a store of the
- * interrupted exit, cannot lose an increment); max and min_inv rise by compare-and-swap. The
+ * interrupted exit, cannot lose an increment); max and min_inv rise by compare-and-swap (or,
+ * on kernels without it, see agg.bpf.h). The
  * collector reads it through mmap once per interval and takes what it harvests out with an
  * atomic exchange (buckets, sum, max, min_inv), so nothing is counted twice or lost; count only
  * grows (a cheap "anything new on this CPU?" test). A bucket holds at most 2^32 - 1 runs of one
@@ -145,7 +146,14 @@ struct lat_agg {
 	__u64 max;     /* largest duration since the last harvest (0: none) */
 	__u64 min_inv; /* ~smallest duration since the last harvest (0: none) */
 	__u32 buckets[LAT_HIST_NBUCKETS]; /* hist_bucket.h layout, since the last harvest */
-	__u8 pad[32];
+	/* Objects built for kernels without compare-and-swap (LAT_COMPAT, agg.bpf.h): how many
+	 * max/min updates are in progress on this CPU, and the max and ~min of runs whose update
+	 * began inside another's (taken out by the harvest like max and min_inv; 0 elsewhere). */
+	__u32 nest;
+	__u32 pad0;
+	__u64 max_n;
+	__u64 min_inv_n;
+	__u8 pad[8];
 };
 
 _Static_assert(sizeof(struct lat_agg) == 9024 && sizeof(struct lat_agg) % 64 == 0,

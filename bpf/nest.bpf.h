@@ -180,6 +180,11 @@ static __always_inline __u32 cpu_irq_ctx(void)
  * read: the task-slot path. One helper call, no more tests on the hot path. */
 static __always_inline bool cpu_in_task(void)
 {
+#ifdef LAT_COMPAT
+	/* Task slots are claimed by compare-and-swap, which these kernels lack (agg.bpf.h); nothing
+	 * preempts a task inside a BPF program there, so every context takes the CPU's stack. */
+	return false;
+#endif
 	if (lat_ctx_off)
 		return false;
 	if (bpf_ksym_exists(&__preempt_count)) {

@@ -14,6 +14,7 @@
 /* XDP and socket filters: no bpf_get_current_pid_tgid on 6.1 (and no task to name). */
 #define LAT_EMIT_NO_PID
 #include "emit.bpf.h"
+#include "spin.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -21,17 +22,16 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 __u32 heavy_loops SEC(".data") = 1000;
 __u32 heavy2_loops SEC(".data") = 1000;
 __u32 emit_n SEC(".data") = 1;
-__u64 seq SEC(".bss");
+__u64 seq SEC(".data") = 0; /* .data: both builds then lay it out alike (Makefile COMPAT_BPF) */
 
-/* One bpf_loop step: a little arithmetic the compiler cannot drop. */
-static long spin_step(__u32 i, void *arg)
-{
-	__u64 *acc = arg;
-
-	*acc = *acc * 31 + i;
-	return 0;
-}
-
+#ifdef LAT_COMPAT
+/* The build for kernels before 5.17 (spin.bpf.h): at most EMIT_MAX events a run, the sequence
+ * number a plain increment (no fetching atomics before 5.12): exact for one producer thread. */
+#define EMIT_MAX 16
+#define EMIT(n)                                                                                   \
+	for (__u32 i_ = 0; i_ < EMIT_MAX && i_ < (n); i_++)                                       \
+		emit_event(LAT_EV_BENCH, 0, 1, 0, 0, seq++, 100 + i_)
+#else
 /* One emit step: a benchmark record of series 1 whose start_ns carries a global sequence
  * number (so consumers can check order) and whose duration varies. */
 static long emit_step(__u32 i, void *arg)
@@ -39,6 +39,9 @@ static long emit_step(__u32 i, void *arg)
 	emit_event(LAT_EV_BENCH, 0, 1, 0, 0, __sync_fetch_and_add(&seq, 1), 100 + (i & 1023));
 	return 0;
 }
+
+#define EMIT(n) bpf_loop((n), emit_step, NULL, 0)
+#endif
 
 SEC("xdp")
 int target_light(struct xdp_md *ctx)
@@ -51,7 +54,7 @@ int target_heavy(struct xdp_md *ctx)
 {
 	__u64 acc = 0;
 
-	bpf_loop(heavy_loops, spin_step, &acc, 0);
+	SPIN(heavy_loops, acc);
 	return acc == 42 ? XDP_DROP : XDP_PASS;
 }
 
@@ -60,14 +63,14 @@ int target_heavy2(struct xdp_md *ctx)
 {
 	__u64 acc = 0;
 
-	bpf_loop(heavy2_loops, spin_step, &acc, 0);
+	SPIN(heavy2_loops, acc);
 	return acc == 42 ? XDP_DROP : XDP_PASS;
 }
 
 SEC("xdp")
 int target_emit(struct xdp_md *ctx)
 {
-	bpf_loop(emit_n, emit_step, NULL, 0);
+	EMIT(emit_n);
 	return XDP_PASS;
 }
 

@@ -83,6 +83,12 @@ struct demo *demo__start(struct collector *c, bool self_time, char *err, size_t 
 
 	if (!d)
 		return NULL;
+	if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_XDP, BPF_FUNC_loop, NULL) == 0) {
+		e = -ENOTSUP;
+		snprintf(err, errlen, "the demo's programs need bpf_loop (Linux 5.17), which this kernel "
+				      "lacks: no demo here");
+		goto fail;
+	}
 	d->skel = demo_bpf__open();
 	if (!d->skel) {
 		e = -errno;

@@ -16,11 +16,13 @@
 
 #include "base/ksyms.h"
 #include "collect/collector.h"
+#include "collect/compat.h"
 #include "collect/helpertrace.h"
 #include "collect/aggset.h"
 #include "collect/progstats.h"
 #include "collect/progtrace.h"
 #include "helpertrace.skel.h"
+#include "helpertrace_compat.skel.h"
 
 struct helper_probe {
 	char func[64];
@@ -701,7 +703,7 @@ static int fentry_attach(struct helpertrace_bpf *skel, struct bpf_program *entry
 static int load_probe(struct helpertrace *ht, const struct helper_site *site, bool fentry,
 		      const struct lat_hagg_site *agg, int nagg, struct helpertrace_bpf **out)
 {
-	struct helpertrace_bpf *skel = helpertrace_bpf__open();
+	struct helpertrace_bpf *skel = COMPAT_OPEN(helpertrace);
 	struct bpf_program *entry, *exit;
 	bool typed;
 	int e;

@@ -132,17 +132,27 @@ void progagg__free(struct progagg *pa)
 	free(pa);
 }
 
+/* Take a max and a ~min out of a record into the carry. */
+static void take_minmax(struct progagg *pa, __u64 *max, __u64 *min_inv)
+{
+	uint64_t mx = __atomic_exchange_n(max, 0, __ATOMIC_SEQ_CST);
+	uint64_t mi = __atomic_exchange_n(min_inv, 0, __ATOMIC_SEQ_CST);
+
+	pa->carry_max = mx > pa->carry_max ? mx : pa->carry_max;
+	pa->carry_min_inv = mi > pa->carry_min_inv ? mi : pa->carry_min_inv;
+}
+
 /* Take one CPU's gains: buckets into dense, the rest into the carry. The exchanges pair with the
  * probes' atomic adds (both are locked instructions on the same words). */
 static void take_cpu(struct progagg *pa, struct lat_agg *a, uint64_t *dense)
 {
-	uint64_t mx, mi;
-
 	pa->carry_sum += __atomic_exchange_n(&a->sum, 0, __ATOMIC_SEQ_CST);
-	mx = __atomic_exchange_n(&a->max, 0, __ATOMIC_SEQ_CST);
-	mi = __atomic_exchange_n(&a->min_inv, 0, __ATOMIC_SEQ_CST);
-	pa->carry_max = mx > pa->carry_max ? mx : pa->carry_max;
-	pa->carry_min_inv = mi > pa->carry_min_inv ? mi : pa->carry_min_inv;
+	take_minmax(pa, &a->max, &a->min_inv);
+	/* The nested runs' max and min of the objects built without compare-and-swap (agg.bpf.h;
+	 * always 0 with the others): looked at first, so that the common case adds no exchange. */
+	if (__atomic_load_n(&a->max_n, __ATOMIC_RELAXED) ||
+	    __atomic_load_n(&a->min_inv_n, __ATOMIC_RELAXED))
+		take_minmax(pa, &a->max_n, &a->min_inv_n);
 	for (uint32_t b = 0; b < LAT_HIST_NBUCKETS; b++)
 		if (__atomic_load_n(&a->buckets[b], __ATOMIC_RELAXED))
 			dense[b] += __atomic_exchange_n(&a->buckets[b], 0, __ATOMIC_SEQ_CST);

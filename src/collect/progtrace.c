@@ -15,12 +15,14 @@
 #include <bpf/libbpf.h>
 
 #include "collect/collector.h"
+#include "collect/compat.h"
 #include "collect/progagg.h"
 #include "collect/progstats.h"
 #include "collect/progtrace.h"
 #include "model/hist.h"
 #include "progrefs.skel.h"
 #include "progtrace.skel.h"
+#include "progtrace_compat.skel.h"
 #include "target.skel.h"
 
 /* Test runs used to measure the probe floor. */
@@ -276,7 +278,7 @@ static uint32_t unseen_every(void)
 static int load_copy(struct progtrace *pt, int target_fd, uint32_t id, const char *func,
 		     bool share, bool agg, struct progtrace_bpf **out)
 {
-	struct progtrace_bpf *skel = progtrace_bpf__open();
+	struct progtrace_bpf *skel = COMPAT_OPEN(progtrace);
 	int err;
 
 	if (!skel)

@@ -513,6 +513,13 @@ struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n,
 		return NULL;
 	s->n = n < LAT_SPAN_MAX ? n : LAT_SPAN_MAX;
 	s->agg_ncpu = agg && s->n > 0 ? progagg__ncpu() : 0;
+	/* Every probe finds its span through its link's cookie (bpf/spans.bpf.c). */
+	if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_get_attach_cookie, NULL) == 0) {
+		e = ENOTSUP;
+		snprintf(err, errlen, "spans need BPF link cookies (Linux 5.15), which this kernel "
+				      "lacks: no span can be measured here");
+		goto fail;
+	}
 	e = check_fns(sp, n, err, errlen);
 	if (e)
 		goto fail;

@@ -132,6 +132,15 @@ int vhost__support(char *why, size_t len, int *kvm)
 				 v->name);
 		return -ENOENT;
 	}
+	/* The chain reads vhost's structures by their BTF: a loaded vhost module without BTF of
+	 * its own (module BTF came with 5.11) has none to read them by. */
+	if (access("/sys/module/vhost/initstate", F_OK) == 0 &&
+	    access("/sys/kernel/btf/vhost", F_OK) != 0) {
+		snprintf(why, len,
+			 "segments of the vhost path need the vhost module's BTF (Linux 5.11), which "
+			 "this kernel lacks");
+		return -ENOTSUP;
+	}
 	if (!k.signal) {
 		snprintf(why, len,
 			 "cannot build the vhost chain: neither eventfd_signal nor "

@@ -33,7 +33,9 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "collect/compat.h"
 #include "target.skel.h"
+#include "target_compat.skel.h"
 
 /* Program ID of a loaded program. */
 static unsigned prog_id(const struct bpf_program *p)
@@ -178,10 +180,15 @@ static const struct bpf_program *named(struct target_bpf *skel, const char *what
 
 int main(void)
 {
-	struct target_bpf *skel = target_bpf__open_and_load();
+	/* Kernels without bpf_loop (5.17) or compare-and-swap take the plain-loop build. */
+	struct target_bpf *skel = COMPAT_OPEN_IF(target, compat__no_loop());
 	char line[256], what[32];
 	unsigned n, t;
 
+	if (skel && target_bpf__load(skel)) {
+		target_bpf__destroy(skel);
+		skel = NULL;
+	}
 	if (!skel) {
 		fprintf(stderr, "target: cannot load target.bpf.o: %s\n", strerror(errno));
 		return 1;

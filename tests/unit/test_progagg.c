@@ -260,12 +260,55 @@ out:
 	free(d);
 }
 
+/* The objects built without compare-and-swap (bpf/agg.bpf.h, LAT_COMPAT) keep the max and min
+ * of runs that ended inside another's update in max_n and min_inv_n: the harvest takes them
+ * out with the others, and the extremes are theirs when they are the larger and smaller. */
+static void test_harvest_nested_minmax(void)
+{
+	struct lat_agg *mem = calloc(NCPU, sizeof(*mem));
+	struct progagg_delta *d = calloc(1, sizeof(*d));
+	struct progagg *pa = progagg__wrap(mem, NCPU);
+
+	if (!ASSERT_NONNULL(pa, "wrap") || !ASSERT_NONNULL(d, "scratch"))
+		goto out;
+	sim_add(&mem[1], 1000);
+	sim_add(&mem[1], 2000);
+	/* Two runs that ended nested in an update on CPU 1: buckets as usual, extremes apart. */
+	mem[1].buckets[lat_hist_bucket(5000)]++;
+	mem[1].buckets[lat_hist_bucket(300)]++;
+	mem[1].count += 2;
+	mem[1].sum += 5300;
+	mem[1].max_n = 5000;
+	mem[1].min_inv_n = ~300ull;
+	ASSERT_EQ(progagg__harvest(pa, false, d), 4, "runs harvested");
+	ASSERT_EQ(d->d.max, 5000, "max: the nested run's");
+	ASSERT_EQ(d->d.min, 300, "min: the nested run's");
+	ASSERT_EQ(d->d.sum, 8300, "sum");
+	ASSERT_EQ(mem[1].max_n + mem[1].min_inv_n, 0, "nested extremes taken out");
+	/* Nested extremes inside the outer ones change nothing. */
+	sim_add(&mem[2], 100);
+	sim_add(&mem[2], 9000);
+	mem[2].buckets[lat_hist_bucket(500)]++;
+	mem[2].count++;
+	mem[2].sum += 500;
+	mem[2].max_n = 500;
+	mem[2].min_inv_n = ~500ull;
+	ASSERT_EQ(progagg__harvest(pa, false, d), 3, "runs harvested");
+	ASSERT_EQ(d->d.max, 9000, "max: the outer run's");
+	ASSERT_EQ(d->d.min, 100, "min: the outer run's");
+out:
+	progagg__free(pa);
+	free(d);
+	free(mem);
+}
+
 int main(void)
 {
 	test__suite = "progagg";
 	RUN_TEST(test_harvest_matches_events);
 	RUN_TEST(test_harvest_deltas);
 	RUN_TEST(test_harvest_carry);
+	RUN_TEST(test_harvest_nested_minmax);
 	RUN_TEST(test_budget);
 	RUN_TEST(test_helper_sites);
 	printf("progagg: %d passed, %d failed\n", test__passed, test__failed);

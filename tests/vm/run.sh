@@ -11,11 +11,12 @@
 # speed target; a whole 6.12 run took ~770 s at host load 2-7 on 2 CPUs), VM_IDLE_TIMEOUT (a guest
 # that prints no result line for this long is hung: 2 x VM_TEST_TIMEOUT + 60 s),
 # VM_TEST_TIMEOUT (each guest test, 300 s), VM_TESTS (globs of guest test names to run, e.g.
-# 't_01*'), VM_REPEAT (run the selected tests N times in one boot, 1), VM_KERNEL (6.1, 6.1-rt,
-# 6.12 or 6.12-rt: Debian 12's or 13's kernel, standard or PREEMPT_RT; 6.1), VM_KERNEL_META (the
+# 't_01*'), VM_REPEAT (run the selected tests N times in one boot, 1), VM_KERNEL (5.10, 6.1,
+# 6.1-rt, 6.12 or 6.12-rt: Debian 11's kernel, or Debian 12's or 13's, standard or PREEMPT_RT;
+# 6.1), VM_KERNEL_META (the
 # meta package naming the kernel: linux-image-amd64, or linux-image-rt-amd64 for the -rt ones),
 # VM_KERNEL_PKG (a kernel package instead), VM_APT_SUITE (the Debian suite to fetch it from with
-# a sources list kept in the cache: trixie for 6.12; empty for the host's own apt sources, as
+# a sources list kept in the cache: trixie for 6.12, bullseye for 5.10; empty for the host's own apt sources, as
 # for 6.1), VM_APT_URI (that list's mirror: the host's Debian mirror), VM_VERBOSE=1 (print the
 # whole console), VM_INSTANCE (a name that lets a second run of the same kernel boot beside the
 # first), VM_SMP (vCPUs, 2), VM_GUEST_EXTRA (a directory whose guest tests go to /tests too), VM_BINS_EXTRA (a
@@ -127,7 +128,7 @@ BUSYBOX=$(command -v busybox || true)
 	skip "no static busybox (apt-get install busybox-static)"
 
 # Kernel: VM_KERNEL names Debian's generation and flavour: 6.1 (Debian 12, the default),
-# 6.1-rt, 6.12 (Debian 13, from the trixie suite), 6.12-rt. It sets the defaults of
+# 6.1-rt, 6.12 (Debian 13, from the trixie suite), 6.12-rt, 5.10 (Debian 11, from bullseye). It sets the defaults of
 # VM_KERNEL_META (the meta package naming the kernel) and VM_APT_SUITE (empty: the host's apt
 # sources; a suite name: a sources list of its own in the cache, see apt_run).
 VM_KERNEL=${VM_KERNEL:-6.1}
@@ -136,7 +137,8 @@ case $VM_KERNEL in
 6.1-rt) def_meta=linux-image-rt-amd64 def_suite= ;;
 6.12) def_meta=linux-image-amd64 def_suite=trixie ;;
 6.12-rt) def_meta=linux-image-rt-amd64 def_suite=trixie ;;
-*) die "VM_KERNEL must be 6.1, 6.1-rt, 6.12 or 6.12-rt, not '$VM_KERNEL'" ;;
+5.10) def_meta=linux-image-amd64 def_suite=bullseye ;;
+*) die "VM_KERNEL must be 5.10, 6.1, 6.1-rt, 6.12 or 6.12-rt, not '$VM_KERNEL'" ;;
 esac
 VM_META=${VM_KERNEL_META:-$def_meta}
 SUITE=${VM_APT_SUITE-$def_suite}
@@ -349,8 +351,11 @@ while read -r m; do
 	for ext in "" .xz .zst .gz; do
 		[ -f "$KMODS/$m$ext" ] && src=$KMODS/$m$ext && break
 	done
-	# (built into this kernel: virtio is on 6.12, a module on 6.1)
-	grep -qx "kernel/$m" "$MODDIR/$KVER/modules.builtin" 2>/dev/null && continue
+	# (one this kernel builds in: virtio is on 6.12, a module on 6.1; rng-core on 6.1 and
+	# 6.12, a module on 5.10)
+	if [ -z "$src" ] && grep -qx "kernel/$m" "$MODDIR/$KVER/modules.builtin" 2>/dev/null; then
+		continue
+	fi
 	[ -n "$src" ] || die "modules.txt: $m is not in $KMODS (kernel $KVER)"
 	name=$(basename "$m" .ko | tr - _)
 	if command -v modinfo >/dev/null; then

@@ -12,6 +12,18 @@ no_kvm() {
 	skip "$1" "no /dev/kvm: $(cat /run/vmtest/nokvm)"
 }
 
+# spans_refused NAME FILE: on a kernel before 5.15 (no BPF link cookies, which every span probe
+# needs), check that lattop refuses FILE's spans in one sentence with a failure status, SKIP
+# NAME's other checks, and return true; false on newer kernels, where the test goes on.
+spans_refused() {
+	kver_ge 5 15 && return 1
+	lattop -b -n 1 --spans "$2" >/tmp/refused.out 2>/tmp/refused.err
+	expect "$1-refused-status" $? 1
+	ok "$1-refused-sentence" grep -qx "lattop: spans need BPF link cookies (Linux 5.15), which this kernel lacks: no span can be measured here" /tmp/refused.err ||
+		cat /tmp/refused.err
+	skip "$1" "this kernel has no BPF link cookies (Linux 5.15), which spans need"
+}
+
 # kver_ge MAJOR MINOR: true when the running kernel is at least MAJOR.MINOR (6.1 or 6.12 here:
 # the tests that check what changed between the two ask this).
 kver_ge() {

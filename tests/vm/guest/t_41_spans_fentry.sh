@@ -27,6 +27,7 @@ scol() {
 	awk -F, -v span="$1" -v want="$2" 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next} $h["span"]==span{v=$h[want]} END{print v}' "$3"
 }
 
+spans_refused fentry-span $T/f.json && exit 0
 lattop -b -o csv -c -d 0.5 -D 120 --spans $T/f.json >$T/f.csv 2>$T/f.err &
 lp=$!
 wait_line 'tun_open' $T/f.csv 300 || { fail fentry-span-start "$(cat $T/f.err)"; exit 1; }
