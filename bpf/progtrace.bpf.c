@@ -389,8 +389,14 @@ static __always_inline int exit_sample(__u32 cpu, __u64 start, __u64 now)
 		CPU_COUNT(stale); /* ours is too old to be a run: not a sample */
 		return 0;
 	}
+#ifdef LAT_COMPAT
+	/* No fetching atomics before 5.12: a plain increment (the knob's tests run one CPU). */
+	if (lat_unseen_every && lat_unseen_n++ % lat_unseen_every == 0)
+		return 0;
+#else
 	if (lat_unseen_every && __sync_fetch_and_add(&lat_unseen_n, 1) % lat_unseen_every == 0)
 		return 0;
+#endif
 	if (agg_on)
 		agg_add_at(0, LAT_MAX_CPUS, cpu, now - start); /* one slot: a record per CPU */
 	else
