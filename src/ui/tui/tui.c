@@ -460,7 +460,8 @@ static void draw_counters(struct tui *t, int y)
 	const struct model_counters *c = t->cumulative ? &m->c_cum : &m->c_last;
 	bool lost = m->c_last.rb_drops || m->c_last.queue_drops || m->c_last.recursion ||
 		    m->c_last.nest;
-	char line[256], rows[32], tail[160];
+	char line[256], rows[32], tail[160], probes[320] = "";
+	int x;
 
 	fmt_drops(c, line, sizeof(line));
 	fmt_count(t->nrows, rows, sizeof(rows));
@@ -469,12 +470,18 @@ static void draw_counters(struct tui *t, int y)
 	attroff(lost ? tui_attr(t, TH_WARN) : A_NORMAL);
 	counters__budget_tail(m, t->cumulative, tail, sizeof(tail));
 	if (m->floor_ns && m->run_cost_ns)
-		printw("   probes on %d (floor %" PRIu64 "ns, %" PRIu64 " ns a run, %.2f%% CPU%s)",
-		       m->probed, m->floor_ns, m->run_cost_ns, model__probe_cost_pct(m, t->cumulative),
-		       tail);
+		snprintf(probes, sizeof(probes),
+			 "   probes on %d (floor %" PRIu64 "ns, %" PRIu64 " ns a run, %.2f%% CPU%s)",
+			 m->probed, m->floor_ns, m->run_cost_ns,
+			 model__probe_cost_pct(m, t->cumulative), tail);
 	else if (m->floor_ns)
-		printw("   probes on %d (floor %" PRIu64 "ns, ~%.2f%% CPU%s)", m->probed, m->floor_ns,
-		       model__probe_cost_pct(m, t->cumulative), tail);
+		snprintf(probes, sizeof(probes), "   probes on %d (floor %" PRIu64 "ns, ~%.2f%% CPU%s)",
+			 m->probed, m->floor_ns, model__probe_cost_pct(m, t->cumulative), tail);
+	/* Cut at the screen's edge: the budget's part makes the line long, and a wrap would
+	 * write over the line below. */
+	x = getcurx(stdscr);
+	if (probes[0] && x < COLS)
+		addnstr(probes, COLS - x);
 	clrtoeol();
 }
 
