@@ -231,6 +231,15 @@ static void progs_harvest(struct session *s, struct kind *k, bool force)
 		progtrace__harvest(pk->pt);
 }
 
+/* The audit's entry of program id, or NULL. */
+static struct recon *recon_of(struct progs_kind *pk, uint32_t id)
+{
+	for (size_t j = 0; j < pk->nrc; j++)
+		if (pk->rc[j].id == id)
+			return &pk->rc[j];
+	return NULL;
+}
+
 /* The audit's entries follow the attached programs (a detached one keeps its gap in
  * retired_u), and each reads what its probes aggregated just before the stats scan. Only on
  * the aggregated path with bpf_stats on: elsewhere there is nothing exact to audit against. */
@@ -253,14 +262,10 @@ static void audit_pre(struct session *s, struct progs_kind *pk)
 	pk->nrc = k;
 	for (size_t i = 0; i < s->m->n; i++) {
 		const struct series *se = &s->m->s[i];
-		bool known = false;
 		uint64_t p, mi;
 
-		if (se->kind != LAT_EV_PROG || progtrace__runs(pk->pt, se->id, &p, &mi))
-			continue;
-		for (size_t j = 0; j < pk->nrc && !known; j++)
-			known = pk->rc[j].id == se->id;
-		if (known)
+		if (se->kind != LAT_EV_PROG || progtrace__runs(pk->pt, se->id, &p, &mi) ||
+		    recon_of(pk, se->id))
 			continue;
 		if (pk->nrc == pk->rccap) {
 			size_t cap = pk->rccap ? pk->rccap * 2 : 64;
@@ -403,7 +408,10 @@ static bool demo_prog(const struct session *s, uint32_t id)
 static bool own_prog(const struct session *s, struct progs_kind *pk, uint32_t id)
 {
 	if (id > pk->own_upto) {
-		if (pk->nown == pk->owncap) {
+		int n;
+
+		/* Read into room to spare, growing until everything held fits. */
+		while ((n = progstats__own_ids(pk->own, pk->owncap)) >= pk->owncap) {
 			int cap = pk->owncap ? pk->owncap * 2 : 256;
 			uint32_t *p = realloc(pk->own, cap * sizeof(*p));
 
@@ -411,18 +419,6 @@ static bool own_prog(const struct session *s, struct progs_kind *pk, uint32_t id
 				return true; /* not known: not watched */
 			pk->own = p;
 			pk->owncap = cap;
-		}
-		int n = progstats__own_ids(pk->own, pk->owncap);
-
-		/* Too many to hold: grow and read again next time. */
-		if (n >= pk->owncap) {
-			uint32_t *p = realloc(pk->own, 2 * pk->owncap * sizeof(*p));
-
-			if (p) {
-				pk->own = p;
-				pk->owncap *= 2;
-				n = progstats__own_ids(pk->own, pk->owncap);
-			}
 		}
 		pk->nown = n > 0 ? n : 0;
 		for (size_t i = 0; i < s->m->n; i++)
@@ -519,15 +515,11 @@ static void probe_costs(struct session *s, struct progs_kind *pk)
 		return;
 	for (size_t i = 0; i < s->m->n; i++) {
 		struct series *se = &s->m->s[i];
-		struct recon *r = NULL;
+		struct recon *r;
 		uint64_t t, n;
 
-		if (se->kind != LAT_EV_PROG || progtrace__probe_stats(pk->pt, se->id, &t, &n))
-			continue;
-		for (size_t j = 0; j < pk->nrc && !r; j++)
-			if (pk->rc[j].id == se->id)
-				r = &pk->rc[j];
-		if (!r)
+		if (se->kind != LAT_EV_PROG || progtrace__probe_stats(pk->pt, se->id, &t, &n) ||
+		    !(r = recon_of(pk, se->id)))
 			continue;
 		/* Enough runs for a figure: twenty. */
 		if (r->st_primed && n > r->st_n && n - r->st_n >= 20)
@@ -614,7 +606,6 @@ static void progs_sync(struct session *s, struct kind *k)
 	struct progs_kind *pk = k->st;
 	struct progtrace *pt = pk->pt;
 	uint64_t run_ns;
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int unprobeable = 0;
 
 	if (!pt) {
@@ -627,32 +618,33 @@ static void progs_sync(struct session *s, struct kind *k)
 	probe_costs(s, pk);
 	if (gather(s, pk))
 		pk->ncand = 0;
-	watchplan__plan(&pk->wp, pk->cand, pk->ncand, (double)run_ns, (int)ncpu, session__now_ns(s),
-			s->o->interval_ns);
+	watchplan__plan(&pk->wp, pk->cand, pk->ncand, (double)run_ns, s->m->ncpu,
+			session__now_ns(s), s->o->interval_ns);
 	for (size_t i = 0; i < s->m->n; i++) {
 		struct series *se = &s->m->s[i];
 		const struct wp_prog *p;
-		bool want, have;
+		bool want, have, in_set;
 
 		if (se->kind != LAT_EV_PROG)
 			continue;
-		p = watched(s, pk, se) ? plan_of(pk, se->id) : NULL;
+		in_set = watched(s, pk, se);
+		p = in_set ? plan_of(pk, se->id) : NULL;
 		want = p && p->want;
 		have = progtrace__attached(pt, se->id);
 		if (p && p->over)
 			snprintf(se->note, sizeof(se->note),
 				 NOTE_BUDGET ": needs %.3g%% of the machine's CPU, the budget is "
 				 "%.3g%%",
-				 watchplan__cost_pct(p->rate, (double)run_ns, (int)ncpu),
+				 watchplan__cost_pct(p->rate, p->run_ns > run_ns ? p->run_ns : run_ns,
+						     s->m->ncpu),
 				 pk->wp.budget_pct);
 		else if (p && !strncmp(se->note, NOTE_BUDGET, strlen(NOTE_BUDGET)))
 			se->note[0] = '\0';
 		if (want != have)
 			switch_one(pk, se, want);
-		if (!p && !watched(s, pk, se) && !se->gone &&
-		    !strstr(se->note, "unloaded by its owner"))
+		if (!in_set && !se->gone && !strstr(se->note, "unloaded by its owner"))
 			se->note[0] = '\0';
-		if (watched(s, pk, se) && refused(se))
+		if (in_set && refused(se))
 			unprobeable++;
 		model__set_probing(s->m, se, progtrace__attached(pt, se->id));
 		if (se->in_turns != (p && p->turns))
@@ -663,9 +655,7 @@ static void progs_sync(struct session *s, struct kind *k)
 			session__drain(s);
 	}
 	s->m->probed = progtrace__count(pt);
-	s->m->has_budget = true;
-	s->m->budget_pct = pk->wp.budget_pct;
-	s->m->ncpu = (int)ncpu;
+	s->m->budget_pct = pk->wp.budget_pct; /* -p edited in the TUI changes the default */
 	s->m->unprobeable = unprobeable;
 	s->m->watch_want = pk->wp.nwant;
 	s->m->turns = pk->ncand && pk->cand[0].turns;
