@@ -12,7 +12,8 @@
  *                 20 D + 15 k (k + 1) us, so it lasts 20 k + 15 k (k + 1) us: 50, 130, 240,
  *                 380, 550 us for k = 1..5, each a different time; paired outermost first
  *                 instead, the k-th return would take the k-th entry's start (130, 170, 240,
- *                 340, 470 us). Prints "recursed C" (C = N x D calls)
+ *                 340, 470 us). Prints "recursed C p50 A" (C = N x D calls; A the median of
+ *                 every call's duration as its caller timed it, ns, 0 if C > 100000 x D)
  *   reenter N     N calls of spanfix_reenter(0), each re-entered once on the same thread: it
  *                 spins 150 us, raises SIGUSR1, whose handler calls spanfix_reenter(1) (which
  *                 spins 100 us), then spins 250 us after the handler returns. The inner call
@@ -95,15 +96,31 @@ void spanfix_work(unsigned us)
 	__asm__ volatile("" ::: "memory");
 }
 
+/* Durations of the recursive calls as their callers timed them (probes included), for the
+ * "recurse" command's percentiles: rec_d holds rec_cap entries, rec_n are used. */
+static unsigned long long *rec_d;
+static size_t rec_n, rec_cap;
+
+static void rec_add(unsigned long long d)
+{
+	if (rec_n < rec_cap)
+		rec_d[rec_n++] = d;
+}
+
 /* The recursive function, level depth: spins 20 us, recurses depth - 1 more levels, then
  * spins depth x 30 us, so every level lasts a different, known time. Returns the calls made. */
 __attribute__((noinline, used)) int spanfix_recurse(int depth);
 int spanfix_recurse(int depth)
 {
-	int r;
+	int r = 1;
 
 	spin_us(20);
-	r = depth > 1 ? spanfix_recurse(depth - 1) + 1 : 1;
+	if (depth > 1) {
+		unsigned long long t0 = mono_ns();
+
+		r = spanfix_recurse(depth - 1) + 1;
+		rec_add(mono_ns() - t0);
+	}
 	spin_us(30u * (unsigned)depth);
 	__asm__ volatile("" ::: "memory");
 	return r;
@@ -255,9 +272,23 @@ int main(void)
 
 			if (k == 1 || depth < 1 || depth > 64)
 				depth = 5;
-			for (int i = 0; i < n; i++)
+			if (n < 0 || n > 100000)
+				n = 0;
+			free(rec_d);
+			rec_cap = (size_t)n * (size_t)depth;
+			rec_n = 0;
+			rec_d = calloc(rec_cap ? rec_cap : 1, sizeof(rec_d[0]));
+			if (!rec_d)
+				rec_cap = 0;
+			for (int i = 0; i < n; i++) {
+				unsigned long long t0 = mono_ns();
+
 				calls += spanfix_recurse(depth);
-			printf("recursed %d\n", calls);
+				rec_add(mono_ns() - t0);
+			}
+			qsort(rec_d, rec_n, sizeof(rec_d[0]), cmp_u64);
+			printf("recursed %d p50 %llu\n", calls,
+			       rec_n == (size_t)calls ? pct(rec_d, (int)rec_n, 0.5) : 0ULL);
 		} else if (sscanf(line, "reenter %d", &n) == 1) {
 			int calls = 0;
 

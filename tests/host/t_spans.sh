@@ -20,7 +20,7 @@ $LATTOP -b -o json -c -d 0.5 -D 600 -u "$FIXABS:spanfix_work" -u "$fixpid:spanfi
 lat=$!
 wait_report "$TMP/u.json"
 echo mix >&"${SF[1]}"; read -r _ mixed _ cp50 _ cp99 <&"${SF[0]}"
-echo "recurse 200" >&"${SF[1]}"; read -r _ recursed <&"${SF[0]}"
+echo "recurse 200" >&"${SF[1]}"; read -r _ recursed _ rcp50 <&"${SF[0]}"
 echo "reenter 200" >&"${SF[1]}"; read -r _ reentered <&"${SF[0]}"
 end_session $lat "$TMP/u.json"
 expect_eq u-exit $? 0
@@ -47,13 +47,15 @@ check work-p99-bounds python3 -c "import sys; sys.exit(not (500000*0.99 <= $p99 
 # Recursion: 200 calls 5 deep. Level k (1 innermost) spins 20 us before and 30k us after its
 # inner call, so paired innermost first the levels last 50, 130, 240, 380 and 550 us; paired
 # outermost first they would last 130, 170, 240, 340 and 470 us (see spanfix.c). Histogram:
-# p50 (the 500th of 1000) is a level-3 call, 240 us either way, so it only bounds; p95 (the
-# 950th) is a level-5 call: at least 550 us less 1%, where outermost-first pairing gives 470 us
-# plus probe costs; the max likewise. Tolerance above nominal: 10% plus 20 us per inner call
-# (uprobe + uretprobe cost ~5 us each here) for scheduling.
+# p50 (the 500th of 1000) is a level-3 call, 240 us either way, so it only bounds, from below
+# by the nominal time and from above by the median of the calls as their callers timed them
+# (probes and any preemption included, as for spanfix_work: a fixed bound of 10% plus 40 us
+# failed once in CI, 313 us, with two emulated guests beside it); p95 (the 950th) is a level-5
+# call: at least 550 us less 1%, where outermost-first pairing gives 470 us plus probe costs;
+# the max likewise.
 rp50=$(row spanfix_recurse p50_ns); rp95=$(row spanfix_recurse p95_ns); rmax=$(row spanfix_recurse max_ns)
-echo "measured: recurse p50 ${rp50} ns, p95 ${rp95} ns, max ${rmax} ns"
-check recurse-p50-level3 python3 -c "import sys; sys.exit(not (240000*0.99 <= $rp50 <= (240000*1.1+40000)*1.01))"
+echo "measured: recurse p50 ${rp50} ns (caller ${rcp50}), p95 ${rp95} ns, max ${rmax} ns"
+check recurse-p50-level3 python3 -c "import sys; sys.exit(not (240000*0.99 <= $rp50 <= $rcp50*1.01))"
 check recurse-p95-level5 python3 -c "import sys; sys.exit(not ($rp95 >= 550000*0.99))"
 check recurse-max-level5 python3 -c "import sys; sys.exit(not ($rmax >= 550000))"
 # Re-entry: 200 calls each re-entered once on the same thread by a signal handler: inner
@@ -170,7 +172,7 @@ $LATTOP -b -o json -c -d 0.5 -D 600 -u "$FIXABS:spanfix_recurse" --spans "$TMP/l
 	>"$TMP/loss.out" 2>"$TMP/loss.err" &
 lat=$!
 wait_report "$TMP/loss.out"
-echo "recurse 10 20" >&"${SF[1]}"; read -r _ deep <&"${SF[0]}"
+echo "recurse 10 20" >&"${SF[1]}"; read -r _ deep _ <&"${SF[0]}"
 echo "orphan 16484" >&"${SF[1]}"; read -r _ <&"${SF[0]}"
 echo "finish 16484" >&"${SF[1]}"; read -r _ <&"${SF[0]}"
 end_session $lat "$TMP/loss.out"
