@@ -34,6 +34,8 @@ static void series__fini(struct series *s)
 			free(s->heat[i].cnt);
 	free(s->heat);
 	s->heat = NULL;
+	free(s->attr);
+	s->attr = NULL;
 }
 
 /* Bytes a series' heat history holds. */
@@ -73,7 +75,7 @@ void model__cost(const struct model *m, struct model_cost *c)
 	for (size_t i = 0; i < m->n; i++) {
 		c->hist_bytes += hist__bytes(&m->s[i].h_open) + hist__bytes(&m->s[i].h_last) +
 				 hist__bytes(&m->s[i].h_cum);
-		heat += heat_bytes(&m->s[i]);
+		heat += heat_bytes(&m->s[i]) + (m->s[i].attr ? sizeof(*m->s[i].attr) : 0);
 	}
 	c->bytes = sizeof(*m) + c->hist_bytes + heat + m->cap * (sizeof(*m->s) + sizeof(*m->act)) +
 		   m->index_cap * sizeof(*m->index) +
@@ -316,6 +318,64 @@ void model__set_measured(struct model *m, struct series *s)
 {
 	series__touch(m, s);
 	s->meas_open = true;
+}
+
+/* Copy a string field whole up to its first NUL (or its size less one), zeros after it. */
+#define ATTR_STR(d, s) memcpy((d), (s), strnlen((s), sizeof(d) - 1))
+
+/* Copy a into *d field by field over zeros: bytes after a string's end and padding are zero,
+ * every string ends within its field, counts are clamped to what the arrays hold, so two
+ * copies of the same facts compare equal byte for byte. */
+static void attr_norm(struct prog_attr *d, const struct prog_attr *a)
+{
+	memset(d, 0, sizeof(*d));
+	d->id = a->id;
+	d->uid = a->uid;
+	d->load_time_s = a->load_time_s;
+	d->verified_insns = a->verified_insns;
+	ATTR_STR(d->tag, a->tag);
+	d->nowners = a->nowners < ATTR_OWNERS ? a->nowners : ATTR_OWNERS;
+	d->owners_total = a->owners_total > d->nowners ? a->owners_total : d->nowners;
+	for (uint32_t i = 0; i < d->nowners; i++) {
+		d->owners[i].pid = a->owners[i].pid;
+		ATTR_STR(d->owners[i].comm, a->owners[i].comm);
+	}
+	ATTR_STR(d->cgroup, a->cgroup);
+	ATTR_STR(d->container, a->container);
+	ATTR_STR(d->unit, a->unit);
+	d->npoints = a->npoints < ATTR_POINTS ? a->npoints : ATTR_POINTS;
+	d->points_total = a->points_total > d->npoints ? a->points_total : d->npoints;
+	for (uint32_t i = 0; i < d->npoints; i++) {
+		ATTR_STR(d->points[i].kind, a->points[i].kind);
+		ATTR_STR(d->points[i].where, a->points[i].where);
+		d->points[i].link_id = a->points[i].link_id;
+	}
+}
+
+/* Set what is known of who holds a series' program and where it is attached. */
+int model__set_attr(struct model *m, struct series *s, const struct prog_attr *a)
+{
+	struct prog_attr n;
+
+	(void)m;
+	if (!a) {
+		if (s->attr)
+			s->attr_gen++;
+		free(s->attr);
+		s->attr = NULL;
+		return 0;
+	}
+	attr_norm(&n, a);
+	if (s->attr && !memcmp(s->attr, &n, sizeof(n)))
+		return 0;
+	if (!s->attr) {
+		s->attr = malloc(sizeof(*s->attr));
+		if (!s->attr)
+			return -ENOMEM;
+	}
+	memcpy(s->attr, &n, sizeof(n));
+	s->attr_gen++;
+	return 0;
 }
 
 /* Set a series' stats deltas for the open interval and its absolute run count. */
@@ -814,6 +874,34 @@ static bool row_per_event(const struct model *m, const struct series *s, const s
 	return meas;
 }
 
+/* The first owner as "comm[pid]", " +N" for the others. */
+void model__attr_owner(const struct prog_attr *a, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (!a->nowners)
+		return;
+	if (a->owners_total > 1)
+		snprintf(buf, len, "%.15s[%d] +%u", a->owners[0].comm, a->owners[0].pid,
+			 a->owners_total - 1);
+	else
+		snprintf(buf, len, "%.15s[%d]", a->owners[0].comm, a->owners[0].pid);
+}
+
+/* The first attach point as "kind where", " +N" for the others. */
+void model__attr_attach(const struct prog_attr *a, char *buf, size_t len)
+{
+	const struct attr_point *p = &a->points[0];
+
+	buf[0] = '\0';
+	if (!a->npoints)
+		return;
+	if (a->points_total > 1)
+		snprintf(buf, len, "%.15s%s%.111s +%u", p->kind, p->where[0] ? " " : "", p->where,
+			 a->points_total - 1);
+	else
+		snprintf(buf, len, "%.15s%s%.111s", p->kind, p->where[0] ? " " : "", p->where);
+}
+
 /* Compute a row for series s from the last interval or the cumulative figures. */
 void model__row(const struct model *m, const struct series *s, bool cumulative, struct row *r)
 {
@@ -831,6 +919,12 @@ void model__row(const struct model *m, const struct series *s, bool cumulative, 
 	r->timed = -1;
 	r->total_runs = s->run_cnt;
 	r->prog_name = s->name;
+	if (s->attr) {
+		model__attr_owner(s->attr, r->owner, sizeof(r->owner));
+		model__attr_attach(s->attr, r->attach, sizeof(r->attach));
+		snprintf(r->container, sizeof(r->container), "%s",
+			 s->attr->container[0] ? s->attr->container : s->attr->unit);
+	}
 	if (s->has_hist)
 		h = cumulative ? &s->h_cum : &s->h_last;
 

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "lattop.h"
+#include "model/attr.h"
 #include "model/hist.h"
 
 enum lat_mode {
@@ -90,6 +91,10 @@ struct series {
 	 * bpf_stats (0: not measured): the cost counts the larger of it and the run cost
 	 * measured at start-up, since runs far apart cost more than the start-up's tight loop. */
 	uint64_t probe_ns;
+	/* Who holds the program and where it is attached (a program series on a live host or
+	 * from a recording; NULL when not known). attr_gen grows with every change. */
+	struct prog_attr *attr;
+	uint32_t attr_gen;
 
 	/* Events: histograms (empty ones hold no memory) since the first event. */
 	bool has_hist;
@@ -249,6 +254,9 @@ const char *model__note_word(const char *note);
 /* The probes' cost in the window as a share of the whole machine (%): their runs times the
  * run cost over the window and the online CPUs; -1 when the CPUs are not known. */
 double model__probe_machine_pct(const struct model *m, bool cumulative);
+/* Set (a NULL a: forget) what is known of who holds series s's program and where it is
+ * attached; a copy is kept, and attr_gen grows only when it changed. Returns 0 or -ENOMEM. */
+int model__set_attr(struct model *m, struct series *s, const struct prog_attr *a);
 /* Replay: set a series' stats deltas for the open interval and its absolute run count. */
 void model__set_stats(struct model *m, struct series *s, uint64_t cnt, uint64_t time_ns,
 		      uint64_t run_cnt);
@@ -332,7 +340,16 @@ struct row {
 	bool sampled;
 	const struct model *m; /* the model and figures the row came from (named counters) */
 	bool cumulative;
+	/* Who and where, in words ("" when not known): the first owner "comm[pid]" (" +N" for
+	 * N more), its container or else its systemd unit, the first attach point "kind where"
+	 * (" +N"). Raw bytes from the kernel: views show them in their visible form. */
+	char owner[40];
+	char container[80];
+	char attach[144];
 };
+/* The owner and attach summaries of a row (struct row's owner and attach) from a. */
+void model__attr_owner(const struct prog_attr *a, char *buf, size_t len);
+void model__attr_attach(const struct prog_attr *a, char *buf, size_t len);
 /* Estimated CPU cost of the attached probes in the last interval (or cumulative), in percent
  * of one CPU: probed runs per second x the probe floor. */
 double model__probe_cost_pct(const struct model *m, bool cumulative);

@@ -13,6 +13,27 @@
 
 #include "rec/codec.h"
 
+/* Check an attr record's layout: its strings, owners and points end exactly at its end. */
+static const char *check_attr(const uint8_t *p, uint32_t len)
+{
+	uint64_t off = REC_ATTR_FIXED;
+
+	if (len < REC_ATTR_FIXED)
+		return "attr record too short";
+	off += (uint64_t)get16(p + 60) + get16(p + 62) + get16(p + 64);
+	for (uint32_t i = 0, n = get16(p + 40); i < n; i++) {
+		if (off + REC_OWNER_FIXED > len)
+			return "attr record owners run past its end";
+		off += REC_OWNER_FIXED + get16(p + off + 4);
+	}
+	for (uint32_t i = 0, n = get16(p + 42); i < n; i++) {
+		if (off + REC_POINT_FIXED > len)
+			return "attr record attach points run past its end";
+		off += REC_POINT_FIXED + (uint64_t)get16(p + off + 4) + get16(p + off + 6);
+	}
+	return off == len ? NULL : "attr record lengths do not add up";
+}
+
 /* Check a known record's inner layout against its length; NULL when fine, else what. */
 static const char *check_payload(uint32_t type, const uint8_t *p, uint32_t len)
 {
@@ -79,6 +100,8 @@ static const char *check_payload(uint32_t type, const uint8_t *p, uint32_t len)
 		}
 		return off == len ? NULL : "counters record has trailing bytes";
 	}
+	case REC_ATTR:
+		return check_attr(p, len);
 	default:
 		return NULL; /* unknown: skipped by length */
 	}
@@ -348,6 +371,57 @@ static int apply_interval(struct model *m, const uint8_t *p)
 	return REC_INTERVAL;
 }
 
+/* Apply an attr record (check_attr passed): the program's owners, cgroup and attach points,
+ * as many as the model keeps; the totals say how many there were. */
+static int apply_attr(struct model *m, const uint8_t *p)
+{
+	struct series *s = model__series(m, get16(p), get32(p + 4), get32(p + 8), get32(p + 12));
+	size_t lc = get16(p + 60), lk = get16(p + 62), lu = get16(p + 64);
+	size_t off = REC_ATTR_FIXED + lc + lk + lu;
+	uint32_t no = get16(p + 40), np = get16(p + 42);
+	struct prog_attr a;
+
+	if (!s)
+		return -ENOMEM;
+	if (get16(p + 2) & 1)
+		return model__set_attr(m, s, NULL) ? -ENOMEM : REC_ATTR;
+	memset(&a, 0, sizeof(a));
+	a.id = s->id;
+	a.uid = get32(p + 16);
+	a.verified_insns = get32(p + 20);
+	a.load_time_s = get64(p + 24);
+	a.owners_total = get32(p + 32);
+	a.points_total = get32(p + 36);
+	copy_str(a.tag, sizeof(a.tag), p + 44, strnlen((const char *)p + 44, 16));
+	copy_str(a.cgroup, sizeof(a.cgroup), p + REC_ATTR_FIXED, lc);
+	copy_str(a.container, sizeof(a.container), p + REC_ATTR_FIXED + lc, lk);
+	copy_str(a.unit, sizeof(a.unit), p + REC_ATTR_FIXED + lc + lk, lu);
+	for (uint32_t i = 0; i < no; i++) {
+		size_t l = get16(p + off + 4);
+
+		if (a.nowners < ATTR_OWNERS) {
+			a.owners[a.nowners].pid = (int32_t)get32(p + off);
+			copy_str(a.owners[a.nowners].comm, sizeof(a.owners[0].comm),
+				 p + off + REC_OWNER_FIXED, l);
+			a.nowners++;
+		}
+		off += REC_OWNER_FIXED + l;
+	}
+	for (uint32_t i = 0; i < np; i++) {
+		size_t l1 = get16(p + off + 4), l2 = get16(p + off + 6);
+
+		if (a.npoints < ATTR_POINTS) {
+			struct attr_point *pt = &a.points[a.npoints++];
+
+			pt->link_id = get32(p + off);
+			copy_str(pt->kind, sizeof(pt->kind), p + off + REC_POINT_FIXED, l1);
+			copy_str(pt->where, sizeof(pt->where), p + off + REC_POINT_FIXED + l1, l2);
+		}
+		off += REC_POINT_FIXED + l1 + l2;
+	}
+	return model__set_attr(m, s, &a) ? -ENOMEM : REC_ATTR;
+}
+
 /* Apply a counters record: deltas into the open interval (the interval record closes it). */
 static int apply_counters(struct model *m, const uint8_t *p)
 {
@@ -386,6 +460,8 @@ int rec__apply(const struct rec_file *f, size_t i, struct model *m, char *filter
 		return apply_interval(m, p);
 	case REC_COUNTERS:
 		return apply_counters(m, p);
+	case REC_ATTR:
+		return apply_attr(m, p);
 	case REC_FILTER:
 		if (get32(p) < MODE__COUNT)
 			m->mode = (enum lat_mode)get32(p);

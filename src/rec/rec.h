@@ -25,7 +25,7 @@
 #define REC_MAGIC "LATTOPREC"
 #define REC_MAGIC_LEN 12 /* "LATTOPREC" and three zero bytes */
 #define REC_MAJOR 1
-#define REC_MINOR 4
+#define REC_MINOR 5
 #define REC_HDR_LEN 20 /* magic, version, meta_len */
 
 enum rec_type {
@@ -34,6 +34,7 @@ enum rec_type {
 	REC_FILTER = 3,   /* the mode and the -p filter (at start and when they change) */
 	REC_EVENTS = 4,   /* --raw: a batch of struct lat_event */
 	REC_COUNTERS = 5, /* named counters' deltas of the interval that follows (format 1.1) */
+	REC_ATTR = 6,     /* who holds a program and where it is attached, when that changed (1.5) */
 };
 
 /* Longest -p list a filter record carries with its NUL: FILTER_MAX entries of 63-character
@@ -49,6 +50,9 @@ enum rec_type {
 #define REC_EVENT_SIZE 48
 #define REC_COUNTERS_FIXED 8
 #define REC_CTR_FIXED 28
+#define REC_ATTR_FIXED 68
+#define REC_OWNER_FIXED 6
+#define REC_POINT_FIXED 8
 
 /* An interval entry's flags. */
 #define REC_ENTRY_HIST 1u     /* a histogram delta follows */

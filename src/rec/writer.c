@@ -84,6 +84,38 @@ static const struct rec_field counter_fields[] = {
 	{ "name", "name_len bytes", 28 },
 };
 
+static const struct rec_field attr_fields[] = {
+	{ "kind", "u16", 0 },
+	{ "flags", "u16 (1 = nothing known any more)", 2 },
+	{ "id", "u32", 4 },
+	{ "aux", "u32", 8 },
+	{ "aux2", "u32", 12 },
+	{ "uid", "u32", 16 },
+	{ "verified_insns", "u32", 20 },
+	{ "loaded_at", "u64 seconds since the epoch", 24 },
+	{ "owners_total", "u32", 32 },
+	{ "attach_total", "u32", 36 },
+	{ "nowners", "u16", 40 },
+	{ "npoints", "u16", 42 },
+	{ "tag", "16 bytes (hex digits)", 44 },
+	{ "cgroup_len", "u16", 60 },
+	{ "container_len", "u16", 62 },
+	{ "unit_len", "u16", 64 },
+	{ "pad", "u16", 66 },
+	{ "strings", "cgroup, container, unit bytes, then nowners x owner, npoints x point", 68 },
+};
+static const struct rec_field owner_fields[] = {
+	{ "pid", "s32", 0 },
+	{ "comm_len", "u16", 4 },
+	{ "comm", "comm_len bytes", 6 },
+};
+static const struct rec_field point_fields[] = {
+	{ "link_id", "u32", 0 },
+	{ "kind_len", "u16", 4 },
+	{ "where_len", "u16", 6 },
+	{ "strings", "kind, where bytes", 8 },
+};
+
 /* Append the file header. */
 void rec__header(struct rec_buf *b, const char *meta_json)
 {
@@ -134,6 +166,9 @@ void rec__records_json(struct jsonw *w)
 	fields_json(w, "counters", REC_COUNTERS, REC_COUNTERS_FIXED, counters_fields,
 		    NF(counters_fields));
 	fields_json(w, "counter", 0, REC_CTR_FIXED, counter_fields, NF(counter_fields));
+	fields_json(w, "attr", REC_ATTR, REC_ATTR_FIXED, attr_fields, NF(attr_fields));
+	fields_json(w, "attr_owner", 0, REC_OWNER_FIXED, owner_fields, NF(owner_fields));
+	fields_json(w, "attr_point", 0, REC_POINT_FIXED, point_fields, NF(point_fields));
 	jsonw__end_object(w);
 }
 
@@ -143,6 +178,7 @@ struct shadow {
 	unsigned src;
 	uint64_t run_cnt;
 	uint32_t strings_crc;
+	uint32_t attr_gen; /* the series' attr_gen when its attr record was written */
 };
 
 struct rec_enc {
@@ -209,6 +245,59 @@ static void enc_series(struct rec_buf *b, const struct series *s)
 	put(b, s->type, lt);
 	put(b, s->note, lno);
 	put(b, s->sub, lsub);
+	rec_end(b, at);
+}
+
+/* Append an attr record: what is known of who holds a series' program and where it is
+ * attached (flags 1 and nothing more when that is not known any more). */
+static void enc_attr(struct rec_buf *b, const struct series *s)
+{
+	const struct prog_attr *a = s->attr;
+	size_t at = rec_begin(b, REC_ATTR);
+	uint16_t lc = a ? strlen(a->cgroup) : 0, lk = a ? strlen(a->container) : 0;
+	uint16_t lu = a ? strlen(a->unit) : 0;
+	uint8_t tag[16] = { 0 };
+
+	put16(b, s->kind);
+	put16(b, a ? 0 : 1);
+	put32(b, s->id);
+	put32(b, s->aux);
+	put32(b, s->aux2);
+	put32(b, a ? a->uid : 0);
+	put32(b, a ? a->verified_insns : 0);
+	put64(b, a ? a->load_time_s : 0);
+	put32(b, a ? a->owners_total : 0);
+	put32(b, a ? a->points_total : 0);
+	put16(b, a ? a->nowners : 0);
+	put16(b, a ? a->npoints : 0);
+	if (a)
+		memcpy(tag, a->tag, strnlen(a->tag, sizeof(tag)));
+	put(b, tag, sizeof(tag));
+	put16(b, lc);
+	put16(b, lk);
+	put16(b, lu);
+	put16(b, 0);
+	if (a) {
+		put(b, a->cgroup, lc);
+		put(b, a->container, lk);
+		put(b, a->unit, lu);
+		for (uint32_t i = 0; i < a->nowners; i++) {
+			uint16_t l = strlen(a->owners[i].comm);
+
+			put32(b, (uint32_t)a->owners[i].pid);
+			put16(b, l);
+			put(b, a->owners[i].comm, l);
+		}
+		for (uint32_t i = 0; i < a->npoints; i++) {
+			uint16_t l1 = strlen(a->points[i].kind), l2 = strlen(a->points[i].where);
+
+			put32(b, a->points[i].link_id);
+			put16(b, l1);
+			put16(b, l2);
+			put(b, a->points[i].kind, l1);
+			put(b, a->points[i].where, l2);
+		}
+	}
 	rec_end(b, at);
 }
 
@@ -327,6 +416,12 @@ void rec_enc__interval(struct rec_enc *e, const struct model *m, const char *fil
 		sh->gone = s->gone;
 		sh->src = s->src;
 		sh->strings_crc = sc;
+	}
+	for (size_t i = 0; i < m->n; i++) {
+		if (m->s[i].attr_gen == e->sh[i].attr_gen)
+			continue;
+		enc_attr(b, &m->s[i]);
+		e->sh[i].attr_gen = m->s[i].attr_gen;
 	}
 	if (!e->filter_written || e->mode != (uint32_t)m->mode || strcmp(e->filter, filter)) {
 		at = rec_begin(b, REC_FILTER);

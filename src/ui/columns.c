@@ -88,6 +88,23 @@ static void get_why(const struct row *r, struct cell *c)
 	*c = w[0] ? (struct cell){ .t = CELL_STR, .s = w } : (struct cell){ 0 };
 }
 
+/* Who and where: the first owner, its container (or unit) and the first attach point. */
+static void get_owner(const struct row *r, struct cell *c)
+{
+	*c = r->owner[0] ? (struct cell){ .t = CELL_STR, .s = r->owner } : (struct cell){ 0 };
+}
+
+static void get_container(const struct row *r, struct cell *c)
+{
+	*c = r->container[0] ? (struct cell){ .t = CELL_STR, .s = r->container }
+			     : (struct cell){ 0 };
+}
+
+static void get_attach(const struct row *r, struct cell *c)
+{
+	*c = r->attach[0] ? (struct cell){ .t = CELL_STR, .s = r->attach } : (struct cell){ 0 };
+}
+
 /* The latency columns every mode shows, with the same widths and drop order in each (one
  * definition, so a width or a drop priority cannot drift between modes). */
 #define LATENCY_COLUMNS                                                                          \
@@ -112,6 +129,10 @@ const struct column prog_columns[] = {
 	{ "SRC", "count_source", 6, true, get_source, COLUMN_OPTIONAL, false },
 	{ "TIMED", "timed_pct", 6, false, get_timed, COLUMN_OPTIONAL + 1, true },
 	{ "WHY", "not_watched", 9, true, get_why, COLUMN_OPTIONAL + 2, true },
+	/* Shown where the screen has room (the detail pane says all of it). */
+	{ "OWNER", "owner", 18, true, get_owner, COLUMN_OPTIONAL + 3, false },
+	{ "CONTAINER", "container", 16, true, get_container, COLUMN_OPTIONAL + 5, false },
+	{ "ATTACH", "attach", 22, true, get_attach, COLUMN_OPTIONAL + 4, false },
 };
 const int prog_ncolumns = sizeof(prog_columns) / sizeof(prog_columns[0]);
 

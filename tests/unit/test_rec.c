@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rec/codec.h"
 #include "rec/rec.h"
 #include "fixtures.h"
 #include "test.h"
@@ -47,6 +48,16 @@ static struct model *record(struct rec_buf *b, size_t *bounds, size_t *nb)
 		a = model__find(m, LAT_EV_PROG, 10, 0, 0);
 		if (ASSERT_NONNULL(a, "series 10 recorded")) /* NULL: the session's counter */
 			model__set_series_counter(m, a, "unmatched", true, k >= 2 ? 5 : 0);
+		/* Who and where: known from interval 1, a second owner in interval 2. */
+		if (a && k <= 2)
+			model__set_attr(m, a, &(struct prog_attr){
+				.id = 10, .uid = 0, .load_time_s = 1700000000, .tag = "0123456789abcdef",
+				.verified_insns = 42, .nowners = (uint32_t)k, .owners_total = 5,
+				.owners = { { 77, "\x1b[2Jevil\n" }, { 78, "agent" } },
+				.cgroup = "/system.slice/docker-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope",
+				.container = "docker:0123456789ab", .unit = "",
+				.npoints = 1, .points_total = 1,
+				.points = { { "xdp", "ifb0 generic", 9 } } });
 		model__close_interval(m, k * S);
 		rec_enc__interval(e, m, k == 2 ? "10" : "", 0, b);
 		/* Record boundaries: walk the records this frame added. */
@@ -124,6 +135,16 @@ static void test_round_trip(void)
 			  "series counter: nothing in interval 3");
 		ASSERT_EQ(model__counter(rep, a, "unmatched", true), 5, "series counter since start");
 		ASSERT_TRUE(!model__counters_lost(rep, a), "no series loss in the last interval");
+	}
+	if (a && ASSERT_NONNULL(a->attr, "replayed attr")) {
+		struct series *la = model__find(live, LAT_EV_PROG, 10, 0, 0);
+
+		ASSERT_TRUE(la && la->attr && !memcmp(la->attr, a->attr, sizeof(*a->attr)),
+			    "attr replays byte for byte (second owner, crafted comm)");
+		ASSERT_EQ(a->attr->nowners, 2, "two owners kept");
+		ASSERT_EQ(a->attr->owners_total, 5, "owners total");
+		ASSERT_STREQ(a->attr->owners[0].comm, "\x1b[2Jevil\n", "comm bytes as recorded");
+		ASSERT_STREQ(a->attr->points[0].where, "ifb0 generic", "attach point");
 	}
 	ASSERT_STREQ(rec__meta_str(&f, "host"), "t", "metadata");
 	rec__fini(&f);
@@ -469,6 +490,55 @@ out:
 	rec_buf__fini(&b);
 }
 
+/* An attr record whose owners or points run past its end is damage at that record, and what
+ * came before it replays; one that adds up is applied (more owners than the model keeps are
+ * counted, not kept). */
+static void test_attr_hostile(void)
+{
+	struct rec_buf b = { 0 };
+	struct rec_file f;
+	char err[256];
+	size_t at;
+
+	rec__header(&b, "{}");
+	/* 1: well formed, 6 owners of which the model keeps ATTR_OWNERS, 0 points */
+	at = rec_begin(&b, REC_ATTR);
+	put16(&b, LAT_EV_PROG), put16(&b, 0), put32(&b, 7), put32(&b, 0), put32(&b, 0);
+	put32(&b, 0), put32(&b, 1), put64(&b, 1), put32(&b, 6), put32(&b, 0);
+	put16(&b, 6), put16(&b, 0), put(&b, "ffffffffffffffff", 16);
+	put16(&b, 1), put16(&b, 0), put16(&b, 0), put16(&b, 0), put(&b, "/", 1);
+	for (int i = 0; i < 6; i++)
+		put32(&b, (uint32_t)(100 + i)), put16(&b, 2), put(&b, "ab", 2);
+	rec_end(&b, at);
+	/* 2: says 3 owners, holds one */
+	at = rec_begin(&b, REC_ATTR);
+	put16(&b, LAT_EV_PROG), put16(&b, 0), put32(&b, 8), put32(&b, 0), put32(&b, 0);
+	put32(&b, 0), put32(&b, 1), put64(&b, 1), put32(&b, 3), put32(&b, 0);
+	put16(&b, 3), put16(&b, 0), put(&b, "ffffffffffffffff", 16);
+	put16(&b, 0), put16(&b, 0), put16(&b, 0), put16(&b, 0);
+	put32(&b, 100), put16(&b, 60000), put(&b, "ab", 2);
+	rec_end(&b, at);
+	if (!ASSERT_EQ(rec__scan(&f, b.p, b.len, err, sizeof(err)), 0, "scan"))
+		goto out;
+	ASSERT_EQ(f.nrecs, 1, "the good record before the bad one");
+	ASSERT_TRUE(strstr(f.damage, "attr record owners run past its end") != NULL,
+		    "damage named");
+	{
+		struct model *m = replay_all(&f);
+		struct series *s = model__find(m, LAT_EV_PROG, 7, 0, 0);
+
+		if (ASSERT_NONNULL(s, "series of the good record") && ASSERT_NONNULL(s->attr, "attr")) {
+			ASSERT_EQ(s->attr->nowners, ATTR_OWNERS, "owners kept: as many as fit");
+			ASSERT_EQ(s->attr->owners_total, 6, "owners counted");
+			ASSERT_EQ(s->attr->owners[3].pid, 103, "fourth owner");
+		}
+		model__free(m);
+	}
+	rec__fini(&f);
+out:
+	rec_buf__fini(&b);
+}
+
 int main(void)
 {
 	test__suite = "rec";
@@ -480,6 +550,7 @@ int main(void)
 	RUN_TEST(test_unknown_type_and_crc);
 	RUN_TEST(test_model_replay_functions);
 	RUN_TEST(test_bucket_count_wrap);
+	RUN_TEST(test_attr_hostile);
 	printf("rec: %d passed, %d failed\n", test__passed, test__failed);
 	return TEST_EXIT();
 }

@@ -307,6 +307,45 @@ void batch__json_counters(struct jsonw *w, const struct model_counters *mc)
 	jsonw__u64_field(w, "events", mc->events);
 }
 
+/* Who holds a program and where it is attached, whole: an "attr" object (absent when not
+ * known). Strings go out escaped (jsonw), whatever bytes the kernel or /proc gave. */
+void batch__json_attr(struct jsonw *w, const struct prog_attr *a)
+{
+	if (!a)
+		return;
+	jsonw__key(w, "attr");
+	jsonw__begin_object(w);
+	jsonw__key(w, "owners");
+	jsonw__begin_array(w);
+	for (uint32_t i = 0; i < a->nowners; i++) {
+		jsonw__begin_object(w);
+		jsonw__s64_field(w, "pid", a->owners[i].pid);
+		jsonw__string_field(w, "comm", a->owners[i].comm);
+		jsonw__end_object(w);
+	}
+	jsonw__end_array(w);
+	jsonw__u64_field(w, "owners_total", a->owners_total);
+	jsonw__string_field(w, "cgroup", a->cgroup);
+	jsonw__string_field(w, "container", a->container);
+	jsonw__string_field(w, "unit", a->unit);
+	jsonw__key(w, "attach");
+	jsonw__begin_array(w);
+	for (uint32_t i = 0; i < a->npoints; i++) {
+		jsonw__begin_object(w);
+		jsonw__string_field(w, "kind", a->points[i].kind);
+		jsonw__string_field(w, "where", a->points[i].where);
+		jsonw__u64_field(w, "link_id", a->points[i].link_id);
+		jsonw__end_object(w);
+	}
+	jsonw__end_array(w);
+	jsonw__u64_field(w, "attach_total", a->points_total);
+	jsonw__u64_field(w, "uid", a->uid);
+	jsonw__u64_field(w, "loaded_at", a->load_time_s);
+	jsonw__string_field(w, "tag", a->tag);
+	jsonw__u64_field(w, "verified_insns", a->verified_insns);
+	jsonw__end_object(w);
+}
+
 /* One row of a JSON Lines report: its columns, gone, note and --hist. */
 static void json_row(struct jsonw *w, const struct session *s, const struct column *cols, int ncols,
 		     const struct row *r)
@@ -326,6 +365,7 @@ static void json_row(struct jsonw *w, const struct session *s, const struct colu
 		jsonw__u64_field(w, "probe_ns", r->s->probe_ns);
 	if (r->s->note[0])
 		jsonw__string_field(w, "note", r->s->note);
+	batch__json_attr(w, r->s->attr);
 	if (s->o->hist)
 		json_hist(w, r);
 	jsonw__end_object(w);

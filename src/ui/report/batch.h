@@ -20,6 +20,8 @@ struct jsonw;
 void batch__report(struct session *s, FILE *f, bool first);
 /* The loss counters ("drops" object) and "events" of mc as members of the object w is in. */
 void batch__json_counters(struct jsonw *w, const struct model_counters *mc);
+/* Who holds a program and where it is attached, as an "attr" member (nothing when a is NULL). */
+void batch__json_attr(struct jsonw *w, const struct prog_attr *a);
 /* The session-wide named counters (the vhost chain's): as a "counters" member of the object w
  * is in, as a text "counters:" line. */
 void batch__json_named(struct jsonw *w, const struct model *m, bool cumulative);
