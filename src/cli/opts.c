@@ -60,6 +60,62 @@ static bool name_char(int c)
 	return isalnum(c) || c == '_' || c == '.';
 }
 
+/* The selector keys, by enum filter_sel. */
+static const char *const sel_keys[] = {
+	[FSEL_COMM] = "comm",	   [FSEL_DEV] = "dev",	 [FSEL_CGROUP] = "cgroup",
+	[FSEL_CONTAINER] = "container", [FSEL_UNIT] = "unit", [FSEL_TYPE] = "type",
+	[FSEL_ATTACH] = "attach",
+};
+
+/* The value of a selector entry. */
+const char *opts__sel_value(const struct filter_ent *f)
+{
+	const char *c = strchr(f->name, ':');
+
+	return c ? c + 1 : f->name;
+}
+
+/* Parse one selector entry tok (len bytes, holding a colon) into f. Returns 0 or -EINVAL with
+ * one sentence in err. */
+static int parse_sel(struct filter_ent *f, const char *tok, size_t len, char *err, size_t errlen)
+{
+	size_t klen = (size_t)(memchr(tok, ':', len) - (const void *)tok);
+
+	for (size_t k = 1; k < sizeof(sel_keys) / sizeof(sel_keys[0]); k++) {
+		if (strlen(sel_keys[k]) != klen || strncmp(tok, sel_keys[k], klen))
+			continue;
+		if (klen + 1 == len) {
+			snprintf(err, errlen, "selector '%.*s' in -p needs a value, e.g. %s:%s",
+				 (int)len, tok, sel_keys[k],
+				 k == FSEL_COMM ? "cilium-agent" : k == FSEL_DEV ? "eth0" : "VALUE");
+			return -EINVAL;
+		}
+		for (size_t i = klen + 1; i < len; i++) {
+			if ((unsigned char)tok[i] <= ' ' || (unsigned char)tok[i] == 0x7f) {
+				snprintf(err, errlen,
+					 "bad selector '%.*s' in -p: spaces and control characters "
+					 "cannot be matched",
+					 (int)(klen + 1), tok);
+				return -EINVAL;
+			}
+		}
+		if (len >= sizeof(f->name)) {
+			snprintf(err, errlen, "selector '%.*s...' in -p is too long: at most %zu characters",
+				 (int)(klen + 1), tok, sizeof(f->name) - 1);
+			return -EINVAL;
+		}
+		memcpy(f->name, tok, len);
+		f->name[len] = '\0';
+		f->sel = (uint8_t)k;
+		return 0;
+	}
+	snprintf(err, errlen,
+		 "unknown selector '%.*s' in -p: use comm:, dev:, cgroup:, container:, unit:, type: "
+		 "or attach:",
+		 (int)(klen > 20 ? 20 : klen + 1), tok);
+	return -EINVAL;
+}
+
 /* Parse a -p list. */
 int opts__parse_filter(struct opts *o, const char *list, char *err, size_t errlen)
 {
@@ -75,6 +131,23 @@ int opts__parse_filter(struct opts *o, const char *list, char *err, size_t errle
 		struct filter_ent *f;
 		bool digits = true, valid = len > 0;
 
+		if (len && memchr(tok, ':', len)) {
+			if (o->nfilter == FILTER_MAX) {
+				snprintf(err, errlen, "too many entries in -p: at most %d", FILTER_MAX);
+				return -EINVAL;
+			}
+			f = &o->filter[o->nfilter];
+			memset(f, 0, sizeof(*f));
+			if (parse_sel(f, tok, len, err, errlen))
+				return -EINVAL;
+			o->nfilter++;
+			p += len;
+			if (*p == ',' && !*++p) {
+				snprintf(err, errlen, "-p list ends with a comma: remove it");
+				return -EINVAL;
+			}
+			continue;
+		}
 		for (size_t i = 0; i < len; i++) {
 			if (!isdigit((unsigned char)tok[i]))
 				digits = false;
@@ -83,8 +156,9 @@ int opts__parse_filter(struct opts *o, const char *list, char *err, size_t errle
 		}
 		if (!valid || len >= sizeof(f->name)) {
 			snprintf(err, errlen,
-				 "bad entry '%.*s' in -p: use program IDs or names (letters, digits, "
-				 "'_' and '.') separated by commas",
+				 "bad entry '%.*s' in -p: use program IDs, names (letters, digits, "
+				 "'_' and '.') or selectors (comm:NAME, dev:IFNAME, ...) separated by "
+				 "commas",
 				 (int)(len > 40 ? 40 : len), tok);
 			return -EINVAL;
 		}
@@ -439,7 +513,9 @@ static const struct opt_def opt_table[] = {
 	{ "programs", 'p', "LIST",
 	  "programs to watch (rows shown, per-invocation probes):\n"
 	  "IDs or names, comma-separated (up to " STR(FILTER_MAX) "; a name may\n"
-	  "match several programs)",
+	  "match several programs), or selectors: comm:NAME,\n"
+	  "dev:IFNAME, cgroup:PATH, container:ID, unit:NAME,\n"
+	  "type:TYPE, attach:KIND (owner, device, cgroup, ...)",
 	  opts__parse_filter, 0 },
 	{ "budget", 0, "PCT",
 	  "CPU the program probes may cost, in % of the machine\n"

@@ -27,11 +27,27 @@ enum out_fmt {
 #define FILTER_MAX 256
 #define EH_SPEC_MAX 16 /* --activities arguments */
 
-/* One -p entry: a program ID or a program name. */
-struct filter_ent {
-	uint32_t id;    /* 0 when a name */
-	char name[64];  /* "" when an ID */
+/* A -p selector: KEY:VALUE picks programs by who holds them or where they are attached. */
+enum filter_sel {
+	FSEL_NONE = 0,  /* an ID or a name */
+	FSEL_COMM,      /* comm:NAME, an owner process's comm */
+	FSEL_DEV,       /* dev:IFNAME, attached to a network device (XDP, tc, tcx, netkit) */
+	FSEL_CGROUP,    /* cgroup:PATH, owner in PATH or under it, or attached to it or under it */
+	FSEL_CONTAINER, /* container:ID, the owner's container (its id or its leading digits) */
+	FSEL_UNIT,      /* unit:NAME, the owner's systemd unit */
+	FSEL_TYPE,      /* type:TYPE, the program type as the TYPE column names it */
+	FSEL_ATTACH,    /* attach:KIND, an attach point of that kind (xdp, tc, cgroup, ...) */
 };
+
+/* One -p entry: a program ID, a program name or a selector (the whole "KEY:VALUE" in name,
+ * the value after its colon). */
+struct filter_ent {
+	uint32_t id;    /* 0 when a name or a selector */
+	char name[64];  /* "" when an ID */
+	uint8_t sel;    /* enum filter_sel */
+};
+/* The value of a selector entry (after "KEY:"). */
+const char *opts__sel_value(const struct filter_ent *f);
 
 /* Room for the longest -p list as text: FILTER_MAX entries of the longest name (63 chars, or
  * 10 digits) each followed by a comma (the last by the NUL). */

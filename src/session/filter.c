@@ -14,6 +14,88 @@
 #include "session/kind.h"
 #include "session/session.h"
 
+/* True when path is dir or under it ("/a" holds "/a" and "/a/b", not "/ab"). */
+static bool path_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	return !strncmp(path, dir, n) && (path[n] == '\0' || path[n] == '/' || n == 1);
+}
+
+/* True when attach point where names device dev as its first word. */
+static bool on_dev(const struct attr_point *p, const char *dev)
+{
+	size_t n = strlen(dev);
+
+	return (!strcmp(p->kind, "xdp") || !strcmp(p->kind, "tc") || !strcmp(p->kind, "tcx") ||
+		!strcmp(p->kind, "netkit")) &&
+	       !strncmp(p->where, dev, n) && (p->where[n] == '\0' || p->where[n] == ' ');
+}
+
+/* True when the container string c ("docker:0123456789ab", "k8s:<pod>/<id>") has an id
+ * starting with v, or is v whole. */
+static bool container_is(const char *c, const char *v)
+{
+	const char *id = strrchr(c, '/');
+
+	if (!id)
+		id = strchr(c, ':');
+	return !strcmp(c, v) || (id && !strncmp(id + 1, v, strlen(v)));
+}
+
+/* True when series se's program matches selector f (an owner, its cgroup, container or unit,
+ * an attach point, its type). A program whose attribution is not known matches only type:. */
+static bool sel_match(const struct filter_ent *f, const struct series *se)
+{
+	const char *v = opts__sel_value(f);
+	const struct prog_attr *a = se->attr;
+
+	if (f->sel == FSEL_TYPE)
+		return !strcmp(se->type, v);
+	if (!a)
+		return false;
+	switch (f->sel) {
+	case FSEL_COMM:
+		for (uint32_t i = 0; i < a->nowners; i++)
+			if (!strcmp(a->owners[i].comm, v))
+				return true;
+		return false;
+	case FSEL_UNIT:
+		return !strcmp(a->unit, v);
+	case FSEL_CONTAINER:
+		return a->container[0] && container_is(a->container, v);
+	case FSEL_CGROUP:
+		if (a->cgroup[0] && path_under(a->cgroup, v))
+			return true;
+		for (uint32_t i = 0; i < a->npoints; i++)
+			if (!strcmp(a->points[i].kind, "cgroup") && path_under(a->points[i].where, v))
+				return true;
+		return false;
+	case FSEL_DEV:
+		for (uint32_t i = 0; i < a->npoints; i++)
+			if (on_dev(&a->points[i], v))
+				return true;
+		return false;
+	case FSEL_ATTACH:
+		for (uint32_t i = 0; i < a->npoints; i++)
+			if (!strcmp(a->points[i].kind, v))
+				return true;
+		return false;
+	default:
+		return false;
+	}
+}
+
+/* True when filter entry f selects series se. */
+static bool ent_match(const struct filter_ent *f, const struct series *se)
+{
+	if (f->sel)
+		return sel_match(f, se);
+	return f->id ? f->id == se->id : strcmp(f->name, se->name) == 0;
+}
+
 /* True when the series passes the -p filter. */
 bool session__wanted(const struct session *s, const struct series *se)
 {
@@ -21,12 +103,20 @@ bool session__wanted(const struct session *s, const struct series *se)
 
 	if (!o->nfilter)
 		return true;
-	for (int i = 0; i < o->nfilter; i++) {
-		if (o->filter[i].id ? o->filter[i].id == se->id
-				    : strcmp(o->filter[i].name, se->name) == 0)
+	for (int i = 0; i < o->nfilter; i++)
+		if (ent_match(&o->filter[i], se))
 			return true;
-	}
 	return false;
+}
+
+/* Programs of model m that selector f picks now. */
+static int sel_count(const struct model *m, const struct filter_ent *f)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < m->n; i++)
+		n += m->s[i].kind == LAT_EV_PROG && !m->s[i].gone && sel_match(f, &m->s[i]);
+	return n;
 }
 
 /* True when span series se passes the filter: entries naming segments (a span, or with
@@ -39,7 +129,7 @@ static bool span_wanted(const struct session *s, const struct series *se)
 	for (int i = 0; i < s->o->nfilter; i++) {
 		const struct filter_ent *f = &s->o->filter[i];
 
-		if (f->id || !kinds__named(s, f->name))
+		if (f->id || f->sel || !kinds__named(s, f->name))
 			continue;
 		if (!strcmp(f->name, se->name))
 			return true;
@@ -57,6 +147,13 @@ int session__check_filter(struct session *s, const struct filter_ent *fl, int n,
 		const struct filter_ent *f = &fl[i];
 		int matches = 0;
 
+		if (f->sel) {
+			/* Programs come and go and their owners with them: a selector that picks
+			 * nothing yet is worth a warning, not a refusal. */
+			if (!sel_count(s->m, f))
+				session__warn(s, "selector '%s' matches no program now", f->name);
+			continue;
+		}
 		for (size_t k = 0; k < s->nst; k++)
 			if (f->id ? s->st[k].id == f->id : !strcmp(s->st[k].name, f->name))
 				matches++;

@@ -69,7 +69,7 @@ static int check_recorded(const struct session *s, char *err, size_t errlen)
 	const struct opts *o = s->o;
 
 	for (int i = 0; i < o->nfilter; i++) {
-		bool found = false;
+		bool found = o->filter[i].sel; /* selectors: checked against the rows */
 
 		for (size_t k = 0; k < s->nst && !found; k++)
 			found = o->filter[i].id ? s->st[k].id == o->filter[i].id

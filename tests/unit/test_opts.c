@@ -117,6 +117,37 @@ static void test_errors(void)
 	expect_error(a12, "bad entry 'x y'");
 }
 
+/* Selectors: every key parses and formats back whole; an unknown key, an empty value, a
+ * control byte and a value past 63 characters are refused in one sentence. */
+static void test_selectors(void)
+{
+	const char *ok[] = { "-p", "comm:cilium-agent,dev:eth0,cgroup:/system.slice/x.service,"
+				   "container:0123abcd,unit:foo@1.service,type:xdp,attach:tcx,12,x",
+			     NULL };
+	const char *b1[] = { "-p", "pid:12", NULL }, *b2[] = { "-p", "comm:", NULL },
+		   *b3[] = { "-p", "comm:a\x1b" "b", NULL }, *b4[] = { "-p", "dev:eth0,", NULL };
+	char longv[100], back[512];
+	const char *b5[] = { "-p", longv, NULL };
+
+	ASSERT_EQ(parse(ok), OPTS_RUN, err);
+	ASSERT_EQ(o.nfilter, 9, "nine entries");
+	ASSERT_EQ(o.filter[0].sel, FSEL_COMM, "comm");
+	ASSERT_STREQ(opts__sel_value(&o.filter[0]), "cilium-agent", "comm value");
+	ASSERT_EQ(o.filter[2].sel, FSEL_CGROUP, "cgroup");
+	ASSERT_STREQ(opts__sel_value(&o.filter[2]), "/system.slice/x.service", "path value");
+	ASSERT_EQ(o.filter[6].sel, FSEL_ATTACH, "attach");
+	ASSERT_EQ(o.filter[7].id, 12, "an ID beside them");
+	ASSERT_EQ(o.filter[8].sel, FSEL_NONE, "a name beside them");
+	ASSERT_EQ(opts__filter_str(&o, back, sizeof(back)), 0, "formatted");
+	ASSERT_STREQ(back, ok[1], "round trip");
+	expect_error(b1, "unknown selector 'pid:' in -p");
+	expect_error(b2, "selector 'comm:' in -p needs a value");
+	expect_error(b3, "bad selector 'comm:' in -p: spaces and control characters");
+	expect_error(b4, "-p list ends with a comma");
+	snprintf(longv, sizeof(longv), "cgroup:/%070d", 0);
+	expect_error(b5, "is too long: at most 63 characters");
+}
+
 static void test_filter_capacity(void)
 {
 	char list[FILTER_MAX * 8 + 16], *p = list;
@@ -546,6 +577,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_no_color_env);
 	RUN_TEST(test_errors);
 	RUN_TEST(test_filter_capacity);
+	RUN_TEST(test_selectors);
 	RUN_TEST(test_filter_round_trip);
 	RUN_TEST(test_theme);
 	RUN_TEST(test_spans);

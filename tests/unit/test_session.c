@@ -58,10 +58,79 @@ static void test_filter_keeps_session_warnings(void)
 	ASSERT_STREQ(s.warn, "vtap0 has NAPI enabled; vtap0 has RPS enabled", "still there");
 }
 
+/* A program series of m with id, type and what is known of who holds it. */
+static void prog(struct model *m, uint32_t id, const char *type, const struct prog_attr *a)
+{
+	struct series *se = model__series(m, LAT_EV_PROG, id, 0, 0);
+
+	if (!ASSERT_NONNULL(se, "series"))
+		return;
+	snprintf(se->type, sizeof(se->type), "%s", type);
+	if (a)
+		model__set_attr(m, se, a);
+}
+
+/* Which programs each selector picks, by owner, device, cgroup (owner's and attach point's),
+ * container, unit, type and attach kind; a program not attributed matches type: only; a
+ * selector matching nothing warns. */
+static void test_selectors_pick(void)
+{
+	static struct session s;
+	struct model *m = model__new(0);
+	char err[256];
+	const struct {
+		const char *filter;
+		const char *want; /* the IDs picked, of 1..4 */
+	} cases[] = {
+		{ "comm:agent", "1,3" },
+		{ "comm:agen", "" },
+		{ "dev:ifb0", "1" },
+		{ "dev:ifb", "" },
+		{ "cgroup:/kubepods.slice", "3" },
+		{ "cgroup:/kube", "" },
+		{ "cgroup:/test/grp", "2" },
+		{ "container:0123", "3" },
+		{ "container:docker:0123456789ab", "3" },
+		{ "unit:x.service", "1" },
+		{ "type:xdp", "1,4" },
+		{ "attach:cgroup", "2" },
+		{ "attach:xdp,comm:other", "1,2" },
+	};
+
+	fake_session(&s);
+	s.m = m;
+	prog(m, 1, "xdp", &(struct prog_attr){ .nowners = 1, .owners = { { 10, "agent" } },
+			.cgroup = "/system.slice/x.service", .unit = "x.service", .npoints = 1,
+			.points = { { "xdp", "ifb0 generic", 3 } } });
+	prog(m, 2, "cgroup_skb", &(struct prog_attr){ .nowners = 1, .owners = { { 11, "other" } },
+			.npoints = 1, .points = { { "cgroup", "/test/grp/sub ingress", 4 } } });
+	prog(m, 3, "sched_cls", &(struct prog_attr){ .nowners = 2,
+			.owners = { { 12, "x" }, { 13, "agent" } },
+			.cgroup = "/kubepods.slice/pod1/cri-containerd-0123456789abcdef.scope",
+			.container = "docker:0123456789ab" });
+	prog(m, 4, "xdp", NULL);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char got[32] = "";
+
+		if (!ASSERT_EQ(session__set_filter(&s, cases[i].filter, err, sizeof(err)), 0, err))
+			continue;
+		for (uint32_t id = 1; id <= 4; id++)
+			if (session__wanted(&s, model__find(m, LAT_EV_PROG, id, 0, 0)))
+				snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%u",
+					 got[0] ? "," : "", id);
+		ASSERT_STREQ(got, cases[i].want, cases[i].filter);
+	}
+	ASSERT_EQ(session__set_filter(&s, "comm:nobody", err, sizeof(err)), 0, "no match: no error");
+	ASSERT_TRUE(strstr(s.warn, "selector 'comm:nobody' matches no program now") != NULL,
+		    "but a warning");
+	model__free(m);
+}
+
 int main(void)
 {
 	RUN_TEST(test_warnings_joined);
 	RUN_TEST(test_filter_keeps_session_warnings);
+	RUN_TEST(test_selectors_pick);
 	printf("session: %d passed, %d failed\n", test__passed, test__failed);
 	return TEST_EXIT();
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "ui/prom/prom_snap.h"
 
 const struct prom_family_desc prom_families[PF__COUNT] = {
@@ -23,6 +24,8 @@ const struct prom_family_desc prom_families[PF__COUNT] = {
 		      "Runs of a BPF program counted by bpf_stats since lattop saw it."},
     [PF_PROG_RUNTIME] = {"lattop_program_run_time_seconds", PT_COUNTER,
 			 "Run time of a BPF program summed by bpf_stats since lattop saw it."},
+    [PF_PROG_INFO] = {"lattop_program_info", PT_GAUGE,
+		      "1 for each program, labelled with its first owner, container and attach point."},
     [PF_LOST] = {"lattop_lost_events", PT_COUNTER,
 		 "Events lattop lost or could not attribute, by reason (and span)."},
     [PF_EVENTS] = {"lattop_events", PT_COUNTER,
@@ -396,6 +399,40 @@ static void add_stats(struct builder *b, const struct ser_state *ss, const struc
 	p->value = f == PF_PROG_RUNS ? (double)ss->runs : (double)ss->run_time_ns * 1e-9;
 }
 
+/* Add label name=v in its visible form (bytes from the kernel or /proc: a comm, a path). */
+static void label_vis(struct prom_sample *p, const char *name, const char *value)
+{
+	struct prom_label *l = &p->label[p->nlabels++];
+
+	l->name = name;
+	text__esc(l->value, sizeof(l->value), value);
+}
+
+/* Add a program's info sample: who holds it and where it is attached (the join pattern:
+ * `... * on(prog_id) group_left(owner_comm) lattop_program_info`), so those labels do not
+ * multiply the histogram series. */
+static void add_info(struct builder *b, const struct ser_state *ss, const struct series *se)
+{
+	const struct prog_attr *a = se->attr;
+	struct prom_sample *p = add(b, PF_PROG_INFO, ss->created_s);
+	char buf[160];
+
+	if (!p)
+		return;
+	label_u(p, "prog_id", se->id);
+	label(p, "prog_name", se->name);
+	label(p, "prog_type", se->type);
+	label_vis(p, "owner_comm", a->nowners ? a->owners[0].comm : "");
+	if (a->nowners)
+		label_u(p, "owner_pid", (uint64_t)a->owners[0].pid);
+	else
+		label(p, "owner_pid", "");
+	label_vis(p, "container", a->container[0] ? a->container : a->unit);
+	model__attr_attach(a, buf, sizeof(buf));
+	label_vis(p, "attach", buf);
+	p->value = 1;
+}
+
 /* Add the loss counters: the four session-wide ones always, then the named ones. */
 static void add_losses(struct builder *b, const struct prom_state *st, const struct model *m)
 {
@@ -461,7 +498,7 @@ struct prom_snap *prom_state__snapshot(struct prom_state *st, const struct model
 		return NULL;
 	atomic_init(&b.snap->ref, 1);
 	/* Room for every sample at once: one allocation instead of a doubling series. */
-	b.cap = 2 * n + m->nctr + 16;
+	b.cap = 3 * n + m->nctr + 16;
 	b.snap->v = malloc(b.cap * sizeof(*b.snap->v));
 	if (!b.snap->v)
 		b.cap = 0;
@@ -484,6 +521,9 @@ struct prom_snap *prom_state__snapshot(struct prom_state *st, const struct model
 		for (size_t i = 0; i < n; i++)
 			if (st->s[i].has_stats && prog_alive(st, &m->s[i], now_ns))
 				add_stats(&b, &st->s[i], &m->s[i], (enum prom_family)f);
+	for (size_t i = 0; i < n; i++)
+		if (m->s[i].kind == LAT_EV_PROG && m->s[i].attr && prog_alive(st, &m->s[i], now_ns))
+			add_info(&b, &st->s[i], &m->s[i]);
 	add_losses(&b, st, m);
 	add_plain(&b, PF_EVENTS, st->start_s, (double)st->events);
 	add_plain(&b, PF_INTERVALS, st->start_s, (double)st->intervals);

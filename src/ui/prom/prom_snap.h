@@ -31,6 +31,7 @@ enum prom_family {
 	PF_SEG_LAT,	 /* lattop_segment_latency_seconds (histogram) */
 	PF_PROG_RUNS,	 /* lattop_program_runs_total (counter) */
 	PF_PROG_RUNTIME, /* lattop_program_run_time_seconds_total (counter) */
+	PF_PROG_INFO,	 /* lattop_program_info (gauge, 1: owner, container, attach point) */
 	PF_LOST,	 /* lattop_lost_events_total (counter) */
 	PF_EVENTS,	 /* lattop_events_total (counter) */
 	PF_INTERVALS,	 /* lattop_intervals_total (counter) */
@@ -62,7 +63,7 @@ struct prom_family_desc {
 };
 extern const struct prom_family_desc prom_families[PF__COUNT];
 
-#define PROM_LABELS_MAX 5
+#define PROM_LABELS_MAX 7
 
 struct prom_label {
 	const char *name; /* a static string */

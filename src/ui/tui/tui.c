@@ -369,7 +369,7 @@ static const struct tui_key keys[] = {
 	{ '\n', 'H', KEY_BOTH, k_pane, 0, "Enter H", "histogram pane of the selected row", true },
 	{ 'm', 0, KEY_BOTH, k_heat, 0, "m", "the pane: histogram / heatmap over time",
 	  true },
-	{ 'f', 0, KEY_BOTH, tui__key_filter, 0, "f", "edit the filter (IDs or names, comma-separated)",
+	{ 'f', 0, KEY_BOTH, tui__key_filter, 0, "f", "edit the filter (IDs, names or selectors like comm:NAME)",
 	  true },
 	{ '+', 0, KEY_LIVE, tui__key_filter_add, 0, "+", "add the selected program to the filter", false },
 	{ '-', 0, KEY_LIVE, tui__key_filter_remove, 0, "-", "remove the selected program from the filter",
@@ -518,7 +518,7 @@ static bool has_named(const struct model *m, bool lost)
 
 /* The prompt text of each prompt kind. */
 static const char *const prompts[] = {
-	[PROMPT_FILTER] = "filter (IDs or names; Enter apply, Esc cancel): ",
+	[PROMPT_FILTER] = "filter (IDs, names, key:value; Enter apply, Esc cancel): ",
 	[PROMPT_INTERVAL] = "interval in seconds (Enter apply, Esc cancel): ",
 	[PROMPT_SEARCH] = "search name (Enter find, Esc cancel): ",
 	[PROMPT_RECORD] = "record to file (Enter start, Esc cancel): ",

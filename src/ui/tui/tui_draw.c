@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/text.h"
 #include "ui/tui/tui_int.h"
@@ -160,6 +161,73 @@ void tui__draw_table(struct tui *t, int y0, int height)
 	}
 }
 
+/* Lines of the pane that say who holds the program and where it is attached. */
+#define PANE_ATTR_LINES 3
+
+static int attr_lines(const struct series *s)
+{
+	return s->attr ? PANE_ATTR_LINES : 0;
+}
+
+/* Who and where, in PANE_ATTR_LINES lines from y: owners, container/unit/cgroup; the attach
+ * points; load facts. Strings from the kernel and /proc in their visible form. */
+static void draw_attr(const struct prog_attr *a, int y)
+{
+	char line[1600], e[4 * 256];
+	size_t l = 0;
+
+	l += snprintf(line, sizeof(line), "  owner:");
+	if (!a->nowners)
+		l += snprintf(line + l, sizeof(line) - l, " none (held by a pin or a link only)");
+	for (uint32_t i = 0; i < a->nowners && l < sizeof(line); i++) {
+		text__esc(e, sizeof(e), a->owners[i].comm);
+		l += snprintf(line + l, sizeof(line) - l, " %s[%d]", e, a->owners[i].pid);
+	}
+	if (l < sizeof(line) && a->owners_total > a->nowners)
+		l += snprintf(line + l, sizeof(line) - l, " +%u", a->owners_total - a->nowners);
+	if (l < sizeof(line) && a->container[0]) {
+		text__esc(e, sizeof(e), a->container);
+		l += snprintf(line + l, sizeof(line) - l, "  container %s", e);
+	}
+	if (l < sizeof(line) && a->unit[0]) {
+		text__esc(e, sizeof(e), a->unit);
+		l += snprintf(line + l, sizeof(line) - l, "  unit %s", e);
+	}
+	if (l < sizeof(line) && a->cgroup[0]) {
+		text__esc(e, sizeof(e), a->cgroup);
+		snprintf(line + l, sizeof(line) - l, "  cgroup %s", e);
+	}
+	mvaddnstr(y, 0, line, COLS);
+	clrtoeol();
+	l = snprintf(line, sizeof(line), "  attach:");
+	if (!a->npoints)
+		l += snprintf(line + l, sizeof(line) - l, " unknown (no link; not found from a device)");
+	for (uint32_t i = 0; i < a->npoints && l < sizeof(line); i++) {
+		char w[4 * sizeof(a->points[0].where)];
+
+		text__esc(e, sizeof(e), a->points[i].kind);
+		text__esc(w, sizeof(w), a->points[i].where);
+		l += snprintf(line + l, sizeof(line) - l, "%s %s %s", i ? ";" : "", e, w);
+	}
+	if (l < sizeof(line) && a->points_total > a->npoints)
+		snprintf(line + l, sizeof(line) - l, " +%u", a->points_total - a->npoints);
+	mvaddnstr(y + 1, 0, line, COLS);
+	clrtoeol();
+	{
+		time_t when = (time_t)a->load_time_s;
+		struct tm tm;
+		char date[32] = "-";
+
+		if (a->load_time_s && localtime_r(&when, &tm))
+			strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S", &tm);
+		text__esc(e, sizeof(e), a->tag);
+		snprintf(line, sizeof(line), "  loaded %s by uid %u  tag %s  %u instructions verified",
+			 date, a->uid, e[0] ? e : "-", a->verified_insns);
+	}
+	mvaddnstr(y + 2, 0, line, COLS);
+	clrtoeol();
+}
+
 /* Lines the detail pane wants. */
 int tui__pane_height(const struct tui *t, int avail)
 {
@@ -175,6 +243,7 @@ int tui__pane_height(const struct tui *t, int avail)
 		want = 1 + tui__heat_height(t, t->rows[t->sel].s);
 	else
 		want = h ? 2 + (h->count ? hist__log2(h, rows, PANE_MAX_LOG2) : 1) : 2;
+	want += attr_lines(t->rows[t->sel].s);
 	if (want > avail - PANE_MIN_TABLE)
 		want = avail - PANE_MIN_TABLE;
 	return want < 2 ? 0 : want;
@@ -314,6 +383,11 @@ void tui__draw_pane(struct tui *t, int y0, int height)
 	clrtoeol();
 	mvchgat(y0, 0, -1, tui_attr(t, TH_TITLE), PAIR_NUMBER(tui_attr(t, TH_TITLE)), NULL);
 	attroff(tui_attr(t, TH_TITLE));
+	if (r->s->attr && height > PANE_ATTR_LINES + 1) {
+		draw_attr(r->s->attr, y0 + 1);
+		y0 += PANE_ATTR_LINES;
+		height -= PANE_ATTR_LINES;
+	}
 	if (!h) {
 		char why[1024];
 
