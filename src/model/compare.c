@@ -78,6 +78,8 @@ void cmp__key(const struct model *m, const struct series *se, struct cmp_key *k)
 	snprintf(k->name, sizeof(k->name), "%s", se->name);
 	if (se->kind == LAT_EV_PROG) {
 		snprintf(k->type, sizeof(k->type), "%s", se->type);
+		if (se->attr)
+			model__attr_attach(se->attr, k->attach, sizeof(k->attach));
 	} else if (se->kind == LAT_EV_HELPER) {
 		/* model__find does not change the model; it takes it non-const for the hash. */
 		const struct series *p = model__find((struct model *)m, LAT_EV_PROG, se->id, 0, 0);
@@ -95,9 +97,9 @@ int cmp__key_order(const struct cmp_key *a, const struct cmp_key *b)
 	if (a->kind != b->kind)
 		return a->kind < b->kind ? -1 : 1;
 	if ((d = strcmp(a->name, b->name)) || (d = strcmp(a->type, b->type)) ||
-	    (d = strcmp(a->prog, b->prog)))
+	    (d = strcmp(a->prog, b->prog)) || (d = strcmp(a->sub, b->sub)))
 		return d;
-	return strcmp(a->sub, b->sub);
+	return strcmp(a->attach, b->attach);
 }
 
 /* The side's series for model position pos (found by key, or added); NULL on ENOMEM. The

@@ -63,6 +63,9 @@ struct cmp_key {
 	char type[32];  /* a program's type ("" for others) */
 	char prog[64];  /* a helper's program name ("" for others) */
 	char sub[32];   /* a helper's map name ("" for others) */
+	/* A program's first attach point ("" when not recorded: before format 1.5, or none), so
+	 * that two programs of one name attached in two places stay two rows across reloads. */
+	char attach[144];
 };
 
 /* One bootstrap unit of a series: a block of consecutive intervals with runs. */
@@ -121,7 +124,8 @@ int cmp_side__finish(struct cmp_side *sd);
 int cmp_series__block_hist(const struct cmp_series *se, size_t k, struct hist *h);
 /* The key of series se of model m (a helper's program is looked up in m). */
 void cmp__key(const struct model *m, const struct series *se, struct cmp_key *k);
-/* Order of two keys (kind, name, type, program, map): <0, 0 (the same series) or >0. */
+/* Order of two keys (kind, name, type, program, map, attach point): <0, 0 (the same series)
+ * or >0. */
 int cmp__key_order(const struct cmp_key *a, const struct cmp_key *b);
 
 /* One figure of a row. */

@@ -325,6 +325,48 @@ static const struct cmp_series **sorted(const struct cmp_side *sd)
 	return v;
 }
 
+/* True when keys a and b are the same but for the attach point, and one side does not know
+ * it (a recording before format 1.5, or a program whose point was not found). */
+static bool same_but_unknown_attach(const struct cmp_key *a, const struct cmp_key *b)
+{
+	struct cmp_key x = *a;
+
+	if (a->attach[0] && b->attach[0])
+		return false;
+	memcpy(x.attach, b->attach, sizeof(x.attach));
+	return !cmp__key_order(&x, b);
+}
+
+/* Rows on one side only whose key differs from a row on the other side only by an attach
+ * point one of them does not know are one program: paired (the A side's key stays), and the
+ * B row removed. */
+static void pair_unknown_attach(struct compare *c)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < c->n; i++) {
+		struct cmp_row *r = &c->rows[i];
+
+		if (r->sb || !r->sa)
+			continue;
+		for (size_t j = 0; j < c->n; j++) {
+			struct cmp_row *q = &c->rows[j];
+
+			if (q->sa || !q->sb || !same_but_unknown_attach(&r->key, &q->key))
+				continue;
+			r->sb = q->sb;
+			if (!r->key.attach[0])
+				r->key = q->key;
+			q->sb = NULL; /* an empty row: dropped below */
+			break;
+		}
+	}
+	for (size_t i = 0; i < c->n; i++)
+		if (c->rows[i].sa || c->rows[i].sb)
+			c->rows[k++] = c->rows[i];
+	c->n = k;
+}
+
 /* Match the sides' keys into c->rows, in key order (a merge of the two sorted lists). */
 static int match(struct compare *c)
 {
@@ -344,6 +386,7 @@ static int match(struct compare *c)
 		r->sb = d >= 0 ? vb[j++] : NULL;
 		r->key = r->sa ? r->sa->key : r->sb->key;
 	}
+	pair_unknown_attach(c);
 	e = 0;
 out:
 	free(va);

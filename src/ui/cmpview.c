@@ -91,7 +91,14 @@ void cmp_view__labels(const struct cmp_row *r, char *name, size_t nlen, char *wh
 		return;
 	}
 	text__esc(name, nlen, r->key.name);
-	text__esc(what, wlen, r->key.type);
+	if (r->key.attach[0]) {
+		char both[sizeof(r->key.type) + sizeof(r->key.attach) + 4];
+
+		snprintf(both, sizeof(both), "%s, %s", r->key.type, r->key.attach);
+		text__esc(what, wlen, both);
+	} else {
+		text__esc(what, wlen, r->key.type);
+	}
 }
 
 /* Runs per log2 row of a side's whole-recording histogram. */

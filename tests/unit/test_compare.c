@@ -47,8 +47,9 @@ static uint64_t v_bimodal_b(int k)
 	return v_bimodal_a(k) * 105 / 100; /* +5%: beyond the bucket error, not the noise */
 }
 
-/* Record NIV intervals of the plans into a side; returns it (NULL on failure). */
-static struct cmp_side *side_of(const struct plan *p, size_t np)
+/* Record NIV intervals of the plans into a side, programs attached where attach[i] says
+ * ("kind where"; attach or attach[i] NULL: not known); returns it (NULL on failure). */
+static struct cmp_side *side_at(const struct plan *p, size_t np, const char *const *attach)
 {
 	struct model *m = model__new(0);
 	struct cmp_side *sd = cmp_side__new(NIV);
@@ -66,6 +67,15 @@ static struct cmp_side *side_of(const struct plan *p, size_t np)
 			snprintf(se->name, sizeof(se->name), "%s", p[i].name);
 			snprintf(se->type, sizeof(se->type), "%s", p[i].type ? p[i].type : "");
 			snprintf(se->sub, sizeof(se->sub), "%s", p[i].sub ? p[i].sub : "");
+			if (attach && attach[i] && !se->attr) {
+				struct prog_attr at = { .id = p[i].id, .npoints = 1, .points_total = 1 };
+				const char *sp = strchr(attach[i], ' ');
+
+				snprintf(at.points[0].kind, sizeof(at.points[0].kind), "%.*s",
+					 (int)(sp - attach[i]), attach[i]);
+				snprintf(at.points[0].where, sizeof(at.points[0].where), "%s", sp + 1);
+				model__set_attr(m, se, &at);
+			}
 			e.dur_ns = p[i].v(k);
 			for (uint32_t j = 0; j < p[i].n; j++)
 				model__add_event(m, &e, SRC_FENTRY);
@@ -82,6 +92,12 @@ fail:
 	model__free(m);
 	cmp_side__free(sd);
 	return NULL;
+}
+
+/* The same without attach points. */
+static struct cmp_side *side_of(const struct plan *p, size_t np)
+{
+	return side_at(p, np, NULL);
 }
 
 static const struct plan plan_a[] = {
@@ -118,6 +134,48 @@ static bool run(struct compare *c, struct cmp_side **a, struct cmp_side **b)
 	*b = side_of(plan_b, sizeof(plan_b) / sizeof(plan_b[0]));
 	return ASSERT_NONNULL(*a, "side a") && ASSERT_NONNULL(*b, "side b") &&
 	       ASSERT_OK(compare__run(c, *a, *b), "compare__run");
+}
+
+/* Two programs of one name on two devices stay two rows, each matched to its own across new
+ * IDs (eth1's got slower, eth0's did not); a program whose attach point one side does not
+ * know (a recording before format 1.5) still pairs by name. */
+static void test_match_by_attach(void)
+{
+	static const struct plan pa[] = {
+		{ LAT_EV_PROG, 5, 0, 0, "cls_main", "sched_cls", NULL, v_slow_a, 100 },
+		{ LAT_EV_PROG, 6, 0, 0, "cls_main", "sched_cls", NULL, v_slow_a, 100 },
+		{ LAT_EV_PROG, 7, 0, 0, "old", "xdp", NULL, v_same, 100 },
+	};
+	static const char *const ata[] = { "tcx eth0 ingress", "tcx eth1 ingress", NULL };
+	static const char *const atb[] = { "tcx eth1 ingress", "tcx eth0 ingress", "xdp eth0 native" };
+	static const struct plan pb[] = {
+		{ LAT_EV_PROG, 55, 0, 0, "cls_main", "sched_cls", NULL, v_slow_b, 100 },
+		{ LAT_EV_PROG, 56, 0, 0, "cls_main", "sched_cls", NULL, v_slow_a, 100 },
+		{ LAT_EV_PROG, 57, 0, 0, "old", "xdp", NULL, v_same, 100 },
+	};
+	struct cmp_side *a = side_at(pa, 3, ata), *b = side_at(pb, 3, atb);
+	struct compare c;
+
+	if (!ASSERT_NONNULL(a, "side a") || !ASSERT_NONNULL(b, "side b") ||
+	    !ASSERT_OK(compare__run(&c, a, b), "compare__run"))
+		goto out;
+	ASSERT_EQ(c.n, 3, "three rows");
+	for (size_t i = 0; i < c.n; i++) {
+		const struct cmp_row *r = &c.rows[i];
+
+		if (!strcmp(r->key.attach, "tcx eth0 ingress"))
+			ASSERT_EQ(r->status, CMP_UNCHANGED, "eth0's unchanged");
+		else if (!strcmp(r->key.attach, "tcx eth1 ingress"))
+			ASSERT_EQ(r->status, CMP_SLOWER, "eth1's slower");
+		else
+			ASSERT_TRUE(!strcmp(r->key.name, "old") && r->sa && r->sb &&
+					    !strcmp(r->key.attach, "xdp eth0 native"),
+				    "old: one row, paired, the known point kept");
+	}
+	compare__fini(&c);
+out:
+	cmp_side__free(a);
+	cmp_side__free(b);
 }
 
 static void test_match_and_verdicts(void)
@@ -320,6 +378,7 @@ out:
 
 int main(void)
 {
+	RUN_TEST(test_match_by_attach);
 	test__suite = "compare";
 	RUN_TEST(test_match_and_verdicts);
 	RUN_TEST(test_noise);

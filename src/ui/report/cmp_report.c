@@ -250,6 +250,8 @@ static void json_row(struct jsonw *w, const struct cmp_row *r)
 	jsonw__string_field(w, "name", r->key.name);
 	if (r->key.kind == LAT_EV_PROG)
 		jsonw__string_field(w, "type", r->key.type);
+	if (r->key.attach[0])
+		jsonw__string_field(w, "attach", r->key.attach);
 	if (r->key.kind == LAT_EV_HELPER) {
 		jsonw__string_field(w, "prog_name", r->key.prog);
 		jsonw__string_field(w, "map_name", r->key.sub);
