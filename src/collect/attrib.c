@@ -145,30 +145,6 @@ static int scan_progs(struct attrib *a)
 	return errno == ENOENT ? 0 : -errno;
 }
 
-long attrib__index(const struct attrib *a, uint32_t id)
-{
-	size_t lo = 0, hi = a->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (a->e[mid].id == id)
-			return (long)mid;
-		if (a->e[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
-struct prog_attr *attrib__entry(struct attrib *a, uint32_t id)
-{
-	long i = attrib__index(a, id);
-
-	return i < 0 ? NULL : &a->e[i];
-}
-
 const struct prog_attr *attrib__get(const struct attrib *a, uint32_t id)
 {
 	long i = a ? attrib__index(a, id) : -1;

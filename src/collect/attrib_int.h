@@ -39,6 +39,8 @@ long attrib__index(const struct attrib *a, uint32_t id);
 /* Add one attach point to id's entry (counted in points_total always, kept while room). */
 void attrib__add_point(struct attrib *a, uint32_t id, const char *kind, const char *where,
 		       uint32_t link_id);
+/* The type of program id as the scan saw it (0: not seen). */
+uint32_t attrib__prog_type(const struct attrib *a, uint32_t id);
 /* Every link's attach point and every device's XDP program attached without a link. */
 void attrib__points(struct attrib *a);
 void attrib__cgcache_free(struct attr_cgcache *c);

@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <net/if.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,11 +65,18 @@ struct point {
 	char where[112];
 };
 
-#define SAY(p, k, ...)                                                                     \
-	do {                                                                               \
-		snprintf((p)->kind, sizeof((p)->kind), "%s", k);                           \
-		snprintf((p)->where, sizeof((p)->where), __VA_ARGS__);                     \
-	} while (0)
+/* Say a point: its kind, and where in words (cut to the field: a long cgroup path or
+ * function name is still recognisable by its start). */
+__attribute__((format(printf, 3, 4))) static void say_at(struct point *p, const char *kind,
+							  const char *fmt, ...)
+{
+	va_list ap;
+
+	snprintf(p->kind, sizeof(p->kind), "%s", kind);
+	va_start(ap, fmt);
+	vsnprintf(p->where, sizeof(p->where), fmt, ap);
+	va_end(ap);
+}
 
 /* A netfilter hook in words. */
 static void say_netfilter(struct point *p, const struct lat_link_info *li)
@@ -86,7 +94,7 @@ static void say_netfilter(struct point *p, const struct lat_link_info *li)
 		snprintf(hw, sizeof(hw), "%s", hooks[h]);
 	else
 		snprintf(hw, sizeof(hw), "hook %u", h);
-	SAY(p, "netfilter", "%s %s prio %d", pfw, hw, li->netfilter.priority);
+	say_at(p, "netfilter", "%s %s prio %d", pfw, hw, li->netfilter.priority);
 }
 
 /* A perf event link (the names are there since 6.6; before, only the kind is known). */
@@ -95,18 +103,18 @@ static void say_perf(struct point *p, const struct lat_link_info *li, const char
 	uint32_t t = li->perf_event.type;
 
 	if (t == LAT_PERF_UPROBE || t == LAT_PERF_URETPROBE)
-		SAY(p, "uprobe", "%s+0x%x%s", name, li->perf_event.offset,
-		    t == LAT_PERF_URETPROBE ? " return" : "");
+		say_at(p, "uprobe", "%s+0x%x%s", name, li->perf_event.offset,
+		       t == LAT_PERF_URETPROBE ? " return" : "");
 	else if (t == LAT_PERF_KPROBE || t == LAT_PERF_KRETPROBE)
-		SAY(p, "kprobe", "%s+%u%s", name, li->perf_event.offset,
-		    t == LAT_PERF_KRETPROBE ? " return" : "");
+		say_at(p, "kprobe", "%s+%u%s", name, li->perf_event.offset,
+		       t == LAT_PERF_KRETPROBE ? " return" : "");
 	else if (t == LAT_PERF_TRACEPOINT)
-		SAY(p, "tracepoint", "%s", name);
+		say_at(p, "tracepoint", "%s", name);
 	else if (t == LAT_PERF_EVENT)
-		SAY(p, "perf_event", "type %u config %llu", li->perf_event.name_len,
-		    (unsigned long long)li->perf_event.name);
+		say_at(p, "perf_event", "type %u config %llu", li->perf_event.name_len,
+		       (unsigned long long)li->perf_event.name);
 	else
-		SAY(p, "perf_event", "%s", "");
+		say_at(p, "perf_event", "%s", "");
 }
 
 /* Link types whose point needs no more than the info. */
@@ -117,51 +125,51 @@ static bool say_plain(struct attrib *a, struct point *p, const struct lat_link_i
 
 	switch (li->type) {
 	case LAT_LINK_RAW_TRACEPOINT:
-		SAY(p, "raw_tp", "%s", name);
+		say_at(p, "raw_tp", "%s", name);
 		return true;
 	case LAT_LINK_ITER:
 		if (li->iter.map_id)
-			SAY(p, "iter", "%s map %u", name, li->iter.map_id);
+			say_at(p, "iter", "%s map %u", name, li->iter.map_id);
 		else
-			SAY(p, "iter", "%s", name);
+			say_at(p, "iter", "%s", name);
 		return true;
 	case LAT_LINK_NETNS:
 		if (li->netns.attach_type == LAT_ATTACH_SK_LOOKUP)
-			SAY(p, "sk_lookup", "netns %u", li->netns.netns_ino);
+			say_at(p, "sk_lookup", "netns %u", li->netns.netns_ino);
 		else
-			SAY(p, "netns", "netns %u %s", li->netns.netns_ino,
-			    attach_word(li->netns.attach_type, w, sizeof(w)));
+			say_at(p, "netns", "netns %u %s", li->netns.netns_ino,
+			       attach_word(li->netns.attach_type, w, sizeof(w)));
 		return true;
 	case LAT_LINK_XDP:
-		SAY(p, "xdp", "%s%s", dev_name(li->xdp.ifindex, dev),
-		    attrib__xdp_mode(a, li->xdp.ifindex, li->prog_id));
+		say_at(p, "xdp", "%s%s", dev_name(li->xdp.ifindex, dev),
+		       attrib__xdp_mode(a, li->xdp.ifindex, li->prog_id));
 		attrib__xdp_linked(a, li->xdp.ifindex, li->prog_id);
 		return true;
 	case LAT_LINK_PERF_EVENT:
 		say_perf(p, li, name);
 		return true;
 	case LAT_LINK_KPROBE_MULTI:
-		SAY(p, "kprobe", "%u functions%s", li->kprobe_multi.count,
-		    li->kprobe_multi.flags & LAT_KPROBE_MULTI_RETURN ? " return" : "");
+		say_at(p, "kprobe", "%u functions%s", li->kprobe_multi.count,
+		       li->kprobe_multi.flags & LAT_KPROBE_MULTI_RETURN ? " return" : "");
 		return true;
 	case LAT_LINK_UPROBE_MULTI:
 		if (li->uprobe_multi.pid)
-			SAY(p, "uprobe", "%s %u offsets pid %u", name, li->uprobe_multi.count,
-			    li->uprobe_multi.pid);
+			say_at(p, "uprobe", "%s %u offsets pid %u", name, li->uprobe_multi.count,
+			       li->uprobe_multi.pid);
 		else
-			SAY(p, "uprobe", "%s %u offsets", name, li->uprobe_multi.count);
+			say_at(p, "uprobe", "%s %u offsets", name, li->uprobe_multi.count);
 		return true;
 	case LAT_LINK_NETFILTER:
 		say_netfilter(p, li);
 		return true;
 	case LAT_LINK_TCX:
 	case LAT_LINK_NETKIT:
-		SAY(p, li->type == LAT_LINK_TCX ? "tcx" : "netkit", "%s %s",
-		    dev_name(li->tcx.ifindex, dev), attach_word(li->tcx.attach_type, w, sizeof(w)));
+		say_at(p, li->type == LAT_LINK_TCX ? "tcx" : "netkit", "%s %s",
+		       dev_name(li->tcx.ifindex, dev), attach_word(li->tcx.attach_type, w, sizeof(w)));
 		return true;
 	case LAT_LINK_SOCKMAP:
-		SAY(p, "sockmap", "map %u %s", li->sockmap.map_id,
-		    attach_word(li->sockmap.attach_type, w, sizeof(w)));
+		say_at(p, "sockmap", "map %u %s", li->sockmap.map_id,
+		       attach_word(li->sockmap.attach_type, w, sizeof(w)));
 		return true;
 	}
 	return false;
@@ -181,28 +189,28 @@ static void say(struct attrib *a, struct point *p, const struct lat_link_info *l
 		attrib__btf_target(a, li->prog_id, li->tracing.target_obj_id,
 				   li->tracing.target_btf_id, fn, sizeof(fn), &is_prog);
 		if (attrib__prog_type(a, li->prog_id) == BPF_PROG_TYPE_EXT)
-			SAY(p, "freplace", "prog %u %s", li->tracing.target_obj_id, fn);
+			say_at(p, "freplace", "prog %u %s", li->tracing.target_obj_id, fn);
 		else if (is_prog)
-			SAY(p, "tracing", "%s prog %u %s",
-			    attach_word(li->tracing.attach_type, w, sizeof(w)),
-			    li->tracing.target_obj_id, fn);
+			say_at(p, "tracing", "%s prog %u %s",
+			       attach_word(li->tracing.attach_type, w, sizeof(w)),
+			       li->tracing.target_obj_id, fn);
 		else
-			SAY(p, "tracing", "%s %s", attach_word(li->tracing.attach_type, w, sizeof(w)),
-			    fn);
+			say_at(p, "tracing", "%s %s", attach_word(li->tracing.attach_type, w, sizeof(w)),
+			       fn);
 		break;
 	case LAT_LINK_CGROUP:
 		if (attrib__cgroup_path(a, li->cgroup.cgroup_id, path, sizeof(path)))
-			SAY(p, "cgroup", "%s %s", path,
-			    attach_word(li->cgroup.attach_type, w, sizeof(w)));
+			say_at(p, "cgroup", "%s %s", path,
+			       attach_word(li->cgroup.attach_type, w, sizeof(w)));
 		else
-			SAY(p, "cgroup", "cgroup %llu %s", (unsigned long long)li->cgroup.cgroup_id,
-			    attach_word(li->cgroup.attach_type, w, sizeof(w)));
+			say_at(p, "cgroup", "cgroup %llu %s", (unsigned long long)li->cgroup.cgroup_id,
+			       attach_word(li->cgroup.attach_type, w, sizeof(w)));
 		break;
 	case LAT_LINK_STRUCT_OPS:
-		SAY(p, "struct_ops", "map %u%s%s", li->struct_ops.map_id, name[0] ? " " : "", name);
+		say_at(p, "struct_ops", "map %u%s%s", li->struct_ops.map_id, name[0] ? " " : "", name);
 		break;
 	default:
-		SAY(p, "unknown", "link type %u", li->type);
+		say_at(p, "unknown", "link type %u", li->type);
 	}
 }
 
@@ -271,24 +279,6 @@ static void link_point(struct attrib *a, uint32_t id)
 		attrib__add_point(a, li.prog_id, p.kind, p.where, li.id);
 	}
 	close(fd);
-}
-
-/* Add one attach point to id's entry. */
-void attrib__add_point(struct attrib *a, uint32_t id, const char *kind, const char *where,
-		       uint32_t link_id)
-{
-	struct prog_attr *e = attrib__entry(a, id);
-	struct attr_point *pt;
-
-	if (!e)
-		return;
-	e->points_total++;
-	if (e->npoints >= ATTR_POINTS)
-		return;
-	pt = &e->points[e->npoints++];
-	snprintf(pt->kind, sizeof(pt->kind), "%s", kind);
-	snprintf(pt->where, sizeof(pt->where), "%s", where);
-	pt->link_id = link_id;
 }
 
 /* Every link's point, then the XDP programs attached without one. */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
@@ -175,13 +176,6 @@ void attrib__xdp_legacy(struct attrib *a)
 		legacy_one(a, d, d->skb, "generic");
 		legacy_one(a, d, d->hw, "offload");
 	}
-}
-
-uint32_t attrib__prog_type(const struct attrib *a, uint32_t prog_id)
-{
-	long i = attrib__index(a, prog_id);
-
-	return i < 0 ? 0 : a->type[i];
 }
 
 /* The info of program id (zeroed when it is gone). */

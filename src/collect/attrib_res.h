@@ -29,8 +29,6 @@ void attrib__xdp_legacy(struct attrib *a);
  * buf; *is_prog tells the target is a BPF program (obj_id its id), else a kernel function. */
 void attrib__btf_target(struct attrib *a, uint32_t prog_id, uint32_t obj_id, uint32_t btf_id,
 			char *buf, size_t len, bool *is_prog);
-/* The type of program prog_id as the scan saw it (0: not seen). */
-uint32_t attrib__prog_type(const struct attrib *a, uint32_t prog_id);
 /* The path of cgroup id under the cgroup v2 mount; false when not found. */
 bool attrib__cgroup_path(struct attrib *a, uint64_t id, char *buf, size_t len);
 /* The name of map map_id into buf ("" when gone). */
