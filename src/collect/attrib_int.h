@@ -43,6 +43,8 @@ void attrib__add_point(struct attrib *a, uint32_t id, const char *kind, const ch
 uint32_t attrib__prog_type(const struct attrib *a, uint32_t id);
 /* Every link's attach point and every device's XDP program attached without a link. */
 void attrib__points(struct attrib *a);
+/* A point for each program a device's clsact qdisc runs as a cls_bpf filter (attrib_tc.c). */
+void attrib__tc_legacy(struct attrib *a);
 void attrib__cgcache_free(struct attr_cgcache *c);
 
 #endif /* LAT_ATTRIB_INT_H */

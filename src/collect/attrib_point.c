@@ -3,11 +3,11 @@
  * attrib_point.c - where programs are attached: every BPF link's bpf_link_info in words, and
  * the XDP programs each network device runs without a link (attached the legacy way).
  *
- * Not found here: programs attached without a link other than XDP's. Legacy tc (cls_bpf
- * filters on a clsact qdisc) needs a netlink dump of every device's filters (RTM_GETTFILTER,
- * then TCA_OPTIONS' TCA_BPF_ID); it is not done yet, so such programs show no point. Nor are
- * perf_event_open attachments without a link (PERF_EVENT_IOC_SET_BPF) or sockmap/sockhash
- * programs attached with BPF_PROG_ATTACH. Devices are those of our network namespace.
+ * Programs tc runs as cls_bpf filters come from attrib_tc.c. Not found: perf_event_open
+ * attachments without a link (PERF_EVENT_IOC_SET_BPF), sockmap/sockhash programs attached
+ * with BPF_PROG_ATTACH, and other BPF_PROG_ATTACH attachments (cgroup programs attached
+ * without a link, flow dissector, lirc): their programs show no point. Devices are those of
+ * our network namespace.
  */
 #include <errno.h>
 #include <net/if.h>
@@ -290,5 +290,6 @@ void attrib__points(struct attrib *a)
 	while (!bpf_link_get_next_id(id, &id))
 		link_point(a, id);
 	attrib__xdp_legacy(a);
+	attrib__tc_legacy(a);
 	attrib__res_end(a);
 }

@@ -10,12 +10,14 @@
  *	sockfilter  a socket filter it only holds (no attach point)
  *	xdplink     XDP on ifb0 by a link (generic mode: ifb has no native XDP)
  *	xdplegacy   XDP on ifb1 attached the legacy way (netlink, no link)
+ *	tclegacy    a cls_bpf filter on ifb0's clsact ingress, priority 1 (netlink, no link)
  *	cgskb       cgroup_skb on ATTACH-CGROUP's ingress by a link
  *	pinned      cgroup_skb on ATTACH-CGROUP's egress by a link pinned at PIN-PATH, its
  *	            program and link fds closed: no process holds it, the pin does
  *
  * then "pid <pid>" and "ready", and waits until stdin ends; then it detaches the legacy XDP
- * program (the others go with their fds; the pinned one with its pin, the test's to remove).
+ * program and removes the clsact qdisc it added (the others go with their fds; the pinned
+ * one with its pin, the test's to remove).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,7 +37,8 @@
 	{ { .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = (v) },       \
 	  { .code = BPF_JMP | BPF_EXIT } }
 
-static const struct bpf_insn pass_xdp[] = RET(2), pass_skb[] = RET(1), drop_sock[] = RET(0);
+static const struct bpf_insn pass_xdp[] = RET(2), pass_skb[] = RET(1), drop_sock[] = RET(0),
+			     tc_ok[] = RET(0);
 
 static int die(const char *what)
 {
@@ -85,6 +88,33 @@ static int cgroup_link(int prog, const char *dir, enum bpf_attach_type at)
 	return fd;
 }
 
+/* A cls_bpf filter running prog on ifindex's clsact ingress (the qdisc made if missing). */
+static void tc_attach(int ifindex, int prog)
+{
+	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex, .attach_point = BPF_TC_INGRESS);
+	LIBBPF_OPTS(bpf_tc_opts, o, .prog_fd = prog, .handle = 1, .priority = 1);
+	int err = bpf_tc_hook_create(&hook);
+
+	if (err && err != -EEXIST) {
+		errno = -err;
+		die("clsact on ifb0");
+	}
+	err = bpf_tc_attach(&hook, &o);
+	if (err) {
+		errno = -err;
+		die("tc filter on ifb0");
+	}
+}
+
+/* Remove the clsact qdisc of ifindex, and its filters with it. */
+static void tc_detach(int ifindex)
+{
+	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex,
+		    .attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS);
+
+	bpf_tc_hook_destroy(&hook);
+}
+
 int main(int argc, char **argv)
 {
 	LIBBPF_OPTS(bpf_link_create_opts, xo, .flags = XDP_FLAGS_SKB_MODE);
@@ -112,6 +142,8 @@ int main(int argc, char **argv)
 	if (bpf_xdp_attach(ifb1, legacy, XDP_FLAGS_SKB_MODE, NULL))
 		die("xdp attach on ifb1");
 
+	tc_attach(ifb0, load(BPF_PROG_TYPE_SCHED_CLS, 0, tc_ok, "tclegacy"));
+
 	cgl = load(BPF_PROG_TYPE_CGROUP_SKB, BPF_CGROUP_INET_INGRESS, pass_skb, "cgskb");
 	cgroup_link(cgl, argv[2], BPF_CGROUP_INET_INGRESS);
 
@@ -126,5 +158,6 @@ int main(int argc, char **argv)
 	while (fgets(line, sizeof(line), stdin))
 		;
 	bpf_xdp_detach(ifb1, XDP_FLAGS_SKB_MODE, NULL);
+	tc_detach(ifb0);
 	return 0;
 }

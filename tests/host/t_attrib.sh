@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Attribution (collect/attrib.c) of real programs: attrfix loads five, attaches them the ways
-# attrib must find (an XDP link on ifb0, legacy XDP on ifb1, cgroup_skb links, one held only
-# by a pinned link, one held only by its fd) from a docker-like cgroup under a crafted name
+# Attribution (collect/attrib.c) of real programs: attrfix loads six, attaches them the ways
+# attrib must find (an XDP link on ifb0, legacy XDP on ifb1, a cls_bpf filter on ifb0's
+# clsact ingress, cgroup_skb links, one held only by a pinned link, one held only by its fd) from a docker-like cgroup under a crafted name
 # (ESC and a newline in its comm); attrdump's JSON lines must give each one's owner, cgroup,
 # container, attach points and load facts, the same whether owners come from our task_file
 # iterator or from /proc fdinfo (LATTOP_ATTR_FDINFO=1). Everything made is undone at the end:
@@ -25,6 +25,7 @@ cleanup() {
 		if kill -0 "$FIXPID" 2>/dev/null; then
 			kill -KILL "$FIXPID" 2>/dev/null
 			ip link set dev ifb1 xdpgeneric off 2>/dev/null
+			tc qdisc del dev ifb0 clsact 2>/dev/null
 		fi
 		wait "$FIXPID" 2>/dev/null
 	fi
@@ -69,7 +70,7 @@ exec 7>"$TMP/in"
 for _ in $(seq 100); do grep -q '^ready$' "$TMP/fix" && break; sleep 0.1; done
 expect_eq fixture-ready "$(tail -n 1 "$TMP/fix")" ready
 id() { awk -v w="$1" '$1 == w { print $2 }' "$TMP/fix"; }
-IDS="$(id sockfilter) $(id xdplink) $(id xdplegacy) $(id cgskb) $(id pinned)"
+IDS="$(id sockfilter) $(id xdplink) $(id xdplegacy) $(id tclegacy) $(id cgskb) $(id pinned)"
 
 # shellcheck disable=SC2086 # the IDs are words
 $DUMP $IDS >"$TMP/iter.json"
@@ -90,13 +91,13 @@ E=E[0] if E else {}
 print(eval(sys.argv[3]))' "$TMP/iter.json" "$(id "$1")" "$2"
 }
 now=$(date +%s)
-for w in sockfilter xdplink xdplegacy cgskb; do
+for w in sockfilter xdplink xdplegacy tclegacy cgskb; do
 	expect_eq "$w-owner" "$(e $w '[(o["pid"], o["comm"]) for o in E["owners"]], E["owners_total"]')" \
 		"([($FIXPID, 'attr\\x1bfix\\n')], 1)"
 	expect_eq "$w-cgroup" "$(e $w 'E["cgroup"], E["container"], E["unit"]')" \
 		"('/lattop-test.slice/docker-$HEX.scope', 'docker:${HEX:0:12}', '')"
 done
-for w in sockfilter xdplink xdplegacy cgskb pinned; do
+for w in sockfilter xdplink xdplegacy tclegacy cgskb pinned; do
 	expect_eq "$w-facts" "$(e $w 'E["uid"], bool(re.fullmatch("[0-9a-f]{16}", E["tag"])), E["verified_insns"] > 0')" \
 		"(0, True, True)"
 	check "$w-load-time" test "$(e $w 'E["load_time_s"]')" -ge $((now - 300)) -a \
@@ -110,6 +111,8 @@ expect_eq xdplink-point "$(e xdplink '[(p["kind"], p["where"], p["link_id"] > 0)
 	"[('xdp', 'ifb0 generic', True)]"
 expect_eq xdplegacy-point "$(e xdplegacy '[(p["kind"], p["where"], p["link_id"]) for p in E["points"]]')" \
 	"[('xdp', 'ifb1 generic', 0)]"
+expect_eq tclegacy-point "$(e tclegacy '[(p["kind"], p["where"], p["link_id"]) for p in E["points"]]')" \
+	"[('tc', 'ifb0 ingress prio 1', 0)]"
 expect_eq cgskb-point "$(e cgskb '[(p["kind"], p["where"], p["link_id"] > 0) for p in E["points"]]')" \
 	"[('cgroup', '$SLICE/attach ingress', True)]"
 expect_eq pinned-owners "$(e pinned 'E["owners_total"], E["owners"], E["cgroup"]')" "(0, [], '')"
@@ -127,4 +130,5 @@ expect_eq after-ids "$(json '[x["id"] for x in L[:-1]]' "$TMP/after.json")" "[$(
 expect_eq after-pinned-point "$(json '[p["where"] for p in L[0]["points"]]' "$TMP/after.json")" \
 	"['$SLICE/attach egress']"
 check ifb1-detached sh -c '! ip link show ifb1 | grep -q xdp'
+check ifb0-clsact-removed sh -c '! tc qdisc show dev ifb0 | grep -q clsact'
 end_suite
