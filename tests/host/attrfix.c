@@ -11,7 +11,8 @@
  *	xdplink     XDP on ifb0 by a link (generic mode: ifb has no native XDP)
  *	xdplegacy   XDP on ifb1 attached the legacy way (netlink, no link)
  *	tclegacy    a cls_bpf filter on ifb0's clsact ingress, priority 1 (netlink, no link)
- *	cgskb       cgroup_skb on ATTACH-CGROUP's ingress by a link
+ *	cgskb       cgroup_skb on ATTACH-CGROUP's ingress by a link, its program fd closed: the
+ *	            fixture holds it through the link fd alone
  *	pinned      cgroup_skb on ATTACH-CGROUP's egress by a link pinned at PIN-PATH, its
  *	            program and link fds closed: no process holds it, the pin does
  *
@@ -146,6 +147,7 @@ int main(int argc, char **argv)
 
 	cgl = load(BPF_PROG_TYPE_CGROUP_SKB, BPF_CGROUP_INET_INGRESS, pass_skb, "cgskb");
 	cgroup_link(cgl, argv[2], BPF_CGROUP_INET_INGRESS);
+	close(cgl); /* held by its link fd alone: the owner must be found through the link */
 
 	prog = load(BPF_PROG_TYPE_CGROUP_SKB, BPF_CGROUP_INET_EGRESS, pass_skb, "pinned");
 	pin = cgroup_link(prog, argv[2], BPF_CGROUP_INET_EGRESS);
