@@ -13,6 +13,9 @@
  *	tclegacy    a cls_bpf filter on ifb0's clsact ingress, priority 1 (netlink, no link)
  *	cgskb       cgroup_skb on ATTACH-CGROUP's ingress by a link, its program fd closed: the
  *	            fixture holds it through the link fd alone
+ *	rawtp       a raw tracepoint link on sched_process_exec (0 where the kernel has none)
+ *	perftp      a tracepoint program on sched/sched_process_exec by a perf_event link (0
+ *	            where it cannot be)
  *	pinned      cgroup_skb on ATTACH-CGROUP's egress by a link pinned at PIN-PATH, its
  *	            program and link fds closed: no process holds it, the pin does
  *
@@ -23,11 +26,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/if_link.h>
+#include <linux/perf_event.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -107,6 +112,52 @@ static void tc_attach(int ifindex, int prog)
 	}
 }
 
+/* The tracefs id of sched/sched_process_exec, or 0. */
+static int tp_id(void)
+{
+	FILE *f = fopen("/sys/kernel/tracing/events/sched/sched_process_exec/id", "r");
+	int id = 0;
+
+	if (f) {
+		if (fscanf(f, "%d", &id) != 1)
+			id = 0;
+		fclose(f);
+	}
+	return id;
+}
+
+/* A tracepoint program on sched_process_exec by a perf_event link; its id, or 0. */
+static uint32_t perf_tp(void)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, o);
+	struct perf_event_attr attr = { .type = PERF_TYPE_TRACEPOINT, .size = sizeof(attr),
+					.sample_period = 1, .wakeup_events = 1 };
+	struct bpf_prog_info info = { 0 };
+	uint32_t len = sizeof(info);
+	int prog, pfd;
+
+	attr.config = (uint64_t)tp_id();
+	prog = bpf_prog_load(BPF_PROG_TYPE_TRACEPOINT, "perftp", "GPL", drop_sock, 2, &o);
+	pfd = attr.config ? (int)syscall(SYS_perf_event_open, &attr, -1, 0, -1, 0) : -1;
+	if (prog < 0 || pfd < 0 || bpf_link_create(prog, pfd, BPF_PERF_EVENT, NULL) < 0 ||
+	    bpf_obj_get_info_by_fd(prog, &info, &len))
+		return 0;
+	return info.id;
+}
+
+/* A raw tracepoint link on sched_process_exec; the program's id, or 0. */
+static uint32_t raw_tp(void)
+{
+	struct bpf_prog_info info = { 0 };
+	uint32_t len = sizeof(info);
+	int prog = bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, "rawtp", "GPL", drop_sock, 2, NULL);
+
+	if (prog < 0 || bpf_raw_tracepoint_open("sched_process_exec", prog) < 0 ||
+	    bpf_obj_get_info_by_fd(prog, &info, &len))
+		return 0;
+	return info.id;
+}
+
 /* Remove the clsact qdisc of ifindex, and its filters with it. */
 static void tc_detach(int ifindex)
 {
@@ -148,6 +199,8 @@ int main(int argc, char **argv)
 	cgl = load(BPF_PROG_TYPE_CGROUP_SKB, BPF_CGROUP_INET_INGRESS, pass_skb, "cgskb");
 	cgroup_link(cgl, argv[2], BPF_CGROUP_INET_INGRESS);
 	close(cgl); /* held by its link fd alone: the owner must be found through the link */
+
+	printf("rawtp %u\nperftp %u\n", raw_tp(), perf_tp());
 
 	prog = load(BPF_PROG_TYPE_CGROUP_SKB, BPF_CGROUP_INET_EGRESS, pass_skb, "pinned");
 	pin = cgroup_link(prog, argv[2], BPF_CGROUP_INET_EGRESS);

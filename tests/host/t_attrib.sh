@@ -70,7 +70,7 @@ exec 7>"$TMP/in"
 for _ in $(seq 100); do grep -q '^ready$' "$TMP/fix" && break; sleep 0.1; done
 expect_eq fixture-ready "$(tail -n 1 "$TMP/fix")" ready
 id() { awk -v w="$1" '$1 == w { print $2 }' "$TMP/fix"; }
-IDS="$(id sockfilter) $(id xdplink) $(id xdplegacy) $(id tclegacy) $(id cgskb) $(id pinned)"
+IDS="$(id sockfilter) $(id xdplink) $(id xdplegacy) $(id tclegacy) $(id cgskb) $(id pinned) $(id rawtp) $(id perftp)"
 
 # shellcheck disable=SC2086 # the IDs are words
 $DUMP $IDS >"$TMP/iter.json"
@@ -113,6 +113,20 @@ expect_eq xdplegacy-point "$(e xdplegacy '[(p["kind"], p["where"], p["link_id"])
 	"[('xdp', 'ifb1 generic', 0)]"
 expect_eq tclegacy-point "$(e tclegacy '[(p["kind"], p["where"], p["link_id"]) for p in E["points"]]')" \
 	"[('tc', 'ifb0 ingress prio 1', 0)]"
+# Tracepoints, where this kernel has them: a raw one, and one by a perf_event link (the kernel
+# names its tracepoint since 6.6).
+if [ "$(id rawtp)" != 0 ]; then
+	expect_eq rawtp-point "$(e rawtp '[(p["kind"], p["where"], p["link_id"] > 0) for p in E["points"]]')" \
+		"[('raw_tp', 'sched_process_exec', True)]"
+else
+	skip rawtp-point "no raw tracepoint link on this kernel"
+fi
+if [ "$(id perftp)" != 0 ]; then
+	expect_eq perftp-point "$(e perftp '[(p["kind"], p["where"], p["link_id"] > 0) for p in E["points"]]')" \
+		"[('tracepoint', 'sched_process_exec', True)]"
+else
+	skip perftp-point "no tracepoint perf_event link on this kernel"
+fi
 expect_eq cgskb-point "$(e cgskb '[(p["kind"], p["where"], p["link_id"] > 0) for p in E["points"]]')" \
 	"[('cgroup', '$SLICE/attach ingress', True)]"
 expect_eq pinned-owners "$(e pinned 'E["owners_total"], E["owners"], E["cgroup"]')" "(0, [], '')"
