@@ -380,16 +380,18 @@ static void scan_cgroups(struct attrib *a)
 	}
 }
 
-/* Refresh the table. */
+/* Refresh the table. On an error it is left empty: half a table would say that programs
+ * have no owner or no attach point when nobody looked. */
 int attrib__scan(struct attrib *a)
 {
 	int err = scan_progs(a);
 
-	if (err)
+	if (!err)
+		err = scan_owners(a);
+	if (err) {
+		a->n = 0;
 		return err;
-	err = scan_owners(a);
-	if (err)
-		return err;
+	}
 	scan_cgroups(a);
 	attrib__points(a);
 	return 0;

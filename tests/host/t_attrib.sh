@@ -14,7 +14,7 @@ HEX=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
 CG2=$(findmnt -n -o TARGET -t cgroup2 | head -n 1)
 SLICE=$CG2/lattop-test.slice
 SCOPE=$SLICE/docker-$HEX.scope
-FIXPID= BPFFS= MOUNTED=
+FIXPID='' BPFFS='' MOUNTED=''
 
 # Undo everything, in order: the fixture (its links go with it), the pin, the mount, the
 # cgroups (anything left in them moved to the root first).
