@@ -209,6 +209,16 @@ struct lat_prog_ref {
 
 _Static_assert(sizeof(struct lat_prog_ref) == 16, "lat_prog_ref layout changed");
 
+/* One record of the owners iterator (owners.bpf.c): a thread-group leader holding a program fd
+ * or a link fd of program prog_id. */
+struct lat_owner_rec {
+	__u32 tgid;
+	__u32 prog_id;
+	char comm[16];
+};
+
+_Static_assert(sizeof(struct lat_owner_rec) == 24, "lat_owner_rec layout changed");
+
 /* Spans (segments you define): a start probe and an end probe paired by a key. */
 #define LAT_SPAN_MAX 32     /* spans per session */
 #define LAT_SPAN_PROBES 64  /* probe attachments per session (start + end per span, -u: 2) */

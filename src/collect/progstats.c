@@ -202,7 +202,7 @@ uint64_t progstats__recursion_misses(int fd)
 }
 
 /* The prog_id line of one fdinfo file (a program or a link), or 0. */
-static uint32_t fdinfo_prog_id(int dirfd, const char *name)
+uint32_t progstats__fdinfo_prog_id(int dirfd, const char *name)
 {
 	char buf[1024];
 	uint32_t id = 0;
@@ -238,7 +238,7 @@ int progstats__own_ids(uint32_t *ids, int max)
 
 		if (de->d_name[0] < '0' || de->d_name[0] > '9')
 			continue;
-		id = fdinfo_prog_id(dirfd(d), de->d_name);
+		id = progstats__fdinfo_prog_id(dirfd(d), de->d_name);
 		for (int i = 0; i < n && !dup; i++)
 			dup = ids[i] == id;
 		if (id && !dup)

@@ -34,6 +34,9 @@ uint32_t progstats__prog_id(int fd);
 /* IDs of the programs this process holds (its program and link fds, from /proc/self/fdinfo's
  * prog_id lines): lattop's own. Up to max into ids; returns how many, or a negative errno. */
 int progstats__own_ids(uint32_t *ids, int max);
+/* The prog_id line of fdinfo file name (a program or a link fd's) in directory dirfd, or 0
+ * (none, or the fd is gone). */
+uint32_t progstats__fdinfo_prog_id(int dirfd, const char *name);
 /* The kernel's recursion_misses count of the program behind fd (0 when unreadable). */
 uint64_t progstats__recursion_misses(int fd);
 

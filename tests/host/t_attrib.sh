@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# Attribution (collect/attrib.c) of real programs: attrfix loads six, attaches them the ways
+# attrib must find (an XDP link on ifb0, legacy XDP on ifb1, a cls_bpf filter on ifb0's
+# clsact ingress, cgroup_skb links, one held only by a pinned link, one held only by its fd) from a docker-like cgroup under a crafted name
+# (ESC and a newline in its comm); attrdump's JSON lines must give each one's owner, cgroup,
+# container, attach points and load facts, the same whether owners come from our task_file
+# iterator or from /proc fdinfo (LATTOP_ATTR_FDINFO=1). Everything made is undone at the end:
+# the fixture is stopped, the pin removed, the bpffs we mounted unmounted, the cgroups removed.
+cd "$(dirname "$0")/../.." && . tests/lib.sh
+SUITE=host-attrib
+FIX=$OUTPUT/tests/host/attrfix
+DUMP=$OUTPUT/tests/host/attrdump
+HEX=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
+CG2=$(findmnt -n -o TARGET -t cgroup2 | head -n 1)
+SLICE=$CG2/lattop-test.slice
+SCOPE=$SLICE/docker-$HEX.scope
+FIXPID='' BPFFS='' MOUNTED=''
+
+# Undo everything, in order: the fixture (its links go with it), the pin, the mount, the
+# cgroups (anything left in them moved to the root first).
+cleanup() {
+	exec 7>&- 2>/dev/null
+	if [ -n "$FIXPID" ]; then
+		for _ in $(seq 50); do kill -0 "$FIXPID" 2>/dev/null || break; sleep 0.1; done
+		if kill -0 "$FIXPID" 2>/dev/null; then
+			kill -KILL "$FIXPID" 2>/dev/null
+			ip link set dev ifb1 xdpgeneric off 2>/dev/null
+			tc qdisc del dev ifb0 clsact 2>/dev/null
+		fi
+		wait "$FIXPID" 2>/dev/null
+	fi
+	[ -n "$BPFFS" ] && rm -f "$BPFFS/lattop_attr_link"
+	if [ -n "$MOUNTED" ]; then
+		umount -R "$BPFFS"
+		if findmnt "$BPFFS" >/dev/null; then
+			echo "t_attrib: $BPFFS is still mounted: not removed" >&2
+		else
+			rmdir "$BPFFS"
+		fi
+	fi
+	for d in "$SCOPE" "$SLICE/attach"; do
+		[ -d "$d" ] || continue
+		while read -r p; do echo "$p" >"$CG2/cgroup.procs"; done <"$d/cgroup.procs"
+		rmdir "$d"
+	done
+	[ -d "$SLICE" ] && rmdir "$SLICE"
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+if [ -z "$CG2" ] || ! ip link show ifb0 >/dev/null 2>&1 || ! ip link show ifb1 >/dev/null 2>&1; then
+	skip attrib "needs cgroup v2 and the ifb0 and ifb1 devices"
+	end_suite
+	exit 0
+fi
+
+# A bpffs for the pin: /sys/fs/bpf when it is one, else our own, mounted here.
+if [ "$(stat -f -c %T /sys/fs/bpf 2>/dev/null)" = bpf_fs ]; then
+	BPFFS=/sys/fs/bpf
+else
+	BPFFS=$(mktemp -d /tmp/lattop-bpffs.XXXXXX)
+	mount -t bpf bpf "$BPFFS" && MOUNTED=1
+fi
+mkdir -p "$SCOPE" "$SLICE/attach"
+
+mkfifo "$TMP/in"
+$FIX "$SCOPE" "$SLICE/attach" "$BPFFS/lattop_attr_link" <"$TMP/in" >"$TMP/fix" 2>"$TMP/fix.err" &
+FIXPID=$!
+exec 7>"$TMP/in"
+for _ in $(seq 100); do grep -q '^ready$' "$TMP/fix" && break; sleep 0.1; done
+expect_eq fixture-ready "$(tail -n 1 "$TMP/fix")" ready
+id() { awk -v w="$1" '$1 == w { print $2 }' "$TMP/fix"; }
+IDS="$(id sockfilter) $(id xdplink) $(id xdplegacy) $(id tclegacy) $(id cgskb) $(id pinned) $(id rawtp) $(id perftp)"
+
+# shellcheck disable=SC2086 # the IDs are words
+$DUMP $IDS >"$TMP/iter.json"
+expect_eq dump-exit $? 0
+# shellcheck disable=SC2086
+LATTOP_ATTR_FDINFO=1 $DUMP $IDS >"$TMP/fdinfo.json"
+expect_eq dump-fdinfo-exit $? 0
+expect_eq source-iter "$(json 'L[-1]["source"]' "$TMP/iter.json")" iter
+expect_eq source-fdinfo "$(json 'L[-1]["source"]' "$TMP/fdinfo.json")" fdinfo
+expect_eq sources-agree "$(json 'L[:-1]' "$TMP/iter.json")" "$(json 'L[:-1]' "$TMP/fdinfo.json")"
+
+# e WHAT EXPR: EXPR over the entry E of the fixture's program WHAT (iterator's dump).
+e() {
+	python3 -c 'import json,re,sys
+L=[json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+E=[x for x in L if x.get("id")==int(sys.argv[2])]
+E=E[0] if E else {}
+print(eval(sys.argv[3]))' "$TMP/iter.json" "$(id "$1")" "$2"
+}
+now=$(date +%s)
+for w in sockfilter xdplink xdplegacy tclegacy cgskb; do
+	expect_eq "$w-owner" "$(e $w '[(o["pid"], o["comm"]) for o in E["owners"]], E["owners_total"]')" \
+		"([($FIXPID, 'attr\\x1bfix\\n')], 1)"
+	expect_eq "$w-cgroup" "$(e $w 'E["cgroup"], E["container"], E["unit"]')" \
+		"('/lattop-test.slice/docker-$HEX.scope', 'docker:${HEX:0:12}', '')"
+done
+for w in sockfilter xdplink xdplegacy tclegacy cgskb pinned; do
+	expect_eq "$w-facts" "$(e $w 'E["uid"], bool(re.fullmatch("[0-9a-f]{16}", E["tag"])), E["verified_insns"] > 0')" \
+		"(0, True, True)"
+	check "$w-load-time" test "$(e $w 'E["load_time_s"]')" -ge $((now - 300)) -a \
+		"$(e $w 'E["load_time_s"]')" -le $((now + 5))
+done
+# The comm's bytes as JSON escapes them (ESC as \u001b, the newline as \n).
+check comm-escaped grep -qF '"comm":"attr\u001bfix\n"' "$TMP/iter.json"
+
+expect_eq sockfilter-points "$(e sockfilter 'E["points_total"], E["points"]')" "(0, [])"
+expect_eq xdplink-point "$(e xdplink '[(p["kind"], p["where"], p["link_id"] > 0) for p in E["points"]]')" \
+	"[('xdp', 'ifb0 generic', True)]"
+expect_eq xdplegacy-point "$(e xdplegacy '[(p["kind"], p["where"], p["link_id"]) for p in E["points"]]')" \
+	"[('xdp', 'ifb1 generic', 0)]"
+expect_eq tclegacy-point "$(e tclegacy '[(p["kind"], p["where"], p["link_id"]) for p in E["points"]]')" \
+	"[('tc', 'ifb0 ingress prio 1', 0)]"
+# Tracepoints, where this kernel has them: a raw one, and one by a perf_event link (the kernel
+# names its tracepoint since 6.6).
+if [ "$(id rawtp)" != 0 ]; then
+	expect_eq rawtp-point "$(e rawtp '[(p["kind"], p["where"], p["link_id"] > 0) for p in E["points"]]')" \
+		"[('raw_tp', 'sched_process_exec', True)]"
+else
+	skip rawtp-point "no raw tracepoint link on this kernel"
+fi
+if [ "$(id perftp)" != 0 ]; then
+	expect_eq perftp-point "$(e perftp '[(p["kind"], p["where"], p["link_id"] > 0) for p in E["points"]]')" \
+		"[('tracepoint', 'sched_process_exec', True)]"
+else
+	skip perftp-point "no tracepoint perf_event link on this kernel"
+fi
+expect_eq cgskb-point "$(e cgskb '[(p["kind"], p["where"], p["link_id"] > 0) for p in E["points"]]')" \
+	"[('cgroup', '$SLICE/attach ingress', True)]"
+expect_eq pinned-owners "$(e pinned 'E["owners_total"], E["owners"], E["cgroup"]')" "(0, [], '')"
+expect_eq pinned-point "$(e pinned '[(p["kind"], p["where"], p["link_id"] > 0) for p in E["points"]]')" \
+	"[('cgroup', '$SLICE/attach egress', True)]"
+
+# The fixture ends: its programs go, the pinned one stays with its point.
+exec 7>&-
+wait "$FIXPID"
+expect_eq fixture-exit $? 0
+FIXPID=
+# shellcheck disable=SC2086
+$DUMP $IDS >"$TMP/after.json"
+expect_eq after-ids "$(json '[x["id"] for x in L[:-1]]' "$TMP/after.json")" "[$(id pinned)]"
+expect_eq after-pinned-point "$(json '[p["where"] for p in L[0]["points"]]' "$TMP/after.json")" \
+	"['$SLICE/attach egress']"
+check ifb1-detached sh -c '! ip link show ifb1 | grep -q xdp'
+check ifb0-clsact-removed sh -c '! tc qdisc show dev ifb0 | grep -q clsact'
+end_suite
