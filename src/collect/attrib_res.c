@@ -378,6 +378,8 @@ bool attrib__cgroup_path(struct attrib *a, uint64_t id, char *buf, size_t len)
 	}
 	if (!e)
 		return false;
-	snprintf(buf, len, "%s%s", a->cg->mount, e->path);
+	/* From the cgroup2 root, as /proc/PID/cgroup says an owner's (the mount point differs
+	 * between hosts and hybrid layouts; the path within the hierarchy does not). */
+	snprintf(buf, len, "%s", e->path[0] ? e->path : "/");
 	return true;
 }

@@ -20,9 +20,10 @@ struct attr_owner {
 /* One attach point: kind is a short word ("xdp", "tc", "tcx", "cgroup", "kprobe", "uprobe",
  * "tracepoint", "raw_tp", "tracing", "netfilter", "perf_event", "sk_lookup", "freplace",
  * "iter", "netns", "struct_ops", "unknown"); where says the rest in words, for example
- * "eth0 native", "eth0 ingress prio 1", "/sys/fs/cgroup/x ingress", "do_sys_openat2+0",
- * "sched/sched_switch", "prog 12 xdp_pass" (an extension: the program and function it
- * replaces). link_id is 0 for points found without a link. */
+ * "eth0 native", "eth0 ingress prio 1", "/system.slice/x.service ingress" (a cgroup path from
+ * the cgroup2 root), "do_sys_openat2+0", "sched/sched_switch", "prog 12 xdp_pass" (an
+ * extension: the program and function it replaces). link_id is 0 for points found without a
+ * link. */
 struct attr_point {
 	char kind[16];
 	char where[112];

@@ -69,9 +69,20 @@ static bool sel_match(const struct filter_ent *f, const struct series *se)
 	case FSEL_CGROUP:
 		if (a->cgroup[0] && path_under(a->cgroup, v))
 			return true;
-		for (uint32_t i = 0; i < a->npoints; i++)
-			if (!strcmp(a->points[i].kind, "cgroup") && path_under(a->points[i].where, v))
+		for (uint32_t i = 0; i < a->npoints; i++) {
+			/* "PATH ATTACH_TYPE": the path is all before the last space. */
+			char path[sizeof(a->points[i].where)];
+			char *sp;
+
+			if (strcmp(a->points[i].kind, "cgroup"))
+				continue;
+			snprintf(path, sizeof(path), "%s", a->points[i].where);
+			sp = strrchr(path, ' ');
+			if (sp)
+				*sp = '\0';
+			if (path_under(path, v))
 				return true;
+		}
 		return false;
 	case FSEL_DEV:
 		for (uint32_t i = 0; i < a->npoints; i++)

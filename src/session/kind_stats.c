@@ -11,13 +11,22 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "collect/attrib.h"
 #include "collect/progstats.h"
 #include "session/kind.h"
 #include "session/session.h"
 
-/* The kind's state: the fd that keeps bpf_stats on (-1: --no-stats). */
+/* Attribution is read again when the program list changed, and otherwise this often (owners
+ * come and go without a program doing so). */
+#define ATTR_EVERY_NS (5 * 1000000000ull)
+
+/* The kind's state: the fd that keeps bpf_stats on (-1: --no-stats), and the attribution table
+ * with what the program list looked like when it was last read. */
 struct stats_kind {
 	int fd;
+	struct attrib *at;  /* NULL when it could not be made (the rows then say nothing of it) */
+	uint64_t at_sig;    /* a signature of the program IDs at the last attribution */
+	uint64_t at_ns;     /* when it was read (0: never) */
 };
 
 /* bpf_stats for the session, on exactly as long as its fd is open; with --no-stats no fd is
@@ -33,6 +42,7 @@ static int stats_open(struct session *s, struct kind *k, char *err, size_t errle
 	}
 	sk->fd = -1;
 	k->st = sk;
+	sk->at = attrib__new();
 	if (s->o->no_stats) {
 		s->m->no_stats = true;
 		if (progstats__on_now() > 0)
@@ -61,8 +71,45 @@ static void stats_free(struct session *s, struct kind *k)
 	(void)s;
 	if (sk && sk->fd >= 0)
 		close(sk->fd);
+	if (sk)
+		attrib__free(sk->at);
 	free(sk);
 	k->st = NULL;
+}
+
+/* A signature of the program list: changes when a program comes or goes. */
+static uint64_t list_sig(const struct session *s)
+{
+	uint64_t h = s->nst;
+
+	for (size_t i = 0; i < s->nst; i++)
+		h = (h ^ s->st[i].id) * 0x100000001b3ull;
+	return h;
+}
+
+/* Who holds each program and where it is attached, into the model: when the program list
+ * changed since the last read, or ATTR_EVERY_NS after it. Programs gone keep what was last
+ * known of them. */
+static void attribute(struct session *s, struct stats_kind *sk, uint64_t now)
+{
+	uint64_t sig = list_sig(s);
+
+	if (!sk->at || (sk->at_ns && sig == sk->at_sig && now - sk->at_ns < ATTR_EVERY_NS))
+		return;
+	sk->at_sig = sig;
+	sk->at_ns = now ? now : 1;
+	if (attrib__scan(sk->at))
+		return;
+	for (size_t i = 0; i < s->m->n; i++) {
+		struct series *se = &s->m->s[i];
+		const struct prog_attr *a;
+
+		if (se->kind != LAT_EV_PROG || se->gone)
+			continue;
+		a = attrib__get(sk->at, se->id);
+		if (a)
+			model__set_attr(s->m, se, a);
+	}
 }
 
 /* Read every loaded program's counters into the session's list and the model. */
@@ -70,12 +117,13 @@ static int stats_scan(struct session *s, struct kind *k, uint64_t now, char *err
 {
 	int e = progstats__scan(&s->st, &s->nst, &s->stcap);
 
-	(void)k;
 	if (e) {
 		snprintf(err, errlen, "cannot list BPF programs: %s", strerror(-e));
 		return e;
 	}
 	model__apply_stats(s->m, s->st, s->nst, now);
+	if (k->st)
+		attribute(s, k->st, now);
 	return 0;
 }
 

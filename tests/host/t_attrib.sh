@@ -128,10 +128,50 @@ else
 	skip perftp-point "no tracepoint perf_event link on this kernel"
 fi
 expect_eq cgskb-point "$(e cgskb '[(p["kind"], p["where"], p["link_id"] > 0) for p in E["points"]]')" \
-	"[('cgroup', '$SLICE/attach ingress', True)]"
+	"[('cgroup', '/lattop-test.slice/attach ingress', True)]"
 expect_eq pinned-owners "$(e pinned 'E["owners_total"], E["owners"], E["cgroup"]')" "(0, [], '')"
 expect_eq pinned-point "$(e pinned '[(p["kind"], p["where"], p["link_id"] > 0) for p in E["points"]]')" \
-	"[('cgroup', '$SLICE/attach egress', True)]"
+	"[('cgroup', '/lattop-test.slice/attach egress', True)]"
+
+# lattop itself: the rows' OWNER, CONTAINER and ATTACH columns and the attr object in JSON, the
+# CSV's visible form of the crafted comm, -p selectors, and a recording that replays them.
+PIDS=$(echo $IDS | tr ' ' ',')
+wait_gone
+live $LATTOP -b -o json -n 2 -d 0.3 -p "$PIDS" -w "$TMP/a.lat" >"$TMP/l.json"
+expect_eq lattop-exit $? 0
+r() { json "repr([x for x in L[-1]['rows'] if x['prog_id']==$(id "$1")][0]$2)" "$TMP/l.json"; }
+expect_eq row-owner "$(r xdplink "['owner']")" "'attr\\x1bfix\\n[$FIXPID]'"
+expect_eq row-container "$(r xdplink "['container']")" "'docker:${HEX:0:12}'"
+expect_eq row-attach "$(r tclegacy "['attach']")" "'tc ifb0 ingress prio 1'"
+expect_eq row-attr "$(r cgskb "['attr']['attach'][0]['where']")" "'/lattop-test.slice/attach ingress'"
+expect_eq row-pinned-owner "$(r pinned "['owner']")" "None"
+expect_eq row-pinned-owners "$(r pinned "['attr']['owners']")" "[]"
+check json-comm-escaped grep -qF '"owner":"attr\u001bfix\n[' "$TMP/l.json"
+wait_gone
+live $LATTOP -b -o csv -n 1 -d 0.3 -p "$(id xdplink)" >"$TMP/l.csv"
+check csv-comm-visible grep -qF "attr\\x1bfix\\x0a[$FIXPID]" "$TMP/l.csv"
+check csv-no-raw-esc sh -c "! grep -q \"\$(printf '\\033')\" '$TMP/l.csv'"
+expect_eq csv-lines "$(wc -l <"$TMP/l.csv")" 2
+# Selectors: by device, attach kind, container (leading digits) and type.
+sel() {
+	wait_gone
+	live $LATTOP -b -o json -n 1 -d 0.2 -p "$1" >"$TMP/s.json" 2>"$TMP/s.err"
+	json "sorted(x['prog_id'] for x in L[-1]['rows'] if x['prog_id'] in ($PIDS,))" "$TMP/s.json"
+}
+ids_of() { for w in "$@"; do id "$w"; done | grep -v '^0$' | sort -n | paste -sd, | sed 's/,/, /g;s/^/[/;s/$/]/'; }
+expect_eq sel-dev "$(sel dev:ifb0)" "$(ids_of xdplink tclegacy)"
+expect_eq sel-attach "$(sel attach:cgroup)" "$(ids_of cgskb pinned)"
+expect_eq sel-container "$(sel "container:${HEX:0:6}")" \
+	"$(ids_of sockfilter xdplink xdplegacy tclegacy cgskb rawtp perftp)"
+expect_eq sel-cgroup "$(sel cgroup:/lattop-test.slice/attach)" "$(ids_of cgskb pinned)"
+expect_eq sel-none "$(sel comm:nobody-here)" "[]"
+check sel-none-warns grep -q "selector 'comm:nobody-here' matches no program now" "$TMP/s.err"
+expect_usage sel-bad-key 2 "unknown selector 'pid:' in -p" -b -n 1 -p pid:1
+# The recording replays the same attribution, without root.
+$LATTOP -r "$TMP/a.lat" -b -o json -n 1000 >"$TMP/rp.json" 2>"$TMP/rp.err"
+expect_eq replay-exit $? 0
+expect_eq replay-attr "$(json "[x['attr'] for x in L[-1]['rows'] if x['prog_id']==$(id xdplink)][0]" "$TMP/rp.json")" \
+	"$(r xdplink "['attr']")"
 
 # The fixture ends: its programs go, the pinned one stays with its point.
 exec 7>&-
@@ -142,7 +182,7 @@ FIXPID=
 $DUMP $IDS >"$TMP/after.json"
 expect_eq after-ids "$(json '[x["id"] for x in L[:-1]]' "$TMP/after.json")" "[$(id pinned)]"
 expect_eq after-pinned-point "$(json '[p["where"] for p in L[0]["points"]]' "$TMP/after.json")" \
-	"['$SLICE/attach egress']"
+	"['/lattop-test.slice/attach egress']"
 check ifb1-detached sh -c '! ip link show ifb1 | grep -q xdp'
 check ifb0-clsact-removed sh -c '! tc qdisc show dev ifb0 | grep -q clsact'
 end_suite

@@ -89,6 +89,8 @@ static void test_selectors_pick(void)
 		{ "cgroup:/kubepods.slice", "3" },
 		{ "cgroup:/kube", "" },
 		{ "cgroup:/test/grp", "2" },
+		{ "cgroup:/test/grp/sub", "2" },
+		{ "cgroup:/test/grp/su", "" },
 		{ "container:0123", "3" },
 		{ "container:docker:0123456789ab", "3" },
 		{ "unit:x.service", "1" },

@@ -59,9 +59,15 @@ ok flight-dump-named [ -n "$f" ] || exit 0
 # The instant it fired (wall-clock ns, from the dump's metadata) is the end of the first
 # interval over the threshold: the replay's interval within 50 ms of it.
 # (The metadata: meta_len at byte 16, the JSON from byte 20.)
+# The instant is taken on the clock the replay's ts_ns is on: fired_monotonic_ns (the close's
+# own timestamp) plus the recording's start_realtime_ns - start_monotonic_ns, as the replay
+# converts every interval end. (fired_realtime_ns reads the two clocks apart at dump time: a
+# starved RT guest under TCG once put 50 ms between the reads, and no interval matched.)
 n=$(od -An -tu4 -j16 -N4 "$f" | tr -d ' ')
-fired=$(dd if="$f" bs=1 skip=20 count="$n" 2>/dev/null |
-	sed -n 's/.*"fired_realtime_ns":\([0-9]*\).*/\1/p')
+dd if="$f" bs=1 skip=20 count="$n" 2>/dev/null >$T/meta.json
+metan() { sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p" $T/meta.json; }
+fired=$(awk -v m="$(metan fired_monotonic_ns)" -v r="$(metan start_realtime_ns)" \
+	-v s="$(metan start_monotonic_ns)" 'BEGIN { printf "%.0f\n", m + (r - s) }')
 lattop -r "$f" -b -o csv -n 1000 >$T/r.csv 2>$T/r.err
 expect flight-replays $? 0 || cat $T/r.err
 awk -F, -v id="$heavy2" -v th="$th" -v fired="$fired" '
