@@ -27,11 +27,16 @@ check source-visible grep -qE "src$vis" "$TMP/s1"
 check notice-visible grep -qE "notice$vis" "$TMP/s1"
 # The program's row: its ID, type and name on one line, the note at its end, on the same line.
 check row-one-line grep -qE "^ +42 T\\\\x1b\]2;X.* P\\\\x1b\]2;X.* \[note$vis" "$TMP/s1"
+# Who and where, each crafted: the OWNER, CONTAINER and ATTACH cells on the row's line.
+check row-attr-one-line grep -qE "^ +42 .*O$vis\"q\"\[7\] +D$vis.* xdp W$vis" "$TMP/s1"
 check no-forged-line bash -c "! grep -qE '^\"q\"' '$TMP/s1'"
 expect_eq pane-title-kept "$(tmux display-message -p -t "$S" '#{pane_title}')" untouched
 # The detail pane's title names the program visibly.
 tmux send-keys -t "$S" Enter
 check pane-title-visible wait_for " 42 P$vis\"q\",\\\\xff\\\\u009b\\\\x09\\\\\\\\: " 20
+# Its owner, container, unit, cgroup and attach point, in the pane's lines.
+check pane-owner-visible wait_for "^  owner: O$vis\"q\"\[7\]  container D$vis" 20
+check pane-attach-visible wait_for "^  attach: xdp W$vis" 20
 tmux send-keys -t "$S" Enter
 # Segments mode: the span's row and the session-wide counter's name.
 tmux send-keys -t "$S" s

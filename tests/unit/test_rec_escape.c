@@ -111,6 +111,21 @@ static int encode(struct rec_buf *b)
 		goto out;
 	label(p, evil_prog, evil_type, "");
 	snprintf(p->note, sizeof(p->note), "%s", evil_note);
+	{
+		/* Who and where, every string crafted (the comm cut to what a comm holds). */
+		struct prog_attr a = { .id = 42, .nowners = 1, .owners_total = 1, .npoints = 1,
+				       .points_total = 1, .tag = "0123456789abcdef" };
+
+		a.owners[0].pid = 7;
+		/* (a comm holds 15 bytes: the title OSC, CR LF and the quoted word) */
+		memcpy(a.owners[0].comm, "O\x1b]2;X\x07\r\n\"q\"", 12);
+		snprintf(a.cgroup, sizeof(a.cgroup), "/G%s", EVIL);
+		snprintf(a.container, sizeof(a.container), "D%s", EVIL);
+		snprintf(a.unit, sizeof(a.unit), "U%s", EVIL);
+		snprintf(a.points[0].kind, sizeof(a.points[0].kind), "xdp");
+		snprintf(a.points[0].where, sizeof(a.points[0].where), "W%s", EVIL);
+		model__set_attr(m, p, &a);
+	}
 	label(h, evil_helper, evil_mtype, evil_map);
 	label(sp, evil_span, evil_kind, "");
 	snprintf(m->source, sizeof(m->source), "src" EVIL);
@@ -170,6 +185,11 @@ static void test_strings_kept(void)
 		ASSERT_STREQ(s->name, evil_prog, "program name");
 		ASSERT_STREQ(s->type, evil_type, "program type");
 		ASSERT_STREQ(s->note, evil_note, "note");
+		if (ASSERT_TRUE(s->attr != NULL, "attr")) {
+			ASSERT_STREQ(s->attr->container, "D" EVIL, "container");
+			ASSERT_STREQ(s->attr->points[0].where, "W" EVIL, "attach point");
+			ASSERT_STREQ(s->attr->owners[0].comm, "O\x1b]2;X\x07\r\n\"q\"", "comm");
+		}
 	}
 	s = model__find(m, LAT_EV_HELPER, 42, 1, 7);
 	if (ASSERT_TRUE(s != NULL, "helper")) {

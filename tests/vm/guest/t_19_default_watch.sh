@@ -63,6 +63,21 @@ else
 	expect fentry-no-p50 "$(last p50_ns $fent $T/a.csv)" ""
 	unwatchable=2
 fi
+# Who and where (issue 33): the fixture owns every program; the kprobe, tracepoint and fentry
+# ones are attached by links, which name their function or tracepoint (a perf_event link only
+# since 6.6: before, its kind alone); the others are not attached at all.
+for p in $xdp $kp $fent $nobtf; do
+	expect "owner-$p" "$(last owner $p $T/a.csv | sed 's/\[[0-9]*\]$/[PID]/')" "zoo[PID]"
+done
+expect attach-none "$(last attach $xdp $T/a.csv)" ""
+if kver_ge 6 6; then
+	expect attach-kprobe "$(last attach $kp $T/a.csv)" "kprobe __x64_sys_getppid+0"
+	expect attach-tracepoint "$(last attach $tp $T/a.csv)" "tracepoint sys_enter_getppid"
+else
+	expect attach-kprobe "$(last attach $kp $T/a.csv)" "perf_event"
+	expect attach-tracepoint "$(last attach $tp $T/a.csv)" "perf_event"
+fi
+expect attach-fentry "$(last attach $fent $T/a.csv)" "tracing fentry do_sys_openat2"
 expect nobtf-why "$(last not_watched $nobtf $T/a.csv)" no-btf
 expect nobtf-no-p50 "$(last p50_ns $nobtf $T/a.csv)" ""
 expect default-unaccounted "$(ctr unaccounted $T/a.csv)" 0
