@@ -100,8 +100,14 @@ curl -s -D "$TMP/text.h" "http://127.0.0.1:$LP/metrics" >"$TMP/m.txt"
 expect_eq text-content-type "$(grep -i '^content-type' "$TMP/text.h" | tr -d '\r')" \
 	"Content-Type: text/plain; version=0.0.4; charset=utf-8"
 "$PROMTOOL" check metrics <"$TMP/m.txt" >"$TMP/promtool.out" 2>&1
-expect_eq promtool-check-metrics "$? $(cat "$TMP/promtool.out") $(grep -c '^# TYPE lattop_' "$TMP/m.txt")" "0  9"
+expect_eq promtool-check-metrics "$? $(cat "$TMP/promtool.out") $(grep -c '^# TYPE lattop_' "$TMP/m.txt")" "0  10"
 check text-families grep -q '^lattop_program_latency_seconds_bucket{prog_id="[0-9]*",prog_name="demo_xdp_hash",prog_type="xdp",le="+Inf"} [1-9]' "$TMP/m.txt"
+# Who holds each program: one info series each, lattop itself for the demo's, whose programs
+# run by test_run and have no attach point.
+check info-series grep -qE "^lattop_program_info\{prog_id=\"[0-9]+\",prog_name=\"demo_xdp_hash\",prog_type=\"xdp\",owner_comm=\"lattop\",owner_pid=\"$LPID\",container=\"[^\"]*\",attach=\"\"\} 1$" "$TMP/m.txt"
+# The join pattern, in a real Prometheus: the runs of the demo's programs by their owner.
+check info-join until_result "$PC" \
+	'sum by (owner_comm) (lattop_program_runs_total * on(instance, prog_id) group_left(owner_comm) lattop_program_info{owner_comm="lattop"})'
 # OpenMetrics: its content type, _created samples and the closing # EOF.
 curl -s -D "$TMP/om.h" -H 'Accept: application/openmetrics-text;version=1.0.0' \
 	"http://127.0.0.1:$LP/metrics" >"$TMP/m.om"
