@@ -60,9 +60,31 @@ side() {
 
 read -r bs bu bp bm < <(side 10)
 read -r ss su sp sm < <(side "$N")
+# The same N programs without attribution (owners, containers, attach points: read when the
+# program list changes and every 5 s): what reading them costs the UI thread.
+read -r _ nu np _ < <(LATTOP_NO_ATTR=1 side "$N")
 echo "scale: $N programs against 10, ${SECS} s at 1 s intervals (bpf_stats$(grep -q '"probes"' "$TMP/out.json" && echo ' and probes' || echo ' only: no fentry here'))"
 printf '  %-28s %12s %12s %8s\n' "" "10 programs" "$N programs" ratio
 awk -v a="$bs" -v b="$ss" 'BEGIN { printf "  %-28s %11.3fs %11.3fs %8.2f\n", "start to first report (-d 1)", a, b, (a > 0 ? b / a : 0) }'
 awk -v a="$bu" -v b="$su" 'BEGIN { printf "  %-28s %11.2f%% %11.2f%% %8.2f\n", "UI thread CPU (% of a core)", a, b, (a > 0 ? b / a : 0) }'
 awk -v a="$bp" -v b="$sp" 'BEGIN { printf "  %-28s %11.2f%% %11.2f%% %8.2f\n", "process CPU (% of a core)", a, b, (a > 0 ? b / a : 0) }'
 awk -v a="$bm" -v b="$sm" 'BEGIN { printf "  %-28s %10d KiB %8d KiB %8.2f\n", "peak memory (VmHWM)", a, b, (a > 0 ? b / a : 0) }'
+awk -v a="$nu" -v b="$su" 'BEGIN { printf "  %-28s %11.2f%% %11.2f%% %8.2f\n", "UI CPU, no attribution/with", a, b, (a > 0 ? b / a : 0) }'
+# One attribution scan by itself (collect/attrib.c through tests/host/attrdump), 10 against N
+# programs: the least of 30 scans (the mean carries the iterator's load and preemptions).
+scan() {
+	local n=$1 t
+	# (stdin held open: without --run the fixture holds its programs until stdin ends)
+	"$OUTPUT/tests/host/many" "$n" < <(sleep 300) >"$TMP/many.out" 2>&1 &
+	fix=$!
+	for _ in $(seq 300); do grep -q '^ready' "$TMP/many.out" 2>/dev/null && break; sleep 0.1; done
+	t=$("$OUTPUT/tests/host/attrdump" -n 30 2>/dev/null | tail -n 1 |
+		sed -n 's/.*"min_ns":\([0-9]*\).*/\1/p' | awk '{ printf "%.3f", $1 / 1e6 }')
+	kill "$fix" 2>/dev/null
+	wait "$fix" 2>/dev/null || true
+	fix=
+	echo "${t:-0}"
+}
+a10=$(scan 10)
+aN=$(scan "$N")
+awk -v a="$a10" -v b="$aN" 'BEGIN { printf "  %-28s %10.2fms %10.2fms %8.2f\n", "one attribution scan", a, b, (a > 0 ? b / a : 0) }'

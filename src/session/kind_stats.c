@@ -42,7 +42,9 @@ static int stats_open(struct session *s, struct kind *k, char *err, size_t errle
 	}
 	sk->fd = -1;
 	k->st = sk;
-	sk->at = attrib__new();
+	/* LATTOP_NO_ATTR=1 (debug): no attribution, the benchmark's baseline. */
+	if (!getenv("LATTOP_NO_ATTR") || strcmp(getenv("LATTOP_NO_ATTR"), "1"))
+		sk->at = attrib__new();
 	if (s->o->no_stats) {
 		s->m->no_stats = true;
 		if (progstats__on_now() > 0)
