@@ -16,8 +16,10 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "base/clock.h"
 #include "base/jsonw.h"
 #include "collect/attrib.h"
+#include "ui/report/batch.h"
 
 static int quiet(enum libbpf_print_level l, const char *fmt, va_list ap)
 {
@@ -27,47 +29,13 @@ static int quiet(enum libbpf_print_level l, const char *fmt, va_list ap)
 	return 0;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec t;
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
-}
-
-/* One entry as a JSON line. */
+/* One entry as a JSON line: its ID and the "attr" object JSON reports give a row. */
 static void dump(struct jsonw *w, const struct prog_attr *e)
 {
 	jsonw__begin_object(w);
 	jsonw__u64_field(w, "id", e->id);
-	jsonw__u64_field(w, "uid", e->uid);
-	jsonw__u64_field(w, "load_time_s", e->load_time_s);
-	jsonw__string_field(w, "tag", e->tag);
-	jsonw__u64_field(w, "verified_insns", e->verified_insns);
-	jsonw__u64_field(w, "owners_total", e->owners_total);
-	jsonw__key(w, "owners");
-	jsonw__begin_array(w);
-	for (uint32_t i = 0; i < e->nowners; i++) {
-		jsonw__begin_object(w);
-		jsonw__s64_field(w, "pid", e->owners[i].pid);
-		jsonw__string_field(w, "comm", e->owners[i].comm);
-		jsonw__end_object(w);
-	}
-	jsonw__end_array(w);
-	jsonw__string_field(w, "cgroup", e->cgroup);
-	jsonw__string_field(w, "container", e->container);
-	jsonw__string_field(w, "unit", e->unit);
-	jsonw__u64_field(w, "points_total", e->points_total);
-	jsonw__key(w, "points");
-	jsonw__begin_array(w);
-	for (uint32_t i = 0; i < e->npoints; i++) {
-		jsonw__begin_object(w);
-		jsonw__string_field(w, "kind", e->points[i].kind);
-		jsonw__string_field(w, "where", e->points[i].where);
-		jsonw__u64_field(w, "link_id", e->points[i].link_id);
-		jsonw__end_object(w);
-	}
-	jsonw__end_array(w);
+	batch__json_attr(w, e);
 	jsonw__end_object(w);
 	fputc('\n', w->f);
 }

@@ -87,7 +87,7 @@ e() {
 	python3 -c 'import json,re,sys
 L=[json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 E=[x for x in L if x.get("id")==int(sys.argv[2])]
-E=E[0] if E else {}
+E=E[0]["attr"] if E else {}
 print(eval(sys.argv[3]))' "$TMP/iter.json" "$(id "$1")" "$2"
 }
 now=$(date +%s)
@@ -100,37 +100,37 @@ done
 for w in sockfilter xdplink xdplegacy tclegacy cgskb pinned; do
 	expect_eq "$w-facts" "$(e $w 'E["uid"], bool(re.fullmatch("[0-9a-f]{16}", E["tag"])), E["verified_insns"] > 0')" \
 		"(0, True, True)"
-	check "$w-load-time" test "$(e $w 'E["load_time_s"]')" -ge $((now - 300)) -a \
-		"$(e $w 'E["load_time_s"]')" -le $((now + 5))
+	check "$w-load-time" test "$(e $w 'E["loaded_at"]')" -ge $((now - 300)) -a \
+		"$(e $w 'E["loaded_at"]')" -le $((now + 5))
 done
 # The comm's bytes as JSON escapes them (ESC as \u001b, the newline as \n).
 check comm-escaped grep -qF '"comm":"attr\u001bfix\n"' "$TMP/iter.json"
 
-expect_eq sockfilter-points "$(e sockfilter 'E["points_total"], E["points"]')" "(0, [])"
-expect_eq xdplink-point "$(e xdplink '[(p["kind"], p["where"], p["link_id"] > 0) for p in E["points"]]')" \
+expect_eq sockfilter-points "$(e sockfilter 'E["attach_total"], E["attach"]')" "(0, [])"
+expect_eq xdplink-point "$(e xdplink '[(p["kind"], p["where"], p["link_id"] > 0) for p in E["attach"]]')" \
 	"[('xdp', 'ifb0 generic', True)]"
-expect_eq xdplegacy-point "$(e xdplegacy '[(p["kind"], p["where"], p["link_id"]) for p in E["points"]]')" \
+expect_eq xdplegacy-point "$(e xdplegacy '[(p["kind"], p["where"], p["link_id"]) for p in E["attach"]]')" \
 	"[('xdp', 'ifb1 generic', 0)]"
-expect_eq tclegacy-point "$(e tclegacy '[(p["kind"], p["where"], p["link_id"]) for p in E["points"]]')" \
+expect_eq tclegacy-point "$(e tclegacy '[(p["kind"], p["where"], p["link_id"]) for p in E["attach"]]')" \
 	"[('tc', 'ifb0 ingress prio 1', 0)]"
 # Tracepoints, where this kernel has them: a raw one, and one by a perf_event link (the kernel
 # names its tracepoint since 6.6).
 if [ "$(id rawtp)" != 0 ]; then
-	expect_eq rawtp-point "$(e rawtp '[(p["kind"], p["where"], p["link_id"] > 0) for p in E["points"]]')" \
+	expect_eq rawtp-point "$(e rawtp '[(p["kind"], p["where"], p["link_id"] > 0) for p in E["attach"]]')" \
 		"[('raw_tp', 'sched_process_exec', True)]"
 else
 	skip rawtp-point "no raw tracepoint link on this kernel"
 fi
 if [ "$(id perftp)" != 0 ]; then
-	expect_eq perftp-point "$(e perftp '[(p["kind"], p["where"], p["link_id"] > 0) for p in E["points"]]')" \
+	expect_eq perftp-point "$(e perftp '[(p["kind"], p["where"], p["link_id"] > 0) for p in E["attach"]]')" \
 		"[('tracepoint', 'sched_process_exec', True)]"
 else
 	skip perftp-point "no tracepoint perf_event link on this kernel"
 fi
-expect_eq cgskb-point "$(e cgskb '[(p["kind"], p["where"], p["link_id"] > 0) for p in E["points"]]')" \
+expect_eq cgskb-point "$(e cgskb '[(p["kind"], p["where"], p["link_id"] > 0) for p in E["attach"]]')" \
 	"[('cgroup', '/lattop-test.slice/attach ingress', True)]"
 expect_eq pinned-owners "$(e pinned 'E["owners_total"], E["owners"], E["cgroup"]')" "(0, [], '')"
-expect_eq pinned-point "$(e pinned '[(p["kind"], p["where"], p["link_id"] > 0) for p in E["points"]]')" \
+expect_eq pinned-point "$(e pinned '[(p["kind"], p["where"], p["link_id"] > 0) for p in E["attach"]]')" \
 	"[('cgroup', '/lattop-test.slice/attach egress', True)]"
 
 # lattop itself: the rows' OWNER, CONTAINER and ATTACH columns and the attr object in JSON, the
@@ -181,7 +181,7 @@ FIXPID=
 # shellcheck disable=SC2086
 $DUMP $IDS >"$TMP/after.json"
 expect_eq after-ids "$(json '[x["id"] for x in L[:-1]]' "$TMP/after.json")" "[$(id pinned)]"
-expect_eq after-pinned-point "$(json '[p["where"] for p in L[0]["points"]]' "$TMP/after.json")" \
+expect_eq after-pinned-point "$(json '[p["where"] for p in L[0]["attr"]["attach"]]' "$TMP/after.json")" \
 	"['/lattop-test.slice/attach egress']"
 check ifb1-detached sh -c '! ip link show ifb1 | grep -q xdp'
 check ifb0-clsact-removed sh -c '! tc qdisc show dev ifb0 | grep -q clsact'
