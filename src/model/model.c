@@ -404,6 +404,14 @@ void model__apply_stats(struct model *m, const struct prog_stat *st, size_t n, u
 		snprintf(s->name, sizeof(s->name), "%s", st[i].name);
 		snprintf(s->type, sizeof(s->type), "%s", st[i].type_name);
 		s->recursion_misses = st[i].recursion_misses;
+		/* Counted whether or not bpf_stats is on; from the first reading, as runs are. */
+		if (s->rm_primed && st[i].recursion_misses > s->rm_base)
+			model__set_series_counter(m, s, MODEL_RECURSION_MISSES, true,
+						  st[i].recursion_misses - s->rm_base);
+		if (!s->rm_primed) {
+			s->rm_primed = true;
+			s->rm_base = st[i].recursion_misses;
+		}
 		/* Without bpf_stats the counters read 0, or someone else's system-wide stats:
 		 * neither is this session's to show. */
 		if (m->no_stats)

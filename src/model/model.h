@@ -73,6 +73,10 @@ struct series {
 	/* bpf_stats: absolute values at the last scan, and the derived deltas. */
 	bool stats_primed;
 	uint64_t run_cnt, run_time_ns, recursion_misses;
+	/* The kernel's recursion_misses at the first reading (rm_primed): its growth since then is
+	 * the program's named loss counter MODEL_RECURSION_MISSES. */
+	bool rm_primed;
+	uint64_t rm_base;
 	struct series_counts st_open; /* accumulating for the open interval */
 	struct series_counts st_last; /* the last closed interval */
 	struct series_counts st_cum;  /* since start or the last reset */
@@ -135,6 +139,9 @@ struct model_losses {
  * ...) or of one series (a span's unmatched, evicted, ...). Sources give absolute values; the
  * growth lands in the open interval like the loss counters above. */
 #define MODEL_CTR_NAME 24
+/* A program's counter of the runs the kernel skipped (bpf_prog_info's recursion_misses: a
+ * tracing program entered again on a CPU where it was running). */
+#define MODEL_RECURSION_MISSES "recursion_misses"
 struct model_counter {
 	char name[MODEL_CTR_NAME];
 	int32_t series; /* position in model.s, -1 = session-wide */

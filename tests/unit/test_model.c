@@ -401,8 +401,39 @@ out:
 	model__free(m);
 }
 
+/* The kernel's recursion_misses of a program: what it had before the first scan is not the
+ * session's; growth after it is the program's named loss counter, per interval and in all,
+ * with bpf_stats off too. */
+static void test_recursion_misses(void)
+{
+	struct model *m = model__new(0);
+	struct prog_stat st = ps(7, "tr", 10, 100);
+	struct series *s;
+
+	if (!ASSERT_NONNULL(m, "model"))
+		return;
+	m->no_stats = true;
+	st.recursion_misses = 5;
+	model__apply_stats(m, &st, 1, 0);
+	model__close_interval(m, S);
+	s = model__find(m, LAT_EV_PROG, 7, 0, 0);
+	ASSERT_EQ(model__counter(m, s, MODEL_RECURSION_MISSES, true), 0, "history not counted");
+	st.recursion_misses = 8;
+	model__apply_stats(m, &st, 1, S);
+	model__close_interval(m, 2 * S);
+	ASSERT_EQ(model__counter(m, s, MODEL_RECURSION_MISSES, false), 3, "growth in the interval");
+	st.recursion_misses = 9;
+	model__apply_stats(m, &st, 1, 2 * S);
+	model__close_interval(m, 3 * S);
+	ASSERT_EQ(model__counter(m, s, MODEL_RECURSION_MISSES, false), 1, "next interval");
+	ASSERT_EQ(model__counter(m, s, MODEL_RECURSION_MISSES, true), 4, "since start");
+	ASSERT_TRUE(model__counter_next(m, s, NULL) != NULL, "a counter of the program");
+	model__free(m);
+}
+
 int main(void)
 {
+	RUN_TEST(test_recursion_misses);
 	test__suite = "model";
 	RUN_TEST(test_stats_deltas);
 	RUN_TEST(test_gone);

@@ -223,6 +223,18 @@ static void test_render(void)
 	if (!ASSERT_TRUE(m && st, "new"))
 		goto out;
 	runs(m, 10, 3, 700);
+	{
+		/* Who holds it (a crafted comm) and the runs the kernel skipped. */
+		struct series *se = model__find(m, LAT_EV_PROG, 10, 0, 0);
+
+		if (ASSERT_NONNULL(se, "series 10")) {
+			model__set_attr(m, se, &(struct prog_attr){
+				.nowners = 1, .owners = { { 5, "a\x1b\"q\"" } },
+				.container = "docker:abc", .npoints = 1,
+				.points = { { "xdp", "eth0 native", 1 } } });
+			model__set_series_counter(m, se, MODEL_RECURSION_MISSES, true, 2);
+		}
+	}
 	model__close_interval(m, S);
 	prom_state__update(st, m, 1000.5, 1.25);
 	snap = prom_state__snapshot(st, m, S);
@@ -239,6 +251,19 @@ static void test_render(void)
 		ASSERT_TRUE(memmem(out, len, "\nlattop_process_cpu_seconds_total 1.25\n", 38),
 			    "cpu seconds");
 		ASSERT_TRUE(!memmem(out, len, "_created", 8), "no _created in 0.0.4");
+		{
+			const char *info = "\nlattop_program_info{prog_id=\"10\",prog_name=\"10\","
+					   "prog_type=\"\",owner_comm=\"a\\\\x1b\\\"q\\\"\","
+					   "owner_pid=\"5\",container=\"docker:abc\","
+					   "attach=\"xdp eth0 native\"} 1\n";
+			const char *rm = "\nlattop_lost_events_total{reason=\"recursion_misses\","
+					 "prog_id=\"10\",prog_name=\"10\"} 2\n";
+
+			ASSERT_TRUE(memmem(out, len, info, strlen(info)) != NULL,
+				    "info line, the comm visible and escaped");
+			ASSERT_TRUE(memmem(out, len, rm, strlen(rm)) != NULL,
+				    "recursion misses by program");
+		}
 		free(out);
 	}
 	if (ASSERT_OK(prom_fmt__render(snap, PROM_FMT_OPENMETRICS, &out, &len), "om")) {

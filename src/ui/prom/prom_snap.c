@@ -454,8 +454,13 @@ static void add_losses(struct builder *b, const struct prom_state *st, const str
 		if (!p)
 			return;
 		label(p, "reason", c->name);
-		if (c->series >= 0 && (size_t)c->series < m->n)
+		if (c->series >= 0 && (size_t)c->series < m->n &&
+		    m->s[c->series].kind == LAT_EV_PROG) {
+			label_u(p, "prog_id", m->s[c->series].id);
+			label(p, "prog_name", m->s[c->series].name);
+		} else if (c->series >= 0 && (size_t)c->series < m->n) {
 			label(p, "span", m->s[c->series].name);
+		}
 		p->value = (double)st->c[i].total;
 	}
 }

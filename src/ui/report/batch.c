@@ -206,6 +206,10 @@ static void report_text(struct session *s, FILE *f, const struct row *rows, size
 		fprintf(f, "%s%s", line, rows[i].s->gone ? " (gone)" : "");
 		if (rows[i].sampled)
 			fprintf(f, " [timed %.1f%% of runs: watched in turns]", rows[i].timed * 100.0);
+		if (rows[i].s->kind == LAT_EV_PROG &&
+		    model__counter(m, rows[i].s, MODEL_RECURSION_MISSES, s->o->cumulative))
+			fprintf(f, " [%" PRIu64 " runs skipped by the kernel: recursion]",
+				model__counter(m, rows[i].s, MODEL_RECURSION_MISSES, s->o->cumulative));
 		if (rows[i].s->note[0]) {
 			fputs(" [", f);
 			text__fputs(f, rows[i].s->note);
@@ -346,6 +350,21 @@ void batch__json_attr(struct jsonw *w, const struct prog_attr *a)
 	jsonw__end_object(w);
 }
 
+/* A program row's named counters in the window (the kernel's recursion_misses), as a
+ * "counters" object; absent when it has none. (Span rows say theirs in columns.) */
+static void json_prog_counters(struct jsonw *w, const struct row *r)
+{
+	const struct model_counter *c = model__counter_next(r->m, r->s, NULL);
+
+	if (!c)
+		return;
+	jsonw__key(w, "counters");
+	jsonw__begin_object(w);
+	for (; c; c = model__counter_next(r->m, r->s, c))
+		jsonw__u64_field(w, c->name, r->cumulative ? c->cum : c->last);
+	jsonw__end_object(w);
+}
+
 /* One row of a JSON Lines report: its columns, gone, note and --hist. */
 static void json_row(struct jsonw *w, const struct session *s, const struct column *cols, int ncols,
 		     const struct row *r)
@@ -366,6 +385,8 @@ static void json_row(struct jsonw *w, const struct session *s, const struct colu
 	if (r->s->note[0])
 		jsonw__string_field(w, "note", r->s->note);
 	batch__json_attr(w, r->s->attr);
+	if (r->s->kind == LAT_EV_PROG)
+		json_prog_counters(w, r);
 	if (s->o->hist)
 		json_hist(w, r);
 	jsonw__end_object(w);

@@ -171,8 +171,10 @@ static int attr_lines(const struct series *s)
 
 /* Who and where, in PANE_ATTR_LINES lines from y: owners, container/unit/cgroup; the attach
  * points; load facts. Strings from the kernel and /proc in their visible form. */
-static void draw_attr(const struct prog_attr *a, int y)
+static void draw_attr(const struct row *r, int y)
 {
+	const struct prog_attr *a = r->s->attr;
+	uint64_t rm = model__counter(r->m, r->s, MODEL_RECURSION_MISSES, true);
 	char line[1600], e[4 * 256];
 	size_t l = 0;
 
@@ -221,8 +223,13 @@ static void draw_attr(const struct prog_attr *a, int y)
 		if (a->load_time_s && localtime_r(&when, &tm))
 			strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S", &tm);
 		text__esc(e, sizeof(e), a->tag);
-		snprintf(line, sizeof(line), "  loaded %s by uid %u  tag %s  %u instructions verified",
-			 date, a->uid, e[0] ? e : "-", a->verified_insns);
+		l = snprintf(line, sizeof(line),
+			     "  loaded %s by uid %u  tag %s  %u instructions verified", date, a->uid,
+			     e[0] ? e : "-", a->verified_insns);
+		if (rm && l < sizeof(line))
+			snprintf(line + l, sizeof(line) - l,
+				 "  %llu runs skipped by the kernel (recursion) since lattop started",
+				 (unsigned long long)rm);
 	}
 	mvaddnstr(y + 2, 0, line, COLS);
 	clrtoeol();
@@ -384,7 +391,7 @@ void tui__draw_pane(struct tui *t, int y0, int height)
 	mvchgat(y0, 0, -1, tui_attr(t, TH_TITLE), PAIR_NUMBER(tui_attr(t, TH_TITLE)), NULL);
 	attroff(tui_attr(t, TH_TITLE));
 	if (r->s->attr && height > PANE_ATTR_LINES + 1) {
-		draw_attr(r->s->attr, y0 + 1);
+		draw_attr(r, y0 + 1);
 		y0 += PANE_ATTR_LINES;
 		height -= PANE_ATTR_LINES;
 	}
