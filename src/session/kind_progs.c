@@ -532,9 +532,22 @@ static void probe_costs(struct session *s, struct progs_kind *pk)
 	}
 }
 
+/* LATTOP_TEST_COST_PCT (a test knob): every program's cost in the plan is this share of the
+ * machine (%), instead of its rate times its measured run cost, so a test can set a budget that
+ * fits exactly k programs whatever the emulated machine's timing does; 0 or unset: measured. */
+static double test_cost_pct(void)
+{
+	const char *v = getenv("LATTOP_TEST_COST_PCT");
+	double d = v ? strtod(v, NULL) : 0;
+
+	return d > 0 && d <= 100 ? d : 0;
+}
+
 /* The programs the budget is shared among: in the watch set, not refused. */
 static int gather(struct session *s, struct progs_kind *pk)
 {
+	double fixed = test_cost_pct();
+
 	pk->ncand = 0;
 	for (size_t i = 0; i < s->m->n; i++) {
 		struct series *se = &s->m->s[i];
@@ -556,6 +569,11 @@ static int gather(struct session *s, struct progs_kind *pk)
 			.run_ns = (double)se->probe_ns,
 			.attached = progtrace__attached(pk->pt, se->id),
 		};
+		if (fixed > 0) { /* one run a second that costs the share asked for */
+			pk->cand[pk->ncand - 1].rate = 1;
+			pk->cand[pk->ncand - 1].run_ns =
+				fixed / 100 * (s->m->ncpu > 0 ? s->m->ncpu : 1) * 1e9;
+		}
 	}
 	qsort(pk->cand, pk->ncand, sizeof(*pk->cand), cand_cmp);
 	return 0;

@@ -283,12 +283,19 @@ int columns__fit(const struct column *cols, int n, const int *need, const int *l
 	for (int c = 0; c < n; c++)
 		width[c] = need[c];
 	w = line_width(width, n);
-	/* Optional columns go before a name is cut. */
-	for (int c = 0; c < n && w > screen_cols; c++)
-		if (cols[c].drop >= COLUMN_OPTIONAL) {
-			width[c] = 0;
-			w = line_width(width, n);
-		}
+	/* Optional columns go before a name is cut, the highest drop number first. */
+	while (w > screen_cols) {
+		int victim = -1;
+
+		for (int c = 0; c < n; c++)
+			if (width[c] && cols[c].drop >= COLUMN_OPTIONAL &&
+			    (victim < 0 || cols[c].drop > cols[victim].drop))
+				victim = c;
+		if (victim < 0)
+			break;
+		width[victim] = 0;
+		w = line_width(width, n);
+	}
 	/* Text columns that are never dropped (NAME) give back their room first. */
 	for (int c = n - 1; c >= 0 && w > screen_cols; c--) {
 		int give = cols[c].left && !cols[c].drop ? width[c] - COLUMN_MIN_TEXT : 0;

@@ -18,7 +18,7 @@ check ids-found test -n "$hash_id" -a -n "$lru_id"
 
 # f: type a list of two IDs; only those rows remain; the header shows the filter.
 tmux send-keys -t "$S" f
-check editor-opens wait_for 'filter \(IDs or names; Enter apply, Esc cancel\):' 20
+check editor-opens wait_for 'filter \(IDs, names, key:value; Enter apply, Esc cancel\):' 20
 tmux send-keys -t "$S" "$hash_id,$lru_id" Enter
 check filter-applied wait_for 'filter applied' 20
 sleep 0.4
@@ -70,7 +70,7 @@ tmux new-session -d -s "$S" -x 160 -y 40 "LC_ALL=C.UTF-8 TERM=xterm-256color $LA
 check many-starts wait_for 'programs 256' 50
 check many-header wait_for 'filter many_000,many_001,.*…\+[0-9]+ *$' 20
 tmux send-keys -t "$S" f
-check many-editor wait_for 'filter \(IDs or names; Enter apply, Esc cancel\): .*many_254,many_255 *$' 20
+check many-editor wait_for 'filter \(IDs, names, key:value; Enter apply, Esc cancel\): .*many_254,many_255 *$' 20
 tmux send-keys -t "$S" Enter
 check many-applied wait_for 'filter applied' 20
 check many-still-256 wait_for 'programs 256' 20

@@ -126,7 +126,7 @@ check narrowest-rows wait_for '^ +[0-9,]+ demo_' 30
 tmux resize-window -t "$S" -x 30 -y 8
 check too-small wait_for 'terminal too small' 30
 tmux resize-window -t "$S" -x 150 -y 40
-check resized-back wait_for 'RUNS +SRC$' 30 # every column, SRC (the first to go) too
+check resized-back wait_for 'RUNS +SRC$' 30 # every column to SRC (the owner, container and attach columns need more room)
 check resized-rows wait_for 'demo_xdp_hash' 30
 tmux send-keys -t "$S" q
 check quits wait_for '^EXITED 0' 30

@@ -54,12 +54,13 @@ static void test_name_shrinks_first(void)
 	full = columns__fit(prog_columns, prog_ncolumns, need, NULL, 1000, width);
 	/* The optional columns go before NAME gives anything. */
 	columns__fit(prog_columns, prog_ncolumns, need, NULL, full - 1, width);
-	ASSERT_TRUE(!width[col("WHY")] || !width[col("SRC")] || !width[col("TIMED")],
-		    "an optional column dropped");
+	ASSERT_EQ(width[col("CONTAINER")], 0, "the highest drop number first: CONTAINER");
+	ASSERT_EQ(width[col("SRC")], need[col("SRC")], "SRC, the lowest, kept");
 	ASSERT_EQ(width[col("NAME")], 30, "NAME whole");
 	columns__fit(prog_columns, prog_ncolumns, need, NULL, full - optional_width(need) + 1,
 		     width);
-	ASSERT_EQ(width[col("SRC")] + width[col("TIMED")], 0, "then TIMED and SRC");
+	ASSERT_EQ(width[col("SRC")] + width[col("TIMED")] + width[col("OWNER")], 0,
+		  "then every optional column: OWNER, TIMED and SRC too");
 	ASSERT_EQ(width[col("NAME")], 30, "NAME whole");
 	full -= optional_width(need);
 	columns__fit(prog_columns, prog_ncolumns, need, NULL, full - 10, width);
