@@ -23,6 +23,10 @@ import csv, io, json, sys
 EVIL = b'\x1b]2;X\x07\r\n"q",\xff\xc2\x9b\t\\'
 RAW = {t: t.encode() + EVIL for t in ["P", "T", "note", "H", "M", "MT", "S", "K", "C", "SC",
                                       "host", "kern", "src", "notice", "segnotice"]}
+# Who and where (the attr record): container, cgroup, unit, attach point (alone and as the
+# ATTACH cell), and the comm (15 bytes at most: cut before the comma) alone and as OWNER.
+RAW.update({t: t.encode() + EVIL for t in ["D", "/G", "U", "W", "xdp W"]})
+RAW.update({"O": b'O\x1b]2;X\x07\r\n"q"', "O7": b'O\x1b]2;X\x07\r\n"q"[7]'})
 def vis(b):
     out, i = "", 0
     while i < len(b):
@@ -130,13 +134,14 @@ run totals-text text 'host host\x1b]2;X\x07\x0d\x0a"q",\xff\u009b\x09\\' \
 run totals-csv csv type name prog_name map_name -- -b -o csv
 run totals-json json 12 -- -b -o json
 # Per interval, each mode, each format.
-# JSON: the distinct crafted strings each mode's rows, source, notice and counters hold.
-for mode_n in programs:6 helpers:8 segments:4; do
+# JSON: the distinct crafted strings each mode's rows, source, notice and counters hold (with
+# a program row's owner, container and attach cells and its attr object: 7 more).
+for mode_n in programs:13 helpers:13 segments:4; do
 	mode=${mode_n%:*}
 	run "$mode-text" text 'note: ' '\x1b]2;X\x07' -- -b -n 2 -m "$mode"
 	run "$mode-json" json "${mode_n#*:}" -- -b -n 2 -m "$mode" -o json
 done
-run programs-csv csv source prog_type prog_name counters note -- -b -n 2 -m programs -o csv
+run programs-csv csv source prog_type prog_name counters note owner container attach -- -b -n 2 -m programs -o csv
 run helpers-csv csv prog_name helper map_name map_type -- -b -n 2 -m helpers -o csv
 run segments-csv csv source span kind -- -b -n 2 -m segments -o csv
 run segments-hist-text text '[' -- -b -n 1 -m segments --hist
