@@ -273,6 +273,26 @@ static void names_take_padding(const struct column *cols, int n, const int *leas
 	}
 }
 
+/* Drop whole columns whose drop number is at least min, the highest first, until the line
+ * (w wide) fits screen_cols or none is left; returns the new width. */
+static int drop_down_to(const struct column *cols, int n, int *width, int min, int screen_cols,
+			int w)
+{
+	while (w > screen_cols) {
+		int victim = -1;
+
+		for (int c = 0; c < n; c++)
+			if (width[c] && cols[c].drop >= min &&
+			    (victim < 0 || cols[c].drop > cols[victim].drop))
+				victim = c;
+		if (victim < 0)
+			break;
+		width[victim] = 0;
+		w = line_width(width, n);
+	}
+	return w;
+}
+
 /* Fit columns into the screen width: optional columns, names, then by priority; then a cut
  * name takes what numbers only pad. */
 int columns__fit(const struct column *cols, int n, const int *need, const int *least,
@@ -284,18 +304,7 @@ int columns__fit(const struct column *cols, int n, const int *need, const int *l
 		width[c] = need[c];
 	w = line_width(width, n);
 	/* Optional columns go before a name is cut, the highest drop number first. */
-	while (w > screen_cols) {
-		int victim = -1;
-
-		for (int c = 0; c < n; c++)
-			if (width[c] && cols[c].drop >= COLUMN_OPTIONAL &&
-			    (victim < 0 || cols[c].drop > cols[victim].drop))
-				victim = c;
-		if (victim < 0)
-			break;
-		width[victim] = 0;
-		w = line_width(width, n);
-	}
+	w = drop_down_to(cols, n, width, COLUMN_OPTIONAL, screen_cols, w);
 	/* Text columns that are never dropped (NAME) give back their room first. */
 	for (int c = n - 1; c >= 0 && w > screen_cols; c--) {
 		int give = cols[c].left && !cols[c].drop ? width[c] - COLUMN_MIN_TEXT : 0;
@@ -308,18 +317,7 @@ int columns__fit(const struct column *cols, int n, const int *need, const int *l
 		}
 	}
 	/* Then whole columns go, the highest drop number first. */
-	while (w > screen_cols) {
-		int victim = -1;
-
-		for (int c = 0; c < n; c++)
-			if (width[c] && cols[c].drop &&
-			    (victim < 0 || cols[c].drop > cols[victim].drop))
-				victim = c;
-		if (victim < 0)
-			break;
-		width[victim] = 0;
-		w = line_width(width, n);
-	}
+	w = drop_down_to(cols, n, width, 1, screen_cols, w);
 	/* Room a dropped column left goes back to the text columns that shrank. */
 	for (int c = 0; c < n && w < screen_cols; c++) {
 		int grow = width[c] ? need[c] - width[c] : 0;
