@@ -41,6 +41,9 @@ enum lat_kind {
 	LAT_EV_HELPER = 2, /* one helper call inside a program: id = prog id, aux = helper, aux2 = map id */
 	LAT_EV_SEG = 3,    /* one segment/span sample: id = segment or span index */
 	LAT_EV_BENCH = 4,  /* benchmark producer record: id = sequence */
+	/* Never in an event: the model's share of one program's runs taken on one CPU (a
+	 * program split by CPU: --per-cpu, the TUI's C key): id = prog id, aux = cpu. */
+	LAT_EV_PROG_CPU = 5,
 };
 
 /* lat_event.flags */

@@ -543,6 +543,11 @@ static const struct opt_def opt_table[] = {
 	  "batch: each row's log2 histogram too (text: lines under\n"
 	  "the row; csv: a hist column; json: a hist array)",
 	  NULL, FIELD(hist) },
+	{ "per-cpu", 0, NULL,
+	  "split every program by CPU: a row per program per\n"
+	  "CPU under its own (batch: a cpu field; -w records\n"
+	  "them; --listen: lattop_program_cpu_* series)",
+	  NULL, FIELD(per_cpu) },
 	{ "demo", 0, NULL, "load the bundled demo programs and drive them", NULL, FIELD(demo) },
 	{ "no-color", 0, NULL, "no colours (also when NO_COLOR is set and non-empty)", NULL,
 	  FIELD(no_color) },
@@ -645,10 +650,11 @@ static const char usage_tail[] =
 	"Keys: q/F10 quit, ?/F1 help, space/Z pause, c cumulative/interval, z reset,\n"
 	"< >/F6 sort, r reverse, f edit the filter, + - add/remove the selected program,\n"
 	"Up/Down (k/j)/PgUp/PgDn/Home/End select, Enter/H histogram pane,\n"
-	"m histogram/heatmap in the pane, d interval, / n search, w W record on/off\n"
-	"(W asks for the file name), D dump the flight recorder (--flight), t theme,\n"
-	"p h s Tab modes. In a replay: space pause/resume, +/= - faster/slower, . ,\n"
-	"step, g/b jump to a time, Home End first/last interval, Z pause the display.\n"
+	"m histogram/heatmap in the pane, C split by CPU, d interval, / n search,\n"
+	"w W record on/off (W asks for the file name), D dump the flight recorder\n"
+	"(--flight), t theme, p h s Tab modes. In a replay: space pause/resume,\n"
+	"+/= - faster/slower, . , step, g/b jump to a time, Home End first/last\n"
+	"interval, Z pause the display.\n"
 	"In a comparison (-r A --compare B):\n"
 	"Enter/H pane, m histograms/heatmaps, t theme, Up Down PgUp PgDn Home End, q.\n"
 	"Exit status: 0 ok, 1 runtime error (a recording that could not be written\n"
@@ -747,6 +753,11 @@ static int check_all(struct opts *o, char *err, size_t errlen)
 		o->mode = MODE_SEGMENTS;
 	if (check_listen(o, err, errlen) || opts__check_flight(o, err, errlen))
 		return -EINVAL;
+	if (o->per_cpu && (o->mode != MODE_PROGRAMS || o->compare)) {
+		snprintf(err, errlen, "--per-cpu splits the programs table: not with %s",
+			 o->compare ? "--compare" : "helpers or segments mode");
+		return -EINVAL;
+	}
 	if ((o->out != OUT_TEXT || o->cumulative || o->hist) && !o->batch) {
 		snprintf(err, errlen, "-o, -c and --hist apply to batch output: add -b");
 		return -EINVAL;

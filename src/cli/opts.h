@@ -64,6 +64,7 @@ struct opts {
 	uint64_t duration_ns; /* -D, 0 = unlimited */
 	enum out_fmt out;     /* -o */
 	bool cumulative;      /* -c: batch figures since start instead of per interval */
+	bool per_cpu;         /* --per-cpu: every program split by CPU (rows, recording, metrics) */
 	bool demo;            /* --demo */
 	bool no_color;        /* --no-color or NO_COLOR */
 	const char *theme;    /* --theme */

@@ -12,14 +12,22 @@
 
 #include "collect/progagg.h"
 
+/* Sum, max and ~min taken by harvests that found no bucket (the runs in flight then): they go
+ * with the next harvest that does. */
+struct carry {
+	uint64_t sum, max, min_inv;
+};
+
 struct progagg {
 	struct lat_agg *a; /* ncpu entries, mapped (or the caller's memory) */
 	size_t len;        /* bytes mapped, 0 when wrapped */
 	int ncpu;
 	uint64_t *seen; /* count of each CPU at its last harvest */
-	/* Sum, max and min taken by a harvest that found no bucket (the runs in flight then):
-	 * they go with the next harvest that does. */
-	uint64_t carry_sum, carry_max, carry_min_inv;
+	struct carry carry;
+	/* Split harvests (progagg__harvest_split): each CPU's own carry and one CPU's delta,
+	 * allocated by the first. */
+	struct carry *cpu_carry;
+	struct progagg_delta *cpu_delta;
 };
 
 /* Bytes the aggregates of one program take in the kernel on ncpu CPUs. */
@@ -129,37 +137,48 @@ void progagg__free(struct progagg *pa)
 	if (pa->len)
 		munmap(pa->a, pa->len);
 	free(pa->seen);
+	free(pa->cpu_carry);
+	free(pa->cpu_delta);
 	free(pa);
 }
 
-/* Take a max and a ~min out of a record into the carry. */
-static void take_minmax(struct progagg *pa, __u64 *max, __u64 *min_inv)
+/* Take a max and a ~min out of a record into c. */
+static void take_minmax(struct carry *c, __u64 *max, __u64 *min_inv)
 {
 	uint64_t mx = __atomic_exchange_n(max, 0, __ATOMIC_SEQ_CST);
 	uint64_t mi = __atomic_exchange_n(min_inv, 0, __ATOMIC_SEQ_CST);
 
-	pa->carry_max = mx > pa->carry_max ? mx : pa->carry_max;
-	pa->carry_min_inv = mi > pa->carry_min_inv ? mi : pa->carry_min_inv;
+	c->max = mx > c->max ? mx : c->max;
+	c->min_inv = mi > c->min_inv ? mi : c->min_inv;
 }
 
-/* Take one CPU's gains: buckets into dense, the rest into the carry. The exchanges pair with the
+/* Take one CPU's gains: buckets into dense, the rest into c. The exchanges pair with the
  * probes' atomic adds (both are locked instructions on the same words). */
-static void take_cpu(struct progagg *pa, struct lat_agg *a, uint64_t *dense)
+static void take_cpu(struct lat_agg *a, uint64_t *dense, struct carry *c)
 {
-	pa->carry_sum += __atomic_exchange_n(&a->sum, 0, __ATOMIC_SEQ_CST);
-	take_minmax(pa, &a->max, &a->min_inv);
+	c->sum += __atomic_exchange_n(&a->sum, 0, __ATOMIC_SEQ_CST);
+	take_minmax(c, &a->max, &a->min_inv);
 	/* The nested runs' max and min of the objects built without compare-and-swap (agg.bpf.h;
 	 * always 0 with the others): looked at first, so that the common case adds no exchange. */
 	if (__atomic_load_n(&a->max_n, __ATOMIC_RELAXED) ||
 	    __atomic_load_n(&a->min_inv_n, __ATOMIC_RELAXED))
-		take_minmax(pa, &a->max_n, &a->min_inv_n);
+		take_minmax(c, &a->max_n, &a->min_inv_n);
 	for (uint32_t b = 0; b < LAT_HIST_NBUCKETS; b++)
 		if (__atomic_load_n(&a->buckets[b], __ATOMIC_RELAXED))
 			dense[b] += __atomic_exchange_n(&a->buckets[b], 0, __ATOMIC_SEQ_CST);
 }
 
-/* Turn the dense gains into sparse pairs (clearing dense) and the summary. */
-static void finish(struct progagg *pa, struct progagg_delta *out)
+/* c += what one take gained. */
+static void carry_add(struct carry *c, const struct carry *t)
+{
+	c->sum += t->sum;
+	c->max = t->max > c->max ? t->max : c->max;
+	c->min_inv = t->min_inv > c->min_inv ? t->min_inv : c->min_inv;
+}
+
+/* Turn the dense gains into sparse pairs (clearing dense) and the summary, with the sum, max
+ * and min of carry c (emptied once runs came with them). */
+static void finish(struct carry *c, struct progagg_delta *out)
 {
 	struct hist_delta *d = &out->d;
 
@@ -175,16 +194,36 @@ static void finish(struct progagg *pa, struct progagg_delta *out)
 	}
 	if (!d->count)
 		return; /* sum, max and min wait for their runs' buckets */
-	d->sum = pa->carry_sum;
-	d->max = pa->carry_max;
-	d->min = pa->carry_min_inv ? ~pa->carry_min_inv : UINT64_MAX;
+	d->sum = c->sum;
+	d->max = c->max;
+	d->min = c->min_inv ? ~c->min_inv : UINT64_MAX;
 	/* A run in flight may have its max or min here and its bucket in the next harvest (or the
 	 * reverse): keep max and min within reach of the buckets taken. */
 	if (d->max < lat_hist_bucket_lo(out->idx[out->n - 1]))
 		d->max = lat_hist_bucket_hi(out->idx[out->n - 1]);
 	if (d->min > lat_hist_bucket_hi(out->idx[0]))
 		d->min = lat_hist_bucket_lo(out->idx[0]);
-	pa->carry_sum = pa->carry_max = pa->carry_min_inv = 0;
+	memset(c, 0, sizeof(*c));
+}
+
+/* Whether a harvest takes CPU cpu's record: its count moved since the last look (always when
+ * forced). Notes the count. */
+static bool cpu_moved(struct progagg *pa, int cpu, bool force)
+{
+	uint64_t c = __atomic_load_n(&pa->a[cpu].count, __ATOMIC_ACQUIRE);
+
+	if (!force && c == pa->seen[cpu])
+		return false;
+	pa->seen[cpu] = c;
+	return true;
+}
+
+/* Nothing new anywhere: an empty delta (dense is still all zeros). */
+static uint64_t none(struct progagg_delta *out)
+{
+	out->n = 0;
+	memset(&out->d, 0, sizeof(out->d));
+	return 0;
 }
 
 /* Take what the aggregates gained since the last harvest. */
@@ -193,21 +232,51 @@ uint64_t progagg__harvest(struct progagg *pa, bool force, struct progagg_delta *
 	bool taken = false;
 
 	for (int cpu = 0; cpu < pa->ncpu; cpu++) {
-		struct lat_agg *a = &pa->a[cpu];
-		uint64_t c = __atomic_load_n(&a->count, __ATOMIC_ACQUIRE);
-
-		if (!force && c == pa->seen[cpu])
+		if (!cpu_moved(pa, cpu, force))
 			continue;
-		pa->seen[cpu] = c;
-		take_cpu(pa, a, out->dense);
+		take_cpu(&pa->a[cpu], out->dense, &pa->carry);
 		taken = true;
 	}
-	if (!taken) { /* nothing new anywhere: dense is still all zeros */
-		out->n = 0;
-		memset(&out->d, 0, sizeof(out->d));
-		return 0;
+	if (!taken)
+		return none(out);
+	finish(&pa->carry, out);
+	return out->d.count;
+}
+
+/* The same, and each CPU's share of it handed to fn first. */
+uint64_t progagg__harvest_split(struct progagg *pa, bool force, struct progagg_delta *out,
+				progagg_cpu_fn fn, void *arg)
+{
+	struct progagg_delta *cd;
+	bool taken = false;
+
+	if (!pa->cpu_carry)
+		pa->cpu_carry = calloc((size_t)pa->ncpu, sizeof(*pa->cpu_carry));
+	if (!pa->cpu_delta)
+		pa->cpu_delta = calloc(1, sizeof(*pa->cpu_delta));
+	if (!pa->cpu_carry || !pa->cpu_delta)
+		return progagg__harvest(pa, force, out); /* the CPUs' shares are missing */
+	cd = pa->cpu_delta;
+	for (int cpu = 0; cpu < pa->ncpu; cpu++) {
+		struct carry t = { 0 };
+
+		if (!cpu_moved(pa, cpu, force))
+			continue;
+		take_cpu(&pa->a[cpu], cd->dense, &t);
+		carry_add(&pa->carry, &t);
+		carry_add(&pa->cpu_carry[cpu], &t);
+		taken = true;
+		/* The merged delta gets exactly the buckets the CPU's share has: the counts of
+		 * the shares always add up to the merged count. */
+		for (uint32_t b = 0; b < LAT_HIST_NBUCKETS; b++)
+			out->dense[b] += cd->dense[b];
+		finish(&pa->cpu_carry[cpu], cd);
+		if (cd->d.count)
+			fn(arg, cpu, cd);
 	}
-	finish(pa, out);
+	if (!taken)
+		return none(out);
+	finish(&pa->carry, out);
 	return out->d.count;
 }
 

@@ -61,6 +61,14 @@ void progagg__free(struct progagg *pa);
  * every CPU, also those whose count seems unchanged (the last harvest before a detach).
  * Returns the runs harvested (out->d.count). */
 uint64_t progagg__harvest(struct progagg *pa, bool force, struct progagg_delta *out);
+/* One CPU's share of a split harvest (its runs, buckets and summary). */
+typedef void (*progagg_cpu_fn)(void *arg, int cpu, const struct progagg_delta *d);
+/* progagg__harvest, with each CPU's share handed to fn(arg, cpu, share) first (the CPUs
+ * with runs, ascending): the shares' counts and buckets add up exactly to out's. The first
+ * split harvest allocates the CPUs' own carries (ncpu x 24 bytes) and one share's scratch;
+ * without that memory it harvests unsplit. */
+uint64_t progagg__harvest_split(struct progagg *pa, bool force, struct progagg_delta *out,
+				progagg_cpu_fn fn, void *arg);
 /* Runs aggregated so far on all CPUs (the kernel's counts; never reset). */
 uint64_t progagg__total(const struct progagg *pa);
 

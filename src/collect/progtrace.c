@@ -68,6 +68,7 @@ struct progtrace {
 	uint64_t over_budget;      /* attaches put on the ring buffer: the budget was spent */
 	progagg_sink sink;         /* where harvested aggregates go */
 	void *sink_arg;
+	bool (*split)(void *sink_arg, uint32_t id); /* split program id's harvests by CPU */
 	struct progagg_delta *scratch; /* one harvest's buckets */
 };
 
@@ -582,10 +583,31 @@ out:
 }
 static uint64_t misses(const struct bpf_program *p);
 
-/* Hand what one watched program's aggregates gained to the sink. */
+/* A split harvest's CPU share: to the sink as (LAT_EV_PROG_CPU, prog id, cpu). */
+struct split_to {
+	struct progtrace *pt;
+	uint32_t id;
+};
+
+static void on_cpu_share(void *arg, int cpu, const struct progagg_delta *d)
+{
+	const struct split_to *to = arg;
+
+	to->pt->sink(to->pt->sink_arg, LAT_EV_PROG_CPU, to->id, (uint32_t)cpu, 0, d);
+}
+
+/* Hand what one watched program's aggregates gained to the sink: split by CPU first when the
+ * session asks for it, then the program's whole delta. */
 static void harvest_one(struct progtrace *pt, struct watch *w, bool force)
 {
-	if (progagg__harvest(w->agg, force, pt->scratch) && pt->sink)
+	struct split_to to = { pt, w->id };
+	uint64_t n;
+
+	if (pt->sink && pt->split && pt->split(pt->sink_arg, w->id))
+		n = progagg__harvest_split(w->agg, force, pt->scratch, on_cpu_share, &to);
+	else
+		n = progagg__harvest(w->agg, force, pt->scratch);
+	if (n && pt->sink)
 		pt->sink(pt->sink_arg, LAT_EV_PROG, w->id, 0, 0, pt->scratch);
 }
 
@@ -614,6 +636,12 @@ void progtrace__set_sink(struct progtrace *pt, progagg_sink fn, void *arg)
 {
 	pt->sink = fn;
 	pt->sink_arg = arg;
+}
+
+/* Which programs' harvests are split by CPU. */
+void progtrace__set_split(struct progtrace *pt, bool (*fn)(void *sink_arg, uint32_t id))
+{
+	pt->split = fn;
 }
 
 /* The sink. */

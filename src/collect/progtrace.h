@@ -54,6 +54,9 @@ void progtrace__set_agg(struct progtrace *pt, bool on);
 bool progtrace__agg(const struct progtrace *pt);
 /* Where harvested aggregates go: progtrace__harvest and a detach (its program's last runs). */
 void progtrace__set_sink(struct progtrace *pt, progagg_sink fn, void *arg);
+/* Split the harvests of the programs for which fn(sink arg, prog id) is true by CPU: the sink
+ * gets each CPU's share as (LAT_EV_PROG_CPU, prog id, cpu, 0) before the program's delta. */
+void progtrace__set_split(struct progtrace *pt, bool (*fn)(void *sink_arg, uint32_t id));
 /* The sink (helpers mode hands its harvests to the same one). */
 progagg_sink progtrace__sink(const struct progtrace *pt, void **arg);
 /* Take bytes of the aggregates' budget for another user (helpers mode): true when they fit

@@ -222,10 +222,13 @@ int cmp_side__add_interval(struct cmp_side *sd, const struct model *m)
 	if (map_cover(sd, m->n))
 		return -ENOMEM;
 	for (size_t i = 0; i < m->n; i++) {
-		struct cmp_series *cs = side_series(sd, m, i);
+		struct cmp_series *cs;
 		const struct hist *h;
 		struct row r;
 
+		if (m->s[i].kind == LAT_EV_PROG_CPU) /* a program's share on one CPU: not compared */
+			continue;
+		cs = side_series(sd, m, i);
 		if (!cs)
 			return -ENOMEM;
 		model__row(m, &m->s[i], false, &r);

@@ -185,6 +185,10 @@ struct series *model__series(struct model *m, uint16_t kind, uint32_t id, uint32
 	s->aux = aux;
 	s->aux2 = aux2;
 	s->first_ns = m->open_start_ns;
+	if (kind == LAT_EV_PROG && m->split_all) {
+		s->split_ns = m->open_start_ns ? m->open_start_ns : 1;
+		s->cpu_rows = true;
+	}
 	snprintf(s->name, sizeof(s->name), "%u", id);
 	index_put(m, m->n - 1);
 	return s;
@@ -213,6 +217,43 @@ static void series__touch(struct model *m, struct series *s)
 	}
 }
 
+/* A split program's CPU series (LAT_EV_PROG_CPU, id, cpu), made on first use and named after
+ * the program (again when the program's name came later); NULL on allocation failure. */
+static struct series *cpu_series(struct model *m, uint32_t id, uint32_t cpu)
+{
+	struct series *c = model__series(m, LAT_EV_PROG_CPU, id, cpu, 0);
+	const struct series *p;
+
+	if (!c)
+		return NULL;
+	if (!c->sub[0])
+		snprintf(c->sub, sizeof(c->sub), "cpu %u", cpu);
+	p = model__find(m, LAT_EV_PROG, id, 0, 0); /* after: making c may move the table */
+	if (p && strcmp(c->name, p->name)) {
+		memcpy(c->name, p->name, sizeof(c->name));
+		memcpy(c->type, p->type, sizeof(c->type));
+	}
+	return c;
+}
+
+/* The event of a split program also goes to the CPU it ran on (not counted as an event
+ * again). */
+static int cpu_event(struct model *m, const struct lat_event *e, unsigned src)
+{
+	struct series *c = cpu_series(m, e->id, e->cpu);
+
+	if (!c)
+		return -ENOMEM;
+	series__need_hist(m, c);
+	series__touch(m, c);
+	if (hist__densify(&c->h_open))
+		return -ENOMEM;
+	c->src |= src;
+	c->meas_open = true;
+	hist__add(&c->h_open, e->dur_ns);
+	return 0;
+}
+
 /* Account one event into the open interval. */
 int model__add_event(struct model *m, const struct lat_event *e, unsigned src)
 {
@@ -236,6 +277,8 @@ int model__add_event(struct model *m, const struct lat_event *e, unsigned src)
 	s->meas_open = true;
 	hist__add(&s->h_open, e->dur_ns);
 	m->c_open.events++;
+	if (__builtin_expect(s->split_ns != 0, 0) && e->kind == LAT_EV_PROG)
+		return cpu_event(m, e, src);
 	return 0;
 }
 
@@ -282,6 +325,37 @@ int model__add_agg(struct model *m, struct series *s, const uint32_t *idx, const
 	s->meas_open = true;
 	m->c_open.events += d->count;
 	return 0;
+}
+
+/* Add one CPU's share of a program's harvest to its CPU series. */
+int model__add_cpu_share(struct model *m, uint32_t prog_id, uint32_t cpu, const uint32_t *idx,
+			 const uint64_t *cnt, size_t n, const struct hist_delta *d, unsigned src)
+{
+	struct series *c = cpu_series(m, prog_id, cpu);
+	int e;
+
+	if (!c)
+		return -ENOMEM;
+	if ((e = model__add_hist(m, c, idx, cnt, n, d)))
+		return e;
+	c->src |= src;
+	c->meas_open = true;
+	return 0;
+}
+
+/* Split a program by CPU from now on. */
+void model__split(struct series *s, uint64_t now_ns)
+{
+	if (s->kind == LAT_EV_PROG && !s->split_ns)
+		s->split_ns = now_ns ? now_ns : 1;
+}
+
+/* Whether a program is split by CPU now. */
+bool model__is_split(const struct model *m, uint32_t prog_id)
+{
+	const struct series *s = model__find((struct model *)m, LAT_EV_PROG, prog_id, 0, 0);
+
+	return s && s->split_ns;
 }
 
 /* Say whether a series is measured per invocation from now on. */
@@ -927,6 +1001,8 @@ void model__row(const struct model *m, const struct series *s, bool cumulative, 
 	r->timed = -1;
 	r->total_runs = s->run_cnt;
 	r->prog_name = s->name;
+	if (s->kind == LAT_EV_PROG_CPU)
+		snprintf(r->label, sizeof(r->label), "  cpu %u", s->aux);
 	if (s->attr) {
 		model__attr_owner(s->attr, r->owner, sizeof(r->owner));
 		model__attr_attach(s->attr, r->attach, sizeof(r->attach));

@@ -99,6 +99,11 @@ struct series {
 	 * from a recording; NULL when not known). attr_gen grows with every change. */
 	struct prog_attr *attr;
 	uint32_t attr_gen;
+	/* Split by CPU (a program): from split_ns on, each CPU's share of its measured runs also
+	 * goes to a series (LAT_EV_PROG_CPU, id, cpu), whose figures add up exactly to the
+	 * program's timed runs over the same windows. 0: not split. */
+	uint64_t split_ns;
+	bool cpu_rows; /* its CPU series are shown under it (the TUI's C key) */
 
 	/* Events: histograms (empty ones hold no memory) since the first event. */
 	bool has_hist;
@@ -209,6 +214,9 @@ struct model {
 	 * unloads) but their run_cnt/run_time_ns are not read, and no series gets SRC_STATS:
 	 * a program without probes has no figures ("-"), never zeros. */
 	bool no_stats;
+	/* --per-cpu: every program is split by CPU from its first appearance, its CPU rows shown
+	 * (live); every program's CPU series are shown under it (a replay's model). */
+	bool split_all, cpu_rows_all;
 };
 
 /* Create an empty model starting at now_ns; NULL + errno on failure. */
@@ -242,6 +250,16 @@ int model__add_hist(struct model *m, struct series *s, const uint32_t *idx, cons
  * or -ENOMEM. */
 int model__add_agg(struct model *m, struct series *s, const uint32_t *idx, const uint64_t *cnt,
 		   size_t n, const struct hist_delta *d, unsigned src);
+/* Live: add one CPU's share of program prog_id's harvest (as model__add_agg, but not counted
+ * as events again: the program's own delta counts them) to its CPU series, made on first use
+ * with the program's name and type and sub "cpu N". Returns 0 or -ENOMEM. */
+int model__add_cpu_share(struct model *m, uint32_t prog_id, uint32_t cpu, const uint32_t *idx,
+			 const uint64_t *cnt, size_t n, const struct hist_delta *d, unsigned src);
+/* Split program series s by CPU from now_ns on, for the rest of the session (its CPU series
+ * then take each CPU's share of what it measures). Not a program, or split already: nothing. */
+void model__split(struct series *s, uint64_t now_ns);
+/* Whether program prog_id is split by CPU now. */
+bool model__is_split(const struct model *m, uint32_t prog_id);
 /* Say whether series s is measured per invocation from now on (probes attached, or the program
  * times itself). Turning it on marks the open interval as measured. */
 void model__set_probing(struct model *m, struct series *s, bool on);
@@ -353,6 +371,7 @@ struct row {
 	char owner[40];
 	char container[80];
 	char attach[144];
+	char label[16]; /* a CPU row (LAT_EV_PROG_CPU): "  cpu N", its name under its program */
 };
 /* The owner and attach summaries of a row (struct row's owner and attach) from a. */
 void model__attr_owner(const struct prog_attr *a, char *buf, size_t len);

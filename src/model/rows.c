@@ -19,6 +19,8 @@ static int row_cmp(const void *pa, const void *pb, void *arg)
 		c = -c;
 	if (!c)
 		c = (a->s->id > b->s->id) - (a->s->id < b->s->id);
+	if (!c) /* rows under one program: its helpers, its CPUs */
+		c = (a->s->aux > b->s->aux) - (a->s->aux < b->s->aux);
 	return c;
 }
 
@@ -28,7 +30,7 @@ void rows__sort(struct row *rows, size_t n, const struct row_order *ord)
 	qsort_r(rows, n, sizeof(*rows), row_cmp, (void *)ord);
 }
 
-/* qsort: helper series by program ID, then by position in the model. */
+/* qsort: child series (helpers, CPUs) by program ID, then by position in the model. */
 static int helper_cmp(const void *pa, const void *pb)
 {
 	const struct series *a = *(const struct series *const *)pa;
@@ -39,7 +41,7 @@ static int helper_cmp(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
-/* The first of the helpers h[0..n) (sorted by helper_cmp) of program id, or n. */
+/* The first of the children h[0..n) (sorted by helper_cmp) of program id, or n. */
 static size_t helpers_of(const struct series *const *h, size_t n, uint32_t id)
 {
 	size_t lo = 0, hi = n;
@@ -55,10 +57,18 @@ static size_t helpers_of(const struct series *const *h, size_t n, uint32_t id)
 	return lo;
 }
 
-/* Interleave: program row, then its helpers. Works from a copy of the program rows; the
- * helpers are grouped by program once (n log n, not programs x series per frame). */
-size_t rows__with_helpers(const struct model *m, bool cumulative, const struct row_order *ord,
-			  struct row *rows, size_t n, size_t max)
+/* Whether program row r gets its child rows: all of its helpers; its CPUs when shown. */
+static bool has_children(const struct model *m, uint16_t kind, const struct row *r)
+{
+	if (kind != LAT_EV_PROG_CPU)
+		return true;
+	return r->s->kind == LAT_EV_PROG && (m->cpu_rows_all || r->s->cpu_rows);
+}
+
+/* Interleave: program row, then its children. Works from a copy of the program rows; the
+ * children are grouped by program once (n log n, not programs x series per frame). */
+static size_t with_children(const struct model *m, uint16_t kind, bool cumulative,
+			    const struct row_order *ord, struct row *rows, size_t n, size_t max)
 {
 	const struct series **h = malloc((m->n ? m->n : 1) * sizeof(*h));
 	struct row *progs = malloc((n ? n : 1) * sizeof(*progs));
@@ -70,7 +80,7 @@ size_t rows__with_helpers(const struct model *m, bool cumulative, const struct r
 		return n; /* the program rows alone */
 	}
 	for (size_t i = 0; i < m->n; i++)
-		if (m->s[i].kind == LAT_EV_HELPER)
+		if (m->s[i].kind == kind)
 			h[nh++] = &m->s[i];
 	qsort(h, nh, sizeof(*h), helper_cmp);
 	memcpy(progs, rows, n * sizeof(*rows));
@@ -79,6 +89,8 @@ size_t rows__with_helpers(const struct model *m, bool cumulative, const struct r
 
 		rows[out++] = progs[p];
 		first = out;
+		if (!has_children(m, kind, &progs[p]))
+			continue;
 		for (; i < nh && h[i]->id == progs[p].s->id && out < max; i++) {
 			model__row(m, h[i], cumulative, &rows[out]);
 			rows[out++].prog_name = progs[p].s->name;
@@ -88,4 +100,22 @@ size_t rows__with_helpers(const struct model *m, bool cumulative, const struct r
 	free(h);
 	free(progs);
 	return out;
+}
+
+/* Helpers mode: each program row, then its helpers. */
+size_t rows__with_helpers(const struct model *m, bool cumulative, const struct row_order *ord,
+			  struct row *rows, size_t n, size_t max)
+{
+	return with_children(m, LAT_EV_HELPER, cumulative, ord, rows, n, max);
+}
+
+/* Programs mode: each program row, then its CPUs where they are shown. */
+size_t rows__with_cpus(const struct model *m, bool cumulative, const struct row_order *ord,
+		       struct row *rows, size_t n, size_t max)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < m->n && !any; i++)
+		any = m->s[i].kind == LAT_EV_PROG_CPU;
+	return any ? with_children(m, LAT_EV_PROG_CPU, cumulative, ord, rows, n, max) : n;
 }

@@ -2,7 +2,7 @@
 /*
  * rows.h - ordering the rows every view shows: sort by a comparison the caller gives (a
  * column's, ui/columns.c), ties by program ID; in helpers mode, each program's row followed by
- * its helper rows.
+ * its helper rows, in programs mode by its CPU rows where they are shown.
  *
  * Thread use: the UI/main thread (no shared state: the order travels as an argument).
  */
@@ -28,5 +28,10 @@ void rows__sort(struct row *rows, size_t n, const struct row_order *ord);
  * of rows (n, the program rows alone, when memory is short). */
 size_t rows__with_helpers(const struct model *m, bool cumulative, const struct row_order *ord,
 			  struct row *rows, size_t n, size_t max);
+/* Programs mode: the same with the rows of each program's CPU series (LAT_EV_PROG_CPU, sorted
+ * by ord), for the programs whose CPU rows are shown (series cpu_rows, or the model's
+ * cpu_rows_all). */
+size_t rows__with_cpus(const struct model *m, bool cumulative, const struct row_order *ord,
+		       struct row *rows, size_t n, size_t max);
 
 #endif /* LAT_ROWS_H */

@@ -157,5 +157,7 @@ void kinds__budget_tally(struct session *s);
 bool kinds__needs_events(const struct opts *o);
 void kinds__on_agg(void *arg, uint16_t kind, uint32_t id, uint32_t aux, uint32_t aux2,
 		   const struct progagg_delta *d);
+/* Harvest split (progtrace__set_split, arg the session): whether program id is split by CPU. */
+bool kinds__split(void *arg, uint32_t id);
 
 #endif /* LAT_KIND_H */

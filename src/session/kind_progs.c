@@ -89,6 +89,7 @@ static int progs_probe(struct session *s, struct kind *k, struct progs_kind *pk)
 	}
 	progtrace__set_agg(pk->pt, !kinds__needs_events(s->o));
 	progtrace__set_sink(pk->pt, kinds__on_agg, s);
+	progtrace__set_split(pk->pt, kinds__split);
 	if (taken)
 		progtrace__agg_reserve(pk->pt, taken);
 	e = progtrace__probe(pk->pt, pk->why, sizeof(pk->why));

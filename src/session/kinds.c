@@ -41,14 +41,29 @@ void kinds__on_agg(void *arg, uint16_t kind, uint32_t id, uint32_t aux, uint32_t
 		   const struct progagg_delta *d)
 {
 	struct session *s = arg;
-	struct series *se = model__series(s->m, kind, id, aux, aux2);
+	struct series *se;
 
+	if (kind == LAT_EV_PROG_CPU) {
+		if (model__add_cpu_share(s->m, id, aux, d->idx, d->cnt, d->n, &d->d, SRC_FENTRY))
+			session__error(s, "out of memory: a harvest of program %u's runs on CPU %u "
+					  "is missing", id, aux);
+		return;
+	}
+	se = model__series(s->m, kind, id, aux, aux2);
 	if (!se || model__add_agg(s->m, se, d->idx, d->cnt, d->n, &d->d, SRC_FENTRY))
 		session__error(s, "out of memory: a harvest of %s %u's runs is missing",
 			       kind != LAT_EV_SEG  ? "program"
 			       : id < LAT_SPAN_MAX ? "span"
 						   : "vhost segment",
 			       kind == LAT_EV_SEG && id >= LAT_SPAN_MAX ? id - LAT_SPAN_MAX : id);
+}
+
+/* Harvest split: whether program id's harvests are split by CPU (model__split). */
+bool kinds__split(void *arg, uint32_t id)
+{
+	const struct session *s = arg;
+
+	return model__is_split(s->m, id);
 }
 
 /* The in-kernel aggregates' budget (progagg__budget(): LAT_AGG_BUDGET unless

@@ -24,6 +24,7 @@ static void follow(struct session *s)
 	const char *list = replay__filter(s->rp);
 
 	s->m = replay__model(s->rp);
+	s->m->cpu_rows_all = s->o->per_cpu;
 	if (s->user_filter)
 		return;
 	s->o->nfilter = 0;
@@ -112,6 +113,13 @@ int session__open_replay(struct session *s, struct opts *o, char *err, size_t er
 	ret = check_recorded(s, err, errlen);
 	if (ret != EXIT_OK)
 		return ret;
+	if (o->per_cpu && !(replay__file(s->rp)->kinds & 1u << LAT_EV_PROG_CPU)) {
+		snprintf(err, errlen,
+			 "%s: the recording holds no per-CPU figures (record with --per-cpu, or "
+			 "split a program with C while recording) (--per-cpu)",
+			 o->replay);
+		return EXIT_USAGE;
+	}
 	if (replay__rewind(s->rp)) {
 		snprintf(err, errlen, "out of memory");
 		return EXIT_RUNTIME;

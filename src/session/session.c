@@ -100,6 +100,7 @@ static int open_shared(struct session *s, char *err, size_t errlen)
 		return EXIT_RUNTIME;
 	}
 	s->m->mode = MODE_PROGRAMS; /* other modes are entered once probes exist */
+	s->m->split_all = s->o->per_cpu; /* each program shows its CPU rows from the start */
 	return EXIT_OK;
 }
 

@@ -19,11 +19,15 @@ static void get_id(const struct row *r, struct cell *c)
 static void get_type(const struct row *r, struct cell *c)
 {
 	*c = (struct cell){ .t = CELL_STR, .s = r->s->type[0] ? r->s->type : "-" };
+	if (r->s->kind == LAT_EV_PROG_CPU)
+		c->shown = "";
 }
 
 static void get_name(const struct row *r, struct cell *c)
 {
 	*c = (struct cell){ .t = CELL_STR, .s = r->s->name };
+	if (r->s->kind == LAT_EV_PROG_CPU)
+		c->shown = r->label;
 }
 
 static void get_count(const struct row *r, struct cell *c)
@@ -425,8 +429,8 @@ void cell__text(const struct cell *c, char *buf, size_t len)
 	case CELL_DBL:
 		fmt_rate(c->d, buf, len);
 		break;
-	case CELL_STR:
-		text__esc(buf, len, c->s); /* names come from the kernel or a file */
+	case CELL_STR: /* names come from the kernel or a file */
+		text__esc(buf, len, c->shown ? c->shown : c->s);
 		break;
 	case CELL_NS:
 		fmt_ns(c->d, buf, len);

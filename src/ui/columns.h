@@ -26,6 +26,9 @@ struct cell {
 	uint64_t u;
 	double d;
 	const char *s;
+	/* CELL_STR: what the text views (text, TUI) show instead of s, NULL for s: a CPU row
+	 * names its CPU under its program, while JSON and CSV keep the program's name. */
+	const char *shown;
 	bool plain; /* CELL_U64 without thousands separators (IDs are names, not amounts) */
 };
 

@@ -101,7 +101,10 @@ static void test_errors(void)
 		   *a5[] = { "-p", ",", NULL }, *a6[] = { "-p", "0", NULL },
 		   *a7[] = { "--nope", NULL }, *a8[] = { "-m", "segments", NULL },
 		   *a9[] = { "-c", NULL }, *a10[] = { "-d", "inf", NULL },
-		   *a11[] = { "-D", "1e309", NULL }, *a12[] = { "-p", "x y", NULL };
+		   *a11[] = { "-D", "1e309", NULL }, *a12[] = { "-p", "x y", NULL },
+		   *a13[] = { "--per-cpu", "-m", "helpers", NULL },
+		   *a14[] = { "--per-cpu", "-r", "a.lrec", "--compare", "b.lrec", NULL },
+		   *a15[] = { "--per-cpu", "-u", "/bin/true:main", NULL };
 
 	expect_error(a1, "bad interval 'x'");
 	expect_error(a2, "bad interval '0.001'");
@@ -115,6 +118,9 @@ static void test_errors(void)
 	expect_error(a10, "bad interval 'inf'");
 	expect_error(a11, "bad duration '1e309'");
 	expect_error(a12, "bad entry 'x y'");
+	expect_error(a13, "--per-cpu splits the programs table: not with helpers or segments mode");
+	expect_error(a14, "--per-cpu splits the programs table: not with --compare");
+	expect_error(a15, "--per-cpu splits the programs table: not with helpers or segments mode");
 }
 
 /* Selectors: every key parses and formats back whole; an unknown key, an empty value, a

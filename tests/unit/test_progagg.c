@@ -168,6 +168,80 @@ out:
 	free(mem);
 }
 
+/* What a split harvest handed out: each CPU's share once. */
+struct shares {
+	uint64_t count[NCPU], sum[NCPU], max[NCPU];
+	int calls[NCPU], bad_cpu;
+};
+
+static void on_share(void *arg, int cpu, const struct progagg_delta *d)
+{
+	struct shares *sh = arg;
+
+	if (cpu < 0 || cpu >= NCPU) {
+		sh->bad_cpu++;
+		return;
+	}
+	sh->calls[cpu]++;
+	sh->count[cpu] += d->d.count;
+	sh->sum[cpu] += d->d.sum;
+	sh->max[cpu] = d->d.max > sh->max[cpu] ? d->d.max : sh->max[cpu];
+}
+
+/* A split harvest: each CPU's share holds exactly that CPU's runs (count, sum, max), the
+ * shares add up to the merged delta, a CPU without runs gets no call, and a CPU whose sum came
+ * before its bucket (a run in flight) gets it with that bucket, in its own share. */
+static void test_harvest_split(void)
+{
+	struct lat_agg *mem = calloc(NCPU, sizeof(*mem));
+	struct progagg_delta *d = calloc(1, sizeof(*d));
+	struct progagg *pa = progagg__wrap(mem, NCPU);
+	struct shares sh = { 0 };
+	uint64_t want[NCPU] = { 0 }, wsum[NCPU] = { 0 }, total = 0, got = 0;
+	uint32_t b = lat_hist_bucket(5000);
+
+	if (!ASSERT_NONNULL(pa, "wrap") || !ASSERT_NONNULL(d, "scratch"))
+		goto out;
+	for (unsigned i = 0; i < 30000; i++) {
+		int cpu = i % 7 == 0 ? 2 : i % 2; /* CPU 3 never runs it */
+		uint64_t v = dur_of(i);
+
+		sim_add(&mem[cpu], v);
+		want[cpu]++;
+		wsum[cpu] += v;
+		total++;
+	}
+	ASSERT_EQ(progagg__harvest_split(pa, false, d, on_share, &sh), total, "merged count");
+	for (int c = 0; c < NCPU; c++) {
+		ASSERT_EQ(sh.count[c], want[c], "CPU's count");
+		ASSERT_EQ(sh.sum[c], wsum[c], "CPU's sum");
+		got += sh.count[c];
+	}
+	ASSERT_EQ(got, d->d.count, "the shares add up to the merged count");
+	ASSERT_EQ(sh.calls[3], 0, "no call for a CPU without runs");
+	ASSERT_EQ(sh.bad_cpu, 0, "CPUs in range");
+	/* A run in flight on CPU 1: its sum and max now, its bucket at the next harvest. */
+	memset(&sh, 0, sizeof(sh));
+	mem[1].sum = 5000;
+	mem[1].max = 5000;
+	mem[1].count++;
+	ASSERT_EQ(progagg__harvest_split(pa, false, d, on_share, &sh), 0, "no bucket yet");
+	ASSERT_EQ(sh.calls[1], 0, "no share without a bucket");
+	mem[1].buckets[b] = 1;
+	mem[1].count++;
+	sim_add(&mem[0], 7000);
+	ASSERT_EQ(progagg__harvest_split(pa, false, d, on_share, &sh), 2, "two runs");
+	ASSERT_EQ(sh.count[1], 1, "CPU 1's run");
+	ASSERT_EQ(sh.sum[1], 5000, "its sum carried in its own share");
+	ASSERT_EQ(sh.max[1], 5000, "its max carried");
+	ASSERT_EQ(sh.sum[0], 7000, "CPU 0's share holds CPU 0's run alone");
+	ASSERT_EQ(d->d.sum, 12000, "merged sum");
+out:
+	progagg__free(pa);
+	free(d);
+	free(mem);
+}
+
 /* The cap: 9,024 bytes per program and CPU in whole pages; 64 MiB holds 116 programs on 64
  * CPUs and 256 on 29; one more than fits is refused at the boundary. */
 static void test_budget(void)
@@ -308,6 +382,7 @@ int main(void)
 	RUN_TEST(test_harvest_matches_events);
 	RUN_TEST(test_harvest_deltas);
 	RUN_TEST(test_harvest_carry);
+	RUN_TEST(test_harvest_split);
 	RUN_TEST(test_harvest_nested_minmax);
 	RUN_TEST(test_budget);
 	RUN_TEST(test_helper_sites);

@@ -4,6 +4,7 @@
  * ties by program ID; in helpers mode every program row followed by its own helper rows, for
  * more programs than the 4096 a fixed array once held (the rest were silently dropped).
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "model/rows.h"
@@ -78,11 +79,76 @@ out:
 	model__free(m);
 }
 
+/* Programs mode: a program split by CPU (model__split, events on CPUs 3 and 1) gets its CPU
+ * rows under it, named "  cpu N" and counted apart from the events; a program not split, or
+ * split but hidden, has none; the CPU rows' counts add up to the program's. */
+static void test_cpu_rows(void)
+{
+	struct model *m = model__new(1);
+	struct row rows[16];
+	struct row_order ord;
+	struct series *a, *b;
+	size_t n = 0, k;
+
+	if (!ASSERT_NONNULL(m, "model"))
+		return;
+	a = model__series(m, LAT_EV_PROG, 5, 0, 0);
+	if (!ASSERT_NONNULL(a, "series"))
+		goto out;
+	snprintf(a->name, sizeof(a->name), "xdp_fw");
+	model__split(a, 1);
+	a->cpu_rows = true;
+	b = model__series(m, LAT_EV_PROG, 6, 0, 0);
+	if (!ASSERT_NONNULL(b, "series"))
+		goto out;
+	for (int i = 0; i < 10; i++) {
+		struct lat_event e = { .kind = LAT_EV_PROG, .id = 5, .cpu = i < 7 ? 3 : 1,
+				       .dur_ns = 1000 };
+		struct lat_event f = { .kind = LAT_EV_PROG, .id = 6, .cpu = 0, .dur_ns = 10 };
+
+		ASSERT_OK(model__add_event(m, &e, SRC_FENTRY), "event");
+		ASSERT_OK(model__add_event(m, &f, SRC_FENTRY), "event");
+	}
+	ASSERT_EQ(m->c_open.events, 20, "a split program's events counted once");
+	model__close_interval(m, 1000000001);
+	for (size_t i = 0; i < m->n; i++)
+		if (m->s[i].kind == LAT_EV_PROG)
+			model__row(m, &m->s[i], false, &rows[n++]);
+	columns__order(MODE_PROGRAMS, -1, false, &ord);
+	rows__sort(rows, n, &ord);
+	n = rows__with_cpus(m, false, &ord, rows, n, 16);
+	ASSERT_EQ(n, 4, "two programs and two CPU rows");
+	for (k = 0; k < n && rows[k].s->id != 5; k++)
+		;
+	if (!ASSERT_LT(k + 2, n + 1, "program 5's rows"))
+		goto out;
+	ASSERT_EQ(rows[k].s->kind, LAT_EV_PROG, "the program first");
+	ASSERT_EQ(rows[k].count, 10, "its count");
+	ASSERT_EQ(rows[k + 1].s->kind, LAT_EV_PROG_CPU, "then a CPU row");
+	ASSERT_EQ(rows[k + 1].s->aux, 3, "the busiest CPU first (by count)");
+	ASSERT_EQ(rows[k + 1].count, 7, "CPU 3's runs");
+	ASSERT_STREQ(rows[k + 1].label, "  cpu 3", "its label");
+	ASSERT_STREQ(rows[k + 1].s->name, "xdp_fw", "named after its program");
+	ASSERT_EQ(rows[k + 2].s->aux, 1, "then CPU 1");
+	ASSERT_EQ(rows[k + 1].count + rows[k + 2].count, rows[k].count, "they add up");
+	ASSERT_EQ(model__find(m, LAT_EV_PROG_CPU, 6, 0, 0) == NULL, 1, "no split, no CPU series");
+	/* Hidden: the program alone. */
+	model__find(m, LAT_EV_PROG, 5, 0, 0)->cpu_rows = false;
+	n = 0;
+	for (size_t i = 0; i < m->n; i++)
+		if (m->s[i].kind == LAT_EV_PROG)
+			model__row(m, &m->s[i], false, &rows[n++]);
+	ASSERT_EQ(rows__with_cpus(m, false, &ord, rows, n, 16), 2, "hidden: programs only");
+out:
+	model__free(m);
+}
+
 int main(void)
 {
 	test__suite = "rows";
 	RUN_TEST(test_sort_by_column);
 	RUN_TEST(test_helpers_of_many_programs);
+	RUN_TEST(test_cpu_rows);
 	printf("rows: %d passed, %d failed\n", test__passed, test__failed);
 	return TEST_EXIT();
 }

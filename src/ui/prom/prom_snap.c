@@ -14,6 +14,8 @@
 const struct prom_family_desc prom_families[PF__COUNT] = {
     [PF_PROG_LAT] = {"lattop_program_latency_seconds", PT_HISTOGRAM,
 		     "Run time of one invocation of a BPF program, since lattop started."},
+    [PF_PROG_CPU_LAT] = {"lattop_program_cpu_latency_seconds", PT_HISTOGRAM,
+			 "Run time of one invocation of a BPF program on one CPU (--per-cpu)."},
     [PF_HELPER_LAT] = {"lattop_helper_latency_seconds", PT_HISTOGRAM,
 		       "Time of one map helper call made by a watched BPF program, per map."},
     [PF_SPAN_LAT] = {"lattop_span_latency_seconds", PT_HISTOGRAM,
@@ -168,7 +170,8 @@ static int grow(void **arr, size_t *have, size_t n, size_t elem)
 static bool exports_hist(const struct series *se)
 {
 	return se->has_hist && (se->src & (SRC_SELF | SRC_FENTRY)) &&
-	       (se->kind == LAT_EV_PROG || se->kind == LAT_EV_HELPER || se->kind == LAT_EV_SEG);
+	       (se->kind == LAT_EV_PROG || se->kind == LAT_EV_PROG_CPU ||
+		se->kind == LAT_EV_HELPER || se->kind == LAT_EV_SEG);
 }
 
 /* Add one closed series interval to its totals. */
@@ -319,6 +322,8 @@ static enum prom_family hist_family(const struct series *se)
 {
 	if (se->kind == LAT_EV_PROG)
 		return PF_PROG_LAT;
+	if (se->kind == LAT_EV_PROG_CPU)
+		return PF_PROG_CPU_LAT;
 	if (se->kind == LAT_EV_HELPER)
 		return PF_HELPER_LAT;
 	return !strcmp(se->type, "vhost") ? PF_SEG_LAT : PF_SPAN_LAT;
@@ -348,6 +353,11 @@ static void add_hist(struct builder *b, struct ser_state *ss, const struct model
 		label_u(p, "prog_id", se->id);
 		label(p, "prog_name", se->name);
 		label(p, "prog_type", se->type);
+		break;
+	case PF_PROG_CPU_LAT:
+		label_u(p, "prog_id", se->id);
+		label(p, "prog_name", se->name);
+		label_u(p, "cpu", se->aux);
 		break;
 	case PF_HELPER_LAT: {
 		const struct series *prog = prog_of(m, se);
@@ -515,9 +525,10 @@ struct prom_snap *prom_state__snapshot(struct prom_state *st, const struct model
 			if (!st->s[i].has_hist || hist_family(se) != (enum prom_family)f)
 				continue;
 			if (!prog_alive(st,
-					se->kind == LAT_EV_PROG	    ? se
-					: se->kind == LAT_EV_HELPER ? prog_of(m, se)
-								    : NULL,
+					se->kind == LAT_EV_PROG ? se
+					: se->kind == LAT_EV_HELPER || se->kind == LAT_EV_PROG_CPU
+						? prog_of(m, se)
+						: NULL,
 					now_ns))
 				continue;
 			add_hist(&b, &st->s[i], m, se);

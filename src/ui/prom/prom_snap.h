@@ -26,6 +26,7 @@
 /* The exported families, in exposition order. */
 enum prom_family {
 	PF_PROG_LAT = 0, /* lattop_program_latency_seconds (histogram) */
+	PF_PROG_CPU_LAT, /* lattop_program_cpu_latency_seconds{cpu} (histogram; --per-cpu) */
 	PF_HELPER_LAT,	 /* lattop_helper_latency_seconds (histogram) */
 	PF_SPAN_LAT,	 /* lattop_span_latency_seconds (histogram) */
 	PF_SEG_LAT,	 /* lattop_segment_latency_seconds (histogram) */

@@ -238,7 +238,8 @@ static void report_csv(struct session *s, FILE *f, const struct row *rows, size_
 		for (int c = 0; c < ncols; c++)
 			fprintf(f, ",%s", cols[c].key);
 		fputs(",gone,rb_drops,queue_drops,recursion_drops,nest_drops,counters,note", f);
-		fputs(s->o->hist ? ",hist\n" : "\n", f);
+		fputs(s->o->hist ? ",hist" : "", f);
+		fputs(s->o->per_cpu ? ",cpu\n" : "\n", f);
 	}
 	counters__named_str(m, s->o->cumulative, named, sizeof(named));
 	for (size_t i = 0; i < n; i++) {
@@ -262,6 +263,11 @@ static void report_csv(struct session *s, FILE *f, const struct row *rows, size_
 		if (s->o->hist) {
 			fputc(',', f);
 			csv_hist(f, &rows[i]);
+		}
+		if (s->o->per_cpu) { /* empty on a program's own row */
+			fputc(',', f);
+			if (rows[i].s->kind == LAT_EV_PROG_CPU)
+				fprintf(f, "%" PRIu32, rows[i].s->aux);
 		}
 		fputc('\n', f);
 	}
@@ -377,6 +383,8 @@ static void json_row(struct jsonw *w, const struct session *s, const struct colu
 		jsonw__key(w, cols[c].key);
 		cell_json(w, &cell);
 	}
+	if (r->s->kind == LAT_EV_PROG_CPU)
+		jsonw__u64_field(w, "cpu", r->s->aux);
 	jsonw__bool_field(w, "gone", r->s->gone);
 	if (r->sampled)
 		jsonw__bool_field(w, "sampled", true);

@@ -46,7 +46,26 @@ static int row_by_count(const void *pa, const void *pb)
 	return (a->s->id > b->s->id) - (a->s->id < b->s->id);
 }
 
-/* Rows of one kind, cumulative, sorted; caller frees. */
+/* qsort: CPU rows by program ID, then CPU. */
+static int row_by_cpu(const void *pa, const void *pb)
+{
+	const struct row *a = pa, *b = pb;
+
+	if (a->s->id != b->s->id)
+		return a->s->id < b->s->id ? -1 : 1;
+	return (a->s->aux > b->s->aux) - (a->s->aux < b->s->aux);
+}
+
+/* A CPU series is reported when its program is (selectors look at the program's owner and
+ * attach points, which only the program's series holds). */
+static bool cpu_wanted(const struct session *s, const struct series *se)
+{
+	const struct series *p = model__find(s->m, LAT_EV_PROG, se->id, 0, 0);
+
+	return session__wanted(s, p ? p : se);
+}
+
+/* Rows of one kind, cumulative, sorted (CPU rows by program and CPU); caller frees. */
 static struct row *kind_rows(const struct session *s, uint16_t kind, size_t *n)
 {
 	struct row *rows = calloc(s->m->n ? s->m->n : 1, sizeof(*rows));
@@ -61,9 +80,11 @@ static struct row *kind_rows(const struct session *s, uint16_t kind, size_t *n)
 			continue;
 		if (kind == LAT_EV_PROG && !session__wanted(s, se))
 			continue;
+		if (kind == LAT_EV_PROG_CPU && !cpu_wanted(s, se))
+			continue;
 		model__row(s->m, se, true, &rows[(*n)++]);
 	}
-	qsort(rows, *n, sizeof(*rows), row_by_count);
+	qsort(rows, *n, sizeof(*rows), kind == LAT_EV_PROG_CPU ? row_by_cpu : row_by_count);
 	return rows;
 }
 
@@ -153,7 +174,7 @@ static void text_table(FILE *f, const char *title, const struct row *rows, size_
 		const struct row *r = &rows[i];
 
 		fprintf(f, "%10u ", r->s->id);
-		text_col(f, r->s->type, 13);
+		text_col(f, r->s->kind == LAT_EV_PROG_CPU ? r->s->sub : r->s->type, 13);
 		fputc(' ', f);
 		text_col(f, r->s->name, 24);
 		text_sums(f, r);
@@ -207,6 +228,8 @@ static void row_json(struct jsonw *w, const struct row *r)
 		jsonw__string_field(w, "map_name", r->s->sub);
 		jsonw__string_field(w, "map_type", r->s->type);
 	}
+	if (r->s->kind == LAT_EV_PROG_CPU)
+		jsonw__u64_field(w, "cpu", r->s->aux);
 	jsonw__string_field(w, "type", r->s->type);
 	jsonw__string_field(w, "name", r->s->name);
 	for (int c = 0; c < NSUM; c++) {
@@ -389,6 +412,19 @@ static int emit_orphans(struct sink *k, const struct session *s, struct row *h, 
 	return 0;
 }
 
+/* Each program's share on each CPU (--per-cpu): a table after the programs'. */
+static int emit_cpus(struct sink *k, const struct session *s)
+{
+	size_t n;
+	struct row *rows = kind_rows(s, LAT_EV_PROG_CPU, &n);
+
+	if (!rows)
+		return -ENOMEM;
+	emit_table(k, "cpus", rows, n, true);
+	free(rows);
+	return 0;
+}
+
 /* The program table, then a helper table per program (in the program table's order; helpers
  * of a program the recording never named last), then segments. Every helper row is computed
  * once and grouped by program, so this is n log n in the series, whatever their mix. */
@@ -407,6 +443,11 @@ static int emit_tables(struct sink *k, const struct session *s)
 	}
 	qsort(h, nh, sizeof(*h), helper_by_prog);
 	emit_table(k, "programs", rows, n, true);
+	if (s->o->per_cpu && emit_cpus(k, s)) {
+		free(rows);
+		free(h);
+		return -ENOMEM;
+	}
 	if (k->w) {
 		jsonw__key(k->w, "helpers");
 		jsonw__begin_array(k->w);

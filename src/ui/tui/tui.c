@@ -104,6 +104,8 @@ int tui__select(struct tui *t, int idx)
 		idx = 0;
 	t->sel = idx;
 	t->sel_id = n && !t->cmp ? t->rows[idx].s->id : 0;
+	t->sel_kind = t->sel_id ? t->rows[idx].s->kind : 0;
+	t->sel_aux = t->sel_id ? t->rows[idx].s->aux : 0;
 	return KH_REDRAW;
 }
 
@@ -151,6 +153,59 @@ static int k_pane(struct tui *t)
 		return KH_REDRAW;
 	}
 	t->pane = !t->pane;
+	return KH_REDRAW;
+}
+
+/* Whether the model holds CPU series of program id. */
+static bool has_cpu_rows(const struct model *m, uint32_t id)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (m->s[i].kind == LAT_EV_PROG_CPU && m->s[i].id == id)
+			return true;
+	return false;
+}
+
+/* C: split the selected program by CPU (its CPU rows under it, from now on), or hide and show
+ * them again; on a CPU row, hide its program's. */
+static int k_split(struct tui *t)
+{
+	struct model *m = t->s->m;
+	struct series *p;
+	char msg[320], name[4 * sizeof(p->name)];
+
+	if (m->mode != MODE_PROGRAMS) {
+		tui__say(t, "C splits a program by CPU: in programs mode (p)", 2500);
+		return KH_REDRAW;
+	}
+	if (!t->nrows) {
+		tui__say(t, "no row selected: C splits the selected program by CPU", 2000);
+		return KH_REDRAW;
+	}
+	p = model__find(m, LAT_EV_PROG, t->rows[t->sel].s->id, 0, 0);
+	if (!p)
+		return KH_REDRAW;
+	text__esc(name, sizeof(name), p->name);
+	if (session__replay(t->s)) {
+		if (m->cpu_rows_all)
+			tui__say(t, "--per-cpu shows every program's CPU rows", 2500);
+		else if (!has_cpu_rows(m, p->id)) {
+			snprintf(msg, sizeof(msg),
+				 "the recording holds no per-CPU figures of %.200s (record with "
+				 "--per-cpu, or C while recording)", name);
+			tui__say(t, msg, 3000);
+		} else
+			p->cpu_rows = !p->cpu_rows;
+	} else if (!p->split_ns) {
+		model__split(p, session__now_ns(t->s));
+		p->cpu_rows = true;
+		snprintf(msg, sizeof(msg), "%.200s split by CPU from now on%s", name,
+			 (p->src & SRC_PROBING) ? ""
+						: " (not measured per invocation now: no CPU rows yet)");
+		tui__say(t, msg, 3000);
+	} else
+		p->cpu_rows = !p->cpu_rows;
+	if (!p->cpu_rows && t->rows[t->sel].s->kind == LAT_EV_PROG_CPU)
+		t->sel_kind = LAT_EV_PROG, t->sel_aux = 0; /* the selection goes back to the program */
 	return KH_REDRAW;
 }
 
@@ -367,6 +422,8 @@ static const struct tui_key keys[] = {
 	{ '>', KEY_F(6), KEY_BOTH, k_sort_next, 0, "> F6", "sort by the next column", true },
 	{ 'r', 0, KEY_BOTH, k_reverse, 0, "r", "reverse the sort order", false },
 	{ '\n', 'H', KEY_BOTH, k_pane, 0, "Enter H", "histogram pane of the selected row", true },
+	{ 'C', 0, KEY_BOTH, k_split, 0, "C", "split the selected program by CPU (again: hide, show)",
+	  false },
 	{ 'm', 0, KEY_BOTH, k_heat, 0, "m", "the pane: histogram / heatmap over time",
 	  true },
 	{ 'f', 0, KEY_BOTH, tui__key_filter, 0, "f", "edit the filter (IDs, names or selectors like comm:NAME)",
@@ -601,16 +658,25 @@ static void draw_help(struct tui *t)
 	}
 }
 
-/* Keep the selection on the same program after the rows were recomputed. */
+/* Keep the selection on the same row after the rows were recomputed: the same series, or
+ * else its program (a CPU row hidden, a helper gone). */
 static void follow_selection(struct tui *t)
 {
-	if (t->sel_id)
-		for (size_t i = 0; i < t->nrows; i++)
-			if (t->rows[i].s->id == t->sel_id) {
-				t->sel = (int)i;
-				return;
-			}
-	tui__select(t, t->sel);
+	int prog = -1;
+
+	for (size_t i = 0; t->sel_id && i < t->nrows; i++) {
+		const struct series *se = t->rows[i].s;
+
+		if (se->id != t->sel_id)
+			continue;
+		if (se->kind == t->sel_kind && se->aux == t->sel_aux) {
+			t->sel = (int)i;
+			return;
+		}
+		if (prog < 0)
+			prog = (int)i;
+	}
+	tui__select(t, prog >= 0 ? prog : t->sel);
 }
 
 /* Redraw the whole screen from the model. */

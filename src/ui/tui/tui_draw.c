@@ -356,14 +356,31 @@ static void draw_spark(struct tui *t, const struct series *s, int y)
 	clrtoeol();
 }
 
+/* A CPU row's name in the pane's title: "PROG on cpu N", and in cumulative figures when the
+ * program was split after the cumulative figures began, since when (session seconds). */
+static void cpu_title(const struct tui *t, const struct series *c, char *name, size_t len)
+{
+	const struct model *m = t->s->m;
+	const struct series *p = model__find(t->s->m, LAT_EV_PROG, c->id, 0, 0);
+	size_t l = strlen(name);
+
+	snprintf(name + l, len - l, " on cpu %u", c->aux);
+	l = strlen(name);
+	if (t->cumulative && p && p->split_ns > m->cum_start_ns)
+		snprintf(name + l, len - l, " (split at +%.0fs)",
+			 (double)(p->split_ns - m->start_ns) / 1e9);
+}
+
 /* The detail pane of the selected row. */
 void tui__draw_pane(struct tui *t, int y0, int height)
 {
 	const struct row *r = &t->rows[t->sel];
 	const struct hist *h = model__row_hist(r);
-	char title[400], cnt[32], name[4 * sizeof(r->s->name)], note[4 * sizeof(r->s->note)];
+	char title[400], cnt[32], name[4 * sizeof(r->s->name) + 64], note[4 * sizeof(r->s->note)];
 
 	text__esc(name, sizeof(name), r->s->name);
+	if (r->s->kind == LAT_EV_PROG_CPU) /* one CPU's share: since the split, when later */
+		cpu_title(t, r->s, name, sizeof(name));
 	text__esc(note, sizeof(note), r->s->note);
 	fmt_count(h ? h->count : r->count, cnt, sizeof(cnt));
 	if (h && t->heat) /* each column is one interval: `c` (cumulative) cannot apply */

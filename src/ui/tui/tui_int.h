@@ -49,6 +49,8 @@ struct tui {
 	size_t nrows;
 	int sel, top;     /* selected row, first row shown */
 	uint32_t sel_id;  /* program ID of the selection: it follows the program across sorts */
+	uint16_t sel_kind; /* ... and the selected row's kind and aux: a helper or CPU row under */
+	uint32_t sel_aux;  /* its program stays selected */
 	int sortcol;
 	bool reverse, cumulative, paused, help, pane;
 	bool heat;        /* the pane shows the heatmap (m), not the histogram */
