@@ -14,12 +14,18 @@ HEX=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
 CG2=$(findmnt -n -o TARGET -t cgroup2 | head -n 1)
 SLICE=$CG2/lattop-test.slice
 SCOPE=$SLICE/docker-$HEX.scope
-FIXPID='' BPFFS='' MOUNTED=''
+FIXPID='' FIX2PID='' LUPID='' BPFFS='' MOUNTED=''
 
 # Undo everything, in order: the fixture (its links go with it), the pin, the mount, the
 # cgroups (anything left in them moved to the root first).
 cleanup() {
-	exec 7>&- 2>/dev/null
+	exec 7>&- 8>&- 2>/dev/null
+	[ -n "$LUPID" ] && kill -INT "$LUPID" 2>/dev/null
+	if [ -n "$FIX2PID" ]; then
+		for _ in $(seq 50); do kill -0 "$FIX2PID" 2>/dev/null || break; sleep 0.1; done
+		kill -KILL "$FIX2PID" 2>/dev/null
+		wait "$FIX2PID" 2>/dev/null
+	fi
 	if [ -n "$FIXPID" ]; then
 		for _ in $(seq 50); do kill -0 "$FIXPID" 2>/dev/null || break; sleep 0.1; done
 		if kill -0 "$FIXPID" 2>/dev/null; then
@@ -29,7 +35,7 @@ cleanup() {
 		fi
 		wait "$FIXPID" 2>/dev/null
 	fi
-	[ -n "$BPFFS" ] && rm -f "$BPFFS/lattop_attr_link"
+	[ -n "$BPFFS" ] && rm -f "$BPFFS/lattop_attr_link" "$BPFFS/lattop_attr_link2"
 	if [ -n "$MOUNTED" ]; then
 		umount -R "$BPFFS"
 		if findmnt "$BPFFS" >/dev/null; then
@@ -185,4 +191,46 @@ expect_eq after-pinned-point "$(json '[p["where"] for p in L[0]["attr"]["attach"
 	"['/lattop-test.slice/attach egress']"
 check ifb1-detached sh -c '! ip link show ifb1 | grep -q xdp'
 check ifb0-clsact-removed sh -c '! tc qdisc show dev ifb0 | grep -q clsact'
+
+# Programs loaded and unloaded while a session runs (every program, no -p, no probes): the
+# fixture started again after the session's first report; its programs' rows appear with their
+# owner, container and attach point while it holds them, and turn gone once it exits (the pinned
+# one stays, with no owner).
+rm -f "$BPFFS/lattop_attr_link"
+wait_gone
+$LATTOP -b -o json -d 0.3 -D 120 --budget 0 >"$TMP/lu.json" 2>"$TMP/lu.err" &
+LUPID=$!
+# lu EXPR: EXPR over the reports so far is true, polled for up to 30 s.
+lu() {
+	for _ in $(seq 300); do
+		[ "$(json "$1" "$TMP/lu.json" 2>/dev/null)" = True ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+check session-first-report lu 'len(L) >= 1'
+mkfifo "$TMP/in2"
+$FIX "$SCOPE" "$SLICE/attach" "$BPFFS/lattop_attr_link2" <"$TMP/in2" >"$TMP/fix2" 2>"$TMP/fix2.err" &
+FIX2PID=$!
+exec 8>"$TMP/in2"
+for _ in $(seq 100); do grep -q '^ready$' "$TMP/fix2" && break; sleep 0.1; done
+expect_eq fixture2-ready "$(tail -n 1 "$TMP/fix2")" ready
+id2() { awk -v w="$1" '$1 == w { print $2 }' "$TMP/fix2"; }
+X=$(id2 xdplink) T2=$(id2 tclegacy) P2=$(id2 pinned)
+expect_eq loaded-not-in-first-report "$(json "[x['prog_id'] for x in L[0]['rows'] if x['prog_id'] in ($X, $T2)]" "$TMP/lu.json")" "[]"
+have="any(x['prog_id']==$X and x.get('attach')=='xdp ifb0 generic' and x.get('owner')=='attr\x1bfix\n[$FIX2PID]' and x.get('container')=='docker:${HEX:0:12}' and not x['gone'] for x in L[-1]['rows'])"
+check loaded-row-attributed lu "$have"
+check loaded-tc-row lu "any(x['prog_id']==$T2 and x.get('attach')=='tc ifb0 ingress prio 1' for x in L[-1]['rows'])"
+exec 8>&-
+wait "$FIX2PID"
+expect_eq fixture2-exit $? 0
+FIX2PID=
+check unloaded-row-gone lu "any(x['prog_id']==$X and x['gone'] for x in L[-1]['rows'])"
+check unloaded-tc-gone lu "any(x['prog_id']==$T2 and x['gone'] for x in L[-1]['rows'])"
+check pinned-stays-ownerless lu "any(x['prog_id']==$P2 and not x['gone'] and x.get('owner') is None and x.get('attach','').startswith('cgroup /lattop-test.slice/attach egress') for x in L[-1]['rows'])"
+kill -INT "$LUPID"
+wait "$LUPID"
+expect_eq session-exit "$? $(cat "$TMP/lu.err")" "0 "
+LUPID=
+rm -f "$BPFFS/lattop_attr_link2"
 end_suite

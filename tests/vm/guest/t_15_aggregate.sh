@@ -55,6 +55,32 @@ if session $T/a.csv -w $T/a.lrec; then
 	expect agg-replay-heavy2 "$(total "$heavy2" $T/at.csv)" $H
 fi
 
+# 1b: split by CPU (--per-cpu): one thread pinned on each vCPU, 20,000 runs each. Each CPU's
+# row counts exactly 20,000 and the program's NCPU x 20,000, through the aggregates (each CPU's
+# record taken once a harvest, into its own row and the program's) and through the ring buffer
+# (LATTOP_PATH=ring: each event names its CPU).
+# last_cpus FILE: the last report's rows of $light as "all COUNT" and "CPU COUNT", sorted.
+last_cpus() {
+	awk -F, -v id="$light" 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next}
+		$h["prog_id"]==id { if ($1!=ts) {ts=$1; n=0}
+			r[++n]=($h["cpu"]=="" ? "all" : $h["cpu"]) " " $h["count"] }
+		END{for(i=1;i<=n;i++) print r[i]}' "$1" | sort | tr '\n' ' '
+}
+want=$( (echo "all $((NCPU * 20000))"
+	i=0
+	while [ $i -lt $NCPU ]; do echo "$i 20000"; i=$((i + 1)); done) | sort | tr '\n' ' ')
+for path in agg ring; do
+	out=$T/pc$path.csv
+	rm -f $out
+	LATTOP_PATH=$path lattop -b -o csv -c -d 0.5 -D 300 -p "$light" --per-cpu >$out 2>$out.err &
+	lp=$!
+	wait_line '^ts_ns' $out 300 || { fail percpu-$path-started "$(cat $out.err)"; continue; }
+	expect percpu-$path-par "$(cmd "par light $NCPU 20000")" "ran $((NCPU * 20000))"
+	finish percpu-$path $out
+	expect percpu-$path-exact "$(last_cpus $out)" "$want" || tail -n 4 $out
+	expect percpu-$path-no-drops "$(csv_drops $out)" 0
+done
+
 # 2: the notice says which path is live, with the floor of that path.
 lattop -b -n 1 -d 0.3 -p "$light" >$T/n.txt 2>&1
 ok agg-notice grep -q 'runs aggregated in the kernel ([0-9]* KiB per program, cap 64 MiB' $T/n.txt
