@@ -289,13 +289,14 @@ format:
 # Debian packages the build and the tests need; installs only what is missing. (flex, bison,
 # bc and dwarves build the user_events test kernel; cmake and g++ the EventHeader reference;
 # aha turns the README picture's tmux capture into HTML: tools/screenshot.sh; jsonnet,
-# python3-yaml, podman and systemd-container make and test the mixin and the image: t_fleet*.)
+# python3-yaml, podman and systemd-container make and test the mixin and the image: t_fleet*;
+# xdp-tools' xdp-filter, xdp-loader and libxdp's BPF objects go into the VM image for t_24.)
 DEPS := ccache clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libncurses-dev libcjson-dev \
 	pkg-config make gcc tmux groff-base man-db qemu-system-x86 busybox-static cpio kmod \
 	libclang-rt-dev procps iproute2 python3 util-linux libmicrohttpd-dev libprotobuf-c-dev \
 	protobuf-c-compiler libprotobuf-dev golang-github-prometheus-client-model-dev prometheus curl \
 	chromium build-essential dpkg-dev debhelper lintian mmdebstrap zsh \
-	flex bison bc dwarves cmake g++ aha jsonnet python3-yaml podman systemd-container
+	flex bison bc dwarves cmake g++ aha jsonnet python3-yaml podman systemd-container xdp-tools
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 		grep -q 'install ok installed' || echo $$p; done); \

@@ -375,9 +375,19 @@ while read -r m; do
 	echo "$m" >>"$ROOT/etc/vmtest/modules"
 done < <([ -n "${VM_KERNEL_IMAGE:-}" ] || { list $VM/modules.txt; [ "$FLEET" != on ] || list $VM/modules-net.txt; })
 
-# Binaries (bins.txt) with their libraries, guest tests, extra files (files.txt).
+# Binaries (bins.txt) with their libraries, guest tests, extra files (files.txt). A line that
+# starts with "? " is optional (a distribution package's, e.g. xdp-tools): missing on the host,
+# it is left out and its path listed in the guest's /etc/vmtest/missing, for the test that uses
+# it to SKIP saying so; our own builds are never optional.
+: >"$ROOT/etc/vmtest/missing"
 while read -r b; do
+	opt=
+	[[ $b == '? '* ]] && opt=1 b=${b#'? '}
 	path=$(expand "$b")
+	if [ -n "$opt" ] && [ ! -f "$path" ]; then
+		echo "$path" >>"$ROOT/etc/vmtest/missing"
+		continue
+	fi
 	[ -f "$path" ] || die "bins.txt lists $b but $path does not exist (build it: make vmtest)"
 	rm -f "$ROOT/bin/$(basename "$path")"
 	cp -L "$path" "$ROOT/bin/"
@@ -386,9 +396,15 @@ done < <(list $VM/bins.txt; [ -z "${VM_BINS_EXTRA:-}" ] || list "$VM_BINS_EXTRA"
 cp -R $VM/guest/. "$ROOT/tests/"
 [ -z "${VM_GUEST_EXTRA:-}" ] || cp -R "$VM_GUEST_EXTRA"/. "$ROOT/tests/"
 while read -r line; do
+	opt=
+	[[ $line == '? '* ]] && opt=1 line=${line#'? '}
 	[[ $line == *' -> '* ]] || die "files.txt: '$line' is not 'host path -> guest path'"
 	src=$(expand "${line%% -> *}") dst=${line#* -> }
 	[[ $dst == /* ]] || die "files.txt: guest path $dst must be absolute"
+	if [ -n "$opt" ] && [ ! -e "$src" ]; then
+		echo "$src" >>"$ROOT/etc/vmtest/missing"
+		continue
+	fi
 	[ -e "$src" ] || die "files.txt lists $src, which does not exist"
 	mkdir -p "$ROOT$(dirname "$dst")"
 	cp -RL "$src" "$ROOT$dst"
