@@ -34,6 +34,29 @@ static bool on_dev(const struct attr_point *p, const char *dev)
 	       !strncmp(p->where, dev, n) && (p->where[n] == '\0' || p->where[n] == ' ');
 }
 
+/* True when a program whose attach points are a's sits on device dev: attached to it (XDP, tc,
+ * tcx, netkit), or an extension of a program that is (libxdp's dispatcher on dev: its
+ * components replace the dispatcher's functions, "freplace prog ID FUNC"; one level, as
+ * libxdp nests). */
+static bool attr_on_dev(const struct model *m, const struct prog_attr *a, const char *dev)
+{
+	for (uint32_t i = 0; i < a->npoints; i++) {
+		const struct attr_point *p = &a->points[i];
+		const struct series *t;
+		unsigned id;
+
+		if (on_dev(p, dev))
+			return true;
+		if (!m || strcmp(p->kind, "freplace") || sscanf(p->where, "prog %u", &id) != 1)
+			continue;
+		t = model__find((struct model *)m, LAT_EV_PROG, id, 0, 0);
+		for (uint32_t k = 0; t && t->attr && k < t->attr->npoints; k++)
+			if (on_dev(&t->attr->points[k], dev))
+				return true;
+	}
+	return false;
+}
+
 /* True when the container string c ("docker:0123456789ab", "k8s:<pod>/<id>") has an id
  * starting with v, or is v whole. */
 static bool container_is(const char *c, const char *v)
@@ -45,9 +68,10 @@ static bool container_is(const char *c, const char *v)
 	return !strcmp(c, v) || (id && !strncmp(id + 1, v, strlen(v)));
 }
 
-/* True when series se's program matches selector f (an owner, its cgroup, container or unit,
- * an attach point, its type). A program whose attribution is not known matches only type:. */
-static bool sel_match(const struct filter_ent *f, const struct series *se)
+/* True when series se's program (of model m, NULL when there is none to look in) matches
+ * selector f (an owner, its cgroup, container or unit, an attach point, its type). A program
+ * whose attribution is not known matches only type:. */
+static bool sel_match(const struct model *m, const struct filter_ent *f, const struct series *se)
 {
 	const char *v = opts__sel_value(f);
 	const struct prog_attr *a = se->attr;
@@ -85,10 +109,7 @@ static bool sel_match(const struct filter_ent *f, const struct series *se)
 		}
 		return false;
 	case FSEL_DEV:
-		for (uint32_t i = 0; i < a->npoints; i++)
-			if (on_dev(&a->points[i], v))
-				return true;
-		return false;
+		return attr_on_dev(m, a, v);
 	case FSEL_ATTACH:
 		for (uint32_t i = 0; i < a->npoints; i++)
 			if (!strcmp(a->points[i].kind, v))
@@ -99,11 +120,11 @@ static bool sel_match(const struct filter_ent *f, const struct series *se)
 	}
 }
 
-/* True when filter entry f selects series se. */
-static bool ent_match(const struct filter_ent *f, const struct series *se)
+/* True when filter entry f selects series se of model m. */
+static bool ent_match(const struct model *m, const struct filter_ent *f, const struct series *se)
 {
 	if (f->sel)
-		return sel_match(f, se);
+		return sel_match(m, f, se);
 	return f->id ? f->id == se->id : strcmp(f->name, se->name) == 0;
 }
 
@@ -115,7 +136,7 @@ bool session__wanted(const struct session *s, const struct series *se)
 	if (!o->nfilter)
 		return true;
 	for (int i = 0; i < o->nfilter; i++)
-		if (ent_match(&o->filter[i], se))
+		if (ent_match(s->m, &o->filter[i], se))
 			return true;
 	return false;
 }
@@ -126,7 +147,7 @@ static int sel_count(const struct model *m, const struct filter_ent *f)
 	int n = 0;
 
 	for (size_t i = 0; i < m->n; i++)
-		n += m->s[i].kind == LAT_EV_PROG && !m->s[i].gone && sel_match(f, &m->s[i]);
+		n += m->s[i].kind == LAT_EV_PROG && !m->s[i].gone && sel_match(m, f, &m->s[i]);
 	return n;
 }
 

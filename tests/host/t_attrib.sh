@@ -14,6 +14,9 @@ HEX=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
 CG2=$(findmnt -n -o TARGET -t cgroup2 | head -n 1)
 SLICE=$CG2/lattop-test.slice
 SCOPE=$SLICE/docker-$HEX.scope
+# A crafted cgroup name (a colour sequence, a title-setting sequence ending in BEL; the kernel
+# refuses a newline in a cgroup's name) for the second fixture.
+EVIL=$SLICE/$(printf 'ev\033[31mil\033]0;pwn\007.scope')
 FIXPID='' FIX2PID='' LUPID='' BPFFS='' MOUNTED=''
 
 # Undo everything, in order: the fixture (its links go with it), the pin, the mount, the
@@ -44,7 +47,7 @@ cleanup() {
 			rmdir "$BPFFS"
 		fi
 	fi
-	for d in "$SCOPE" "$SLICE/attach"; do
+	for d in "$SCOPE" "$EVIL" "$SLICE/attach"; do
 		[ -d "$d" ] || continue
 		while read -r p; do echo "$p" >"$CG2/cgroup.procs"; done <"$d/cgroup.procs"
 		rmdir "$d"
@@ -193,9 +196,10 @@ check ifb1-detached sh -c '! ip link show ifb1 | grep -q xdp'
 check ifb0-clsact-removed sh -c '! tc qdisc show dev ifb0 | grep -q clsact'
 
 # Programs loaded and unloaded while a session runs (every program, no -p, no probes): the
-# fixture started again after the session's first report; its programs' rows appear with their
-# owner, container and attach point while it holds them, and turn gone once it exits (the pinned
-# one stays, with no owner).
+# fixture started again after the session's first report, in a cgroup with a crafted name; its
+# programs' rows appear with their owner, cgroup (its unit) and attach point while it holds them,
+# and turn gone once it exits (the pinned one stays, with no owner). The crafted name is the
+# exact bytes in JSON, and in CSV its visible form, never a raw ESC or line break.
 rm -f "$BPFFS/lattop_attr_link"
 wait_gone
 $LATTOP -b -o json -d 0.3 -D 120 --budget 0 >"$TMP/lu.json" 2>"$TMP/lu.err" &
@@ -210,17 +214,24 @@ lu() {
 }
 check session-first-report lu 'len(L) >= 1'
 mkfifo "$TMP/in2"
-$FIX "$SCOPE" "$SLICE/attach" "$BPFFS/lattop_attr_link2" <"$TMP/in2" >"$TMP/fix2" 2>"$TMP/fix2.err" &
+mkdir "$EVIL"
+$FIX "$EVIL" "$SLICE/attach" "$BPFFS/lattop_attr_link2" <"$TMP/in2" >"$TMP/fix2" 2>"$TMP/fix2.err" &
 FIX2PID=$!
 exec 8>"$TMP/in2"
 for _ in $(seq 100); do grep -q '^ready$' "$TMP/fix2" && break; sleep 0.1; done
 expect_eq fixture2-ready "$(tail -n 1 "$TMP/fix2")" ready
 id2() { awk -v w="$1" '$1 == w { print $2 }' "$TMP/fix2"; }
 X=$(id2 xdplink) T2=$(id2 tclegacy) P2=$(id2 pinned)
+echo "# fixture 2: xdplink $X tclegacy $T2 pinned $P2"
 expect_eq loaded-not-in-first-report "$(json "[x['prog_id'] for x in L[0]['rows'] if x['prog_id'] in ($X, $T2)]" "$TMP/lu.json")" "[]"
-have="any(x['prog_id']==$X and x.get('attach')=='xdp ifb0 generic' and x.get('owner')=='attr\x1bfix\n[$FIX2PID]' and x.get('container')=='docker:${HEX:0:12}' and not x['gone'] for x in L[-1]['rows'])"
+have="any(x['prog_id']==$X and x.get('attach')=='xdp ifb0 generic' and x.get('owner')=='attr\x1bfix\n[$FIX2PID]' and x['attr']['cgroup']=='/lattop-test.slice/ev\x1b[31mil\x1b]0;pwn\x07.scope' and x.get('container')=='ev\x1b[31mil\x1b]0;pwn\x07.scope' and not x['gone'] for x in L[-1]['rows'])"
 check loaded-row-attributed lu "$have"
 check loaded-tc-row lu "any(x['prog_id']==$T2 and x.get('attach')=='tc ifb0 ingress prio 1' for x in L[-1]['rows'])"
+# (A second session beside the running one: its own session lock.)
+LATTOP_LOCK=$TMP/csv.lock $LATTOP -b -o csv -n 1 -d 0.3 -p "$X" >"$TMP/evil.csv" 2>/dev/null
+check evil-csv-visible grep -qF 'ev\x1b[31mil\x1b]0;pwn\x07.scope' "$TMP/evil.csv"
+check evil-csv-no-raw-control sh -c "! grep -q \"[\$(printf '\\033\\007')]\" '$TMP/evil.csv'"
+expect_eq evil-csv-lines "$(wc -l <"$TMP/evil.csv")" 2
 exec 8>&-
 wait "$FIX2PID"
 expect_eq fixture2-exit $? 0

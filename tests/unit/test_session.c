@@ -70,9 +70,9 @@ static void prog(struct model *m, uint32_t id, const char *type, const struct pr
 		model__set_attr(m, se, a);
 }
 
-/* Which programs each selector picks, by owner, device, cgroup (owner's and attach point's),
- * container, unit, type and attach kind; a program not attributed matches type: only; a
- * selector matching nothing warns. */
+/* Which programs each selector picks, by owner, device (an extension of a program on it too),
+ * cgroup (owner's and attach point's), container, unit, type and attach kind; a program not
+ * attributed matches type: only; a selector matching nothing warns. */
 static void test_selectors_pick(void)
 {
 	static struct session s;
@@ -80,11 +80,11 @@ static void test_selectors_pick(void)
 	char err[256];
 	const struct {
 		const char *filter;
-		const char *want; /* the IDs picked, of 1..4 */
+		const char *want; /* the IDs picked, of 1..6 */
 	} cases[] = {
 		{ "comm:agent", "1,3" },
 		{ "comm:agen", "" },
-		{ "dev:ifb0", "1" },
+		{ "dev:ifb0", "1,5" }, /* 5 extends 1; 6 extends a program not known */
 		{ "dev:ifb", "" },
 		{ "cgroup:/kubepods.slice", "3" },
 		{ "cgroup:/kube", "" },
@@ -95,6 +95,7 @@ static void test_selectors_pick(void)
 		{ "container:docker:0123456789ab", "3" },
 		{ "unit:x.service", "1" },
 		{ "type:xdp", "1,4" },
+		{ "attach:freplace", "5,6" },
 		{ "attach:cgroup", "2" },
 		{ "attach:xdp,comm:other", "1,2" },
 	};
@@ -111,12 +112,16 @@ static void test_selectors_pick(void)
 			.cgroup = "/kubepods.slice/pod1/cri-containerd-0123456789abcdef.scope",
 			.container = "docker:0123456789ab" });
 	prog(m, 4, "xdp", NULL);
+	prog(m, 5, "ext", &(struct prog_attr){ .npoints = 1,
+			.points = { { "freplace", "prog 1 xdp_dispatcher", 7 } } });
+	prog(m, 6, "ext", &(struct prog_attr){ .npoints = 1,
+			.points = { { "freplace", "prog 99 prog0", 8 } } });
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char got[32] = "";
 
 		if (!ASSERT_EQ(session__set_filter(&s, cases[i].filter, err, sizeof(err)), 0, err))
 			continue;
-		for (uint32_t id = 1; id <= 4; id++)
+		for (uint32_t id = 1; id <= 6; id++)
 			if (session__wanted(&s, model__find(m, LAT_EV_PROG, id, 0, 0)))
 				snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%u",
 					 got[0] ? "," : "", id);

@@ -115,8 +115,9 @@ if [ -n "$xdp" ]; then
 	expect filter-owner "$(val owner "$R")" null
 fi
 
-# dev: selects what is on the device: the dispatcher, and the tcx program where there is tcx.
-want=$( (echo "$disp"; kver_ge 6 6 && echo "$tc") | grep . | sort -n | tr '\n' ' ')
+# dev: selects what is on the device: the dispatcher, the filter that extends it (its attach
+# point is the dispatcher, on the device), and the tcx program where there is tcx.
+want=$( (echo "$disp"; [ -n "$xdp" ] && echo "$filt"; kver_ge 6 6 && echo "$tc") | grep . | sort -n | tr '\n' ' ')
 lattop -b -o json -n 1 -d 0.3 --budget 0 -p dev:$DEV >$T/d.json 2>$T/d.err
 expect sel-dev "$(tail -n 1 $T/d.json | sed 's/{"prog_id":/\n&/g' | sed -n 's/^{"prog_id":\([0-9]*\),.*/\1/p' | sort -n | tr '\n' ' ')" "$want" ||
 	cat $T/d.err
