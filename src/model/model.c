@@ -217,6 +217,24 @@ static void series__touch(struct model *m, struct series *s)
 	}
 }
 
+/* Add one run of dur ns from source src to series s's open interval: the hot path of events.
+ * Returns 0 or -ENOMEM. */
+static inline int add_run(struct model *m, struct series *s, unsigned src, uint64_t dur)
+{
+	/* Once per series and interval, and whenever the open buckets are not dense (other
+	 * sources touch a series too: stats, probing, replayed deltas); later events skip it. */
+	if (__builtin_expect(s->act_until != m->intervals + 2 || !s->h_open.buckets, 0)) {
+		series__need_hist(m, s);
+		series__touch(m, s);
+		if (hist__densify(&s->h_open))
+			return -ENOMEM;
+	}
+	s->src |= src;
+	s->meas_open = true;
+	hist__add(&s->h_open, dur);
+	return 0;
+}
+
 /* A split program's CPU series (LAT_EV_PROG_CPU, id, cpu), made on first use and named after
  * the program (again when the program's name came later); NULL on allocation failure. */
 static struct series *cpu_series(struct model *m, uint32_t id, uint32_t cpu)
@@ -242,16 +260,7 @@ static int cpu_event(struct model *m, const struct lat_event *e, unsigned src)
 {
 	struct series *c = cpu_series(m, e->id, e->cpu);
 
-	if (!c)
-		return -ENOMEM;
-	series__need_hist(m, c);
-	series__touch(m, c);
-	if (hist__densify(&c->h_open))
-		return -ENOMEM;
-	c->src |= src;
-	c->meas_open = true;
-	hist__add(&c->h_open, e->dur_ns);
-	return 0;
+	return c ? add_run(m, c, src, e->dur_ns) : -ENOMEM;
 }
 
 /* Account one event into the open interval. */
@@ -265,17 +274,8 @@ int model__add_event(struct model *m, const struct lat_event *e, unsigned src)
 			return -ENOMEM;
 		m->last_hit = (size_t)(s - m->s);
 	}
-	/* Once per series and interval, and whenever the open buckets are not dense (other
-	 * sources touch a series too: stats, probing, replayed deltas); later events skip it. */
-	if (__builtin_expect(s->act_until != m->intervals + 2 || !s->h_open.buckets, 0)) {
-		series__need_hist(m, s);
-		series__touch(m, s);
-		if (hist__densify(&s->h_open))
-			return -ENOMEM;
-	}
-	s->src |= src;
-	s->meas_open = true;
-	hist__add(&s->h_open, e->dur_ns);
+	if (add_run(m, s, src, e->dur_ns))
+		return -ENOMEM;
 	m->c_open.events++;
 	if (__builtin_expect(s->split_ns != 0, 0) && e->kind == LAT_EV_PROG)
 		return cpu_event(m, e, src);

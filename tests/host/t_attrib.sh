@@ -72,12 +72,18 @@ else
 fi
 mkdir -p "$SCOPE" "$SLICE/attach"
 
-mkfifo "$TMP/in"
-$FIX "$SCOPE" "$SLICE/attach" "$BPFFS/lattop_attr_link" <"$TMP/in" >"$TMP/fix" 2>"$TMP/fix.err" &
-FIXPID=$!
-exec 7>"$TMP/in"
-for _ in $(seq 100); do grep -q '^ready$' "$TMP/fix" && break; sleep 0.1; done
-expect_eq fixture-ready "$(tail -n 1 "$TMP/fix")" ready
+# fixture NAME CGROUP PIN FD: start attrfix in CGROUP, pinning at PIN, its output in $TMP/NAME
+# and its stdin a FIFO this shell holds open on FD (closing FD ends the fixture); FIXPID its pid;
+# checks it is ready.
+fixture() {
+	mkfifo "$TMP/$1.in"
+	$FIX "$2" "$SLICE/attach" "$3" <"$TMP/$1.in" >"$TMP/$1" 2>"$TMP/$1.err" &
+	FIXPID=$!
+	eval "exec $4>\"\$TMP/\$1.in\""
+	for _ in $(seq 100); do grep -q '^ready$' "$TMP/$1" && break; sleep 0.1; done
+	expect_eq "$1-ready" "$(tail -n 1 "$TMP/$1")" ready
+}
+fixture fix "$SCOPE" "$BPFFS/lattop_attr_link" 7
 id() { awk -v w="$1" '$1 == w { print $2 }' "$TMP/fix"; }
 IDS="$(id sockfilter) $(id xdplink) $(id xdplegacy) $(id tclegacy) $(id cgskb) $(id pinned) $(id rawtp) $(id perftp)"
 
@@ -213,13 +219,9 @@ lu() {
 	return 1
 }
 check session-first-report lu 'len(L) >= 1'
-mkfifo "$TMP/in2"
 mkdir "$EVIL"
-$FIX "$EVIL" "$SLICE/attach" "$BPFFS/lattop_attr_link2" <"$TMP/in2" >"$TMP/fix2" 2>"$TMP/fix2.err" &
-FIX2PID=$!
-exec 8>"$TMP/in2"
-for _ in $(seq 100); do grep -q '^ready$' "$TMP/fix2" && break; sleep 0.1; done
-expect_eq fixture2-ready "$(tail -n 1 "$TMP/fix2")" ready
+fixture fix2 "$EVIL" "$BPFFS/lattop_attr_link2" 8
+FIX2PID=$FIXPID FIXPID=
 id2() { awk -v w="$1" '$1 == w { print $2 }' "$TMP/fix2"; }
 X=$(id2 xdplink) T2=$(id2 tclegacy) P2=$(id2 pinned)
 echo "# fixture 2: xdplink $X tclegacy $T2 pinned $P2"
