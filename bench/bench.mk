@@ -1,7 +1,8 @@
 # Benchmarks: `make bench` builds and runs them; each reports ratios against a baseline
 # measured in the same run.
 BENCH_BINS := $(OUTPUT)/bench/collector_bench $(OUTPUT)/bench/ui_bench \
-	$(OUTPUT)/bench/rec_bench $(OUTPUT)/bench/prom_bench $(OUTPUT)/bench/flight_bench
+	$(OUTPUT)/bench/rec_bench $(OUTPUT)/bench/prom_bench $(OUTPUT)/bench/flight_bench \
+	$(OUTPUT)/bench/split_bench
 
 $(OUTPUT)/bench/%: $(OUTPUT)/bench/%.o $(LIB)
 	$(call msg,LINK,$@)
