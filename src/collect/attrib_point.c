@@ -180,23 +180,29 @@ static void say(struct attrib *a, struct point *p, const struct lat_link_info *l
 		const char *name)
 {
 	char w[32], fn[NAME_MAX_LEN], path[PATH_MAX_LEN];
+	const char *aw;
 	bool is_prog = false;
 
 	if (say_plain(a, p, li, name))
 		return;
 	switch (li->type) {
 	case LAT_LINK_TRACING:
+		aw = attach_word(li->tracing.attach_type, w, sizeof(w));
+		if (!li->tracing.target_btf_id) { /* an older kernel's link does not name its target */
+			if (attrib__prog_type(a, li->prog_id) == BPF_PROG_TYPE_EXT)
+				say_at(p, "freplace", "%s", "");
+			else
+				say_at(p, "tracing", "%s", aw);
+			break;
+		}
 		attrib__btf_target(a, li->prog_id, li->tracing.target_obj_id,
 				   li->tracing.target_btf_id, fn, sizeof(fn), &is_prog);
 		if (attrib__prog_type(a, li->prog_id) == BPF_PROG_TYPE_EXT)
 			say_at(p, "freplace", "prog %u %s", li->tracing.target_obj_id, fn);
 		else if (is_prog)
-			say_at(p, "tracing", "%s prog %u %s",
-			       attach_word(li->tracing.attach_type, w, sizeof(w)),
-			       li->tracing.target_obj_id, fn);
+			say_at(p, "tracing", "%s prog %u %s", aw, li->tracing.target_obj_id, fn);
 		else
-			say_at(p, "tracing", "%s %s", attach_word(li->tracing.attach_type, w, sizeof(w)),
-			       fn);
+			say_at(p, "tracing", "%s %s", aw, fn);
 		break;
 	case LAT_LINK_CGROUP:
 		if (attrib__cgroup_path(a, li->cgroup.cgroup_id, path, sizeof(path)))

@@ -58,18 +58,27 @@ fi
 lattop -b -o json -c -d 0.5 -D 300 --budget 0 >$T/l.json 2>$T/l.err &
 lp=$!
 ok session-reports wait_line '"rows"' $T/l.json 300 || cat $T/l.err
-before=$(misses $recur)
-r=$(cmd "rec 500")
-after=$(misses $recur)
-grown=$((after - before))
-echo "  recursion_misses of where_recur: $before before, $after after ($r)"
-# Every update of the fixture's ran where_recur once, and its own update inside was skipped.
-expect recur-kernel-grown "$grown" 500
-i=0
-while [ "$(val recursion_misses "$(row $recur $T/l.json)")" != "$grown" ] && [ $i -lt 150 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+# Before 5.12 the kernel does not stop a tracing program from running inside itself: where_recur
+# would run again at its own update until the kernel stack overflows (5.10 did), so it is not
+# attached there.
+recursion=
+if kver_ge 5 12; then
+	recursion=1
+	before=$(misses $recur)
+	r=$(cmd "rec 500")
+	after=$(misses $recur)
+	grown=$((after - before))
+	echo "  recursion_misses of where_recur: $before before, $after after ($r)"
+	# Every update of the fixture's ran where_recur once, and its own update inside was skipped.
+	expect recur-kernel-grown "$grown" 500
+	i=0
+	while [ "$(val recursion_misses "$(row $recur $T/l.json)")" != "$grown" ] && [ $i -lt 150 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+else
+	skip recursion "no recursion protection for tracing programs before Linux 5.12: where_recur would overflow the kernel stack"
+fi
 kill -INT $lp
 wait $lp
 expect session-exit $? 0
@@ -78,15 +87,22 @@ for p in $recur $pinned $tc $disp $filt; do
 	R=$(row $p $T/l.json)
 	echo "  $p: $(val prog_type "$R") $(val prog_name "$R") owner $(val owner "$R") attach $(val attach "$R")"
 done
-R=$(row $recur $T/l.json)
-expect recur-counter "$(val recursion_misses "$R")" "$grown" || echo "  $R"
-expect recur-attach "$(val attach "$R")" '"tracing fentry htab_map_update_elem"'
-expect recur-owner "$(val owner "$R")" "\"where[$wpid]\""
+if [ -n "$recursion" ]; then
+	R=$(row $recur $T/l.json)
+	expect recur-counter "$(val recursion_misses "$R")" "$grown" || echo "  $R"
+	expect recur-attach "$(val attach "$R")" '"tracing fentry htab_map_update_elem"'
+	expect recur-owner "$(val owner "$R")" "\"where[$wpid]\""
+fi
 
 R=$(row $pinned $T/l.json)
 expect pinned-owner "$(val owner "$R")" null || echo "  $R"
 expect pinned-owners "$(val owners_total "$R")" 0
-expect pinned-attach "$(val attach "$R")" '"tracing fentry do_unlinkat"'
+# (5.10's tracing link does not name its target: the attach type alone.)
+if kver_ge 6 1; then
+	expect pinned-attach "$(val attach "$R")" '"tracing fentry do_unlinkat"'
+else
+	expect pinned-attach "$(val attach "$R")" '"tracing fentry"'
+fi
 expect pinned-link "$(val link_id "$R")" "$pinlink"
 
 if kver_ge 6 6; then
@@ -107,17 +123,22 @@ if [ -n "$xdp" ]; then
 	# dispatcher's main function itself (xdp_dispatcher), not a slot (libxdp.c
 	# xdp_multiprog__link_prog): the kernel's link says so (its target BTF ID is that
 	# function's), and so must lattop.
+	# (5.10's link does not name its target: "freplace" alone, and dev: cannot follow it.)
 	R=$(row $filt $T/l.json)
 	expect filter-type "$(val prog_type "$R")" '"ext"' || echo "  $R"
-	expect filter-attach "$(val attach "$R")" "\"freplace prog $disp xdp_dispatcher\"" ||
-		echo "  kernel: $(cmd "link $(val link_id "$R")")"
+	if kver_ge 6 1; then
+		expect filter-attach "$(val attach "$R")" "\"freplace prog $disp xdp_dispatcher\"" ||
+			echo "  kernel: $(cmd "link $(val link_id "$R")")"
+	else
+		expect filter-attach "$(val attach "$R")" '"freplace"'
+	fi
 	ok filter-by-link [ "$(val link_id "$R")" -gt 0 ]
 	expect filter-owner "$(val owner "$R")" null
 fi
 
 # dev: selects what is on the device: the dispatcher, the filter that extends it (its attach
 # point is the dispatcher, on the device), and the tcx program where there is tcx.
-want=$( (echo "$disp"; [ -n "$xdp" ] && echo "$filt"; kver_ge 6 6 && echo "$tc") | grep . | sort -n | tr '\n' ' ')
+want=$( (echo "$disp"; [ -n "$xdp" ] && kver_ge 6 1 && echo "$filt"; kver_ge 6 6 && echo "$tc") | grep . | sort -n | tr '\n' ' ')
 lattop -b -o json -n 1 -d 0.3 --budget 0 -p dev:$DEV >$T/d.json 2>$T/d.err
 expect sel-dev "$(tail -n 1 $T/d.json | sed 's/{"prog_id":/\n&/g' | sed -n 's/^{"prog_id":\([0-9]*\),.*/\1/p' | sort -n | tr '\n' ' ')" "$want" ||
 	cat $T/d.err
@@ -137,8 +158,12 @@ if [ -n "$xdp" ]; then
 		echo "  $p: $(val prog_name "$R") attach $w"
 		slots="$slots ${w#\"freplace prog $disp2 }"
 	done
-	expect two-slots "$(echo $slots | tr ' ' '\n' | sort | tr '\n' ' ')" 'prog0" prog1" ' ||
-		{ cat $T/e.err; xdp-loader status; }
+	if kver_ge 6 1; then
+		expect two-slots "$(echo $slots | tr ' ' '\n' | sort | tr '\n' ' ')" 'prog0" prog1" ' ||
+			{ cat $T/e.err; xdp-loader status; }
+	else
+		expect two-slots-unnamed "$slots" ' "freplace" "freplace"'
+	fi
 	xdp-loader unload --all $DEV >$T/xu.out 2>&1
 	expect xdp-unload $? 0 || cat $T/xu.out
 fi
