@@ -218,9 +218,11 @@ struct lat_owner_rec {
 	__u32 tgid;
 	__u32 prog_id;
 	char comm[16];
+	__u32 fd;   /* the file's descriptor in tgid */
+	__u32 perf; /* 1: a perf event running the program (kprobe, uprobe, tracepoint) */
 };
 
-_Static_assert(sizeof(struct lat_owner_rec) == 24, "lat_owner_rec layout changed");
+_Static_assert(sizeof(struct lat_owner_rec) == 32, "lat_owner_rec layout changed");
 
 /* Spans (segments you define): a start probe and an end probe paired by a key. */
 #define LAT_SPAN_MAX 32     /* spans per session */

@@ -54,6 +54,7 @@ void attrib__free(struct attrib *a)
 	free(a->e);
 	free(a->last_pid);
 	free(a->type);
+	free(a->perf);
 	free(a);
 }
 
@@ -182,6 +183,22 @@ static void add_owner(struct attrib *a, uint32_t id, int32_t pid, const char *co
 	e->owners[k].comm[sizeof(e->owners[k].comm) - 1] = '\0';
 }
 
+/* A perf event running a program, for its point (attrib__perf_points); one that does not fit
+ * in memory is left out (its program keeps its owner, not that point). */
+static void add_perf(struct attrib *a, const struct lat_owner_rec *r)
+{
+	if (a->nperf == a->perfcap) {
+		size_t cap = a->perfcap ? 2 * a->perfcap : 16;
+		struct attr_perf *np = realloc(a->perf, cap * sizeof(*np));
+
+		if (!np)
+			return;
+		a->perf = np;
+		a->perfcap = cap;
+	}
+	a->perf[a->nperf++] = (struct attr_perf){ (int32_t)r->tgid, r->fd, r->prog_id };
+}
+
 /* Owners from the task_file iterator; a negative errno when it cannot run here. */
 static int owners_iter(struct attrib *a)
 {
@@ -206,6 +223,8 @@ static int owners_iter(struct attrib *a)
 		for (size_t k = 0; k < (size_t)got / sizeof(r[0]); k++) {
 			r[k].comm[sizeof(r[k].comm) - 1] = '\0';
 			add_owner(a, r[k].prog_id, (int32_t)r[k].tgid, r[k].comm);
+			if (r[k].perf)
+				add_perf(a, &r[k]);
 		}
 	}
 	got = got < 0 ? -errno : 0;
@@ -232,16 +251,33 @@ static void read_comm(int procfd, int pid, char *comm)
 	comm[n > 0 ? n : 0] = '\0';
 }
 
-/* An fd of one process is a program or a link: its /proc link names the anon inode. */
-static bool bpf_fd(int fddir, const char *name)
+enum { FD_OTHER, FD_BPF, FD_PERF };
+
+/* What an fd of one process is: a program or a link, or a perf event (its /proc link names
+ * the anon inode). */
+static int fd_kind(int fddir, const char *name)
 {
 	char target[64];
 	ssize_t n = readlinkat(fddir, name, target, sizeof(target) - 1);
 
 	if (n <= 0)
-		return false;
+		return FD_OTHER;
 	target[n] = '\0';
-	return !strcmp(target, "anon_inode:bpf-prog") || !strcmp(target, "anon_inode:bpf_link");
+	if (!strcmp(target, "anon_inode:bpf-prog") || !strcmp(target, "anon_inode:bpf_link"))
+		return FD_BPF;
+	return !strcmp(target, "anon_inode:[perf_event]") ? FD_PERF : FD_OTHER;
+}
+
+/* The program a perf event fd of process pid runs, or 0 (none, or gone). */
+static uint32_t perf_prog(int pid, const char *fdname)
+{
+	char buf[256]; /* the name's room: a shorter one fails with ENOSPC */
+	__u32 len = sizeof(buf), prog_id = 0, fd_type;
+	__u64 off, addr;
+
+	if (bpf_task_fd_query(pid, atoi(fdname), 0, buf, &len, &prog_id, &fd_type, &off, &addr))
+		return 0;
+	return prog_id;
 }
 
 /* The programs process pid holds (its fds that are programs or links). */
@@ -264,16 +300,25 @@ static void owners_of_pid(struct attrib *a, int procfd, int pid)
 	snprintf(path, sizeof(path), "%d/fdinfo", pid);
 	infodir = openat(procfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	while (infodir >= 0 && (de = readdir(d))) {
-		uint32_t id;
+		uint32_t id = 0;
+		int kind;
 
-		if (de->d_name[0] < '0' || de->d_name[0] > '9' || !bpf_fd(fddir, de->d_name))
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
 			continue;
-		id = progstats__fdinfo_prog_id(infodir, de->d_name);
+		kind = fd_kind(fddir, de->d_name);
+		if (kind == FD_BPF)
+			id = progstats__fdinfo_prog_id(infodir, de->d_name);
+		else if (kind == FD_PERF) /* fdinfo does not say: the kernel does, by pid and fd */
+			id = perf_prog(pid, de->d_name);
 		if (!id)
 			continue;
 		if (!comm[0])
 			read_comm(procfd, pid, comm);
 		add_owner(a, id, pid, comm);
+		if (kind == FD_PERF)
+			add_perf(a, &(struct lat_owner_rec){ .tgid = (uint32_t)pid,
+							     .prog_id = id,
+							     .fd = (uint32_t)atoi(de->d_name) });
 	}
 	if (infodir >= 0)
 		close(infodir);
@@ -300,6 +345,7 @@ static int scan_owners(struct attrib *a)
 {
 	int err;
 
+	a->nperf = 0;
 	if (!a->force_fdinfo && !a->iter_failed) {
 		err = owners_iter(a);
 		if (!err) {

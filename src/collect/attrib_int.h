@@ -30,6 +30,13 @@ struct attrib {
 	const char *source;
 	struct attr_cgcache *cg; /* cgroup id -> path, kept across scans */
 	struct attr_res *res;    /* devices and BTF, for one scan's points (attrib_res.c) */
+	/* Perf events that run a program, as the owners' scan found them (pid, fd, program):
+	 * their points come from BPF_TASK_FD_QUERY (attrib__perf_points). */
+	struct attr_perf {
+		int32_t pid;
+		uint32_t fd, prog_id;
+	} *perf;
+	size_t nperf, perfcap;
 };
 
 /* The entry of program id in the table being built, or NULL. */
@@ -43,6 +50,10 @@ void attrib__add_point(struct attrib *a, uint32_t id, const char *kind, const ch
 uint32_t attrib__prog_type(const struct attrib *a, uint32_t id);
 /* Every link's attach point and every device's XDP program attached without a link. */
 void attrib__points(struct attrib *a);
+/* The points of the perf events that run programs (kprobes, uprobes, tracepoints attached
+ * without a link): each fills in a link's nameless "perf_event" point of the same program, or
+ * is added unless the same point is there already. */
+void attrib__perf_points(struct attrib *a);
 /* A point for each program a device's clsact qdisc runs as a cls_bpf filter (attrib_tc.c). */
 void attrib__tc_legacy(struct attrib *a);
 void attrib__cgcache_free(struct attr_cgcache *c);

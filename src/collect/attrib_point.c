@@ -287,6 +287,73 @@ static void link_point(struct attrib *a, uint32_t id)
 	close(fd);
 }
 
+/* A perf event's point from the kernel's answer about it (fd_type BPF_FD_TYPE_*), as a
+ * perf_event link's would be named (say_perf); false for a kind it does not name. */
+static bool perf_fd_point(struct point *p, uint32_t fd_type, const char *buf, uint64_t off,
+			  uint64_t addr)
+{
+	switch (fd_type) {
+	case BPF_FD_TYPE_RAW_TRACEPOINT:
+		say_at(p, "raw_tp", "%s", buf);
+		return true;
+	case BPF_FD_TYPE_TRACEPOINT:
+		say_at(p, "tracepoint", "%s", buf);
+		return true;
+	case BPF_FD_TYPE_KPROBE:
+	case BPF_FD_TYPE_KRETPROBE:
+		if (buf[0])
+			say_at(p, "kprobe", "%s+%llu%s", buf, (unsigned long long)off,
+			       fd_type == BPF_FD_TYPE_KRETPROBE ? " return" : "");
+		else
+			say_at(p, "kprobe", "0x%llx%s", (unsigned long long)addr,
+			       fd_type == BPF_FD_TYPE_KRETPROBE ? " return" : "");
+		return true;
+	case BPF_FD_TYPE_UPROBE:
+	case BPF_FD_TYPE_URETPROBE:
+		say_at(p, "uprobe", "%s+0x%llx%s", buf, (unsigned long long)off,
+		       fd_type == BPF_FD_TYPE_URETPROBE ? " return" : "");
+		return true;
+	}
+	return false;
+}
+
+/* The points of the perf events that run programs. */
+void attrib__perf_points(struct attrib *a)
+{
+	for (size_t i = 0; i < a->nperf; i++) {
+		const struct attr_perf *pe = &a->perf[i];
+		char buf[NAME_MAX_LEN] = "";
+		uint32_t len = sizeof(buf), prog_id = 0, fd_type = 0;
+		__u64 off = 0, addr = 0;
+		struct prog_attr *e;
+		struct point p;
+		uint32_t k;
+
+		/* The event may be gone since the iterator saw it, or its fd reused. */
+		if (bpf_task_fd_query(pe->pid, (int)pe->fd, 0, buf, &len, &prog_id, &fd_type, &off,
+				      &addr) ||
+		    prog_id != pe->prog_id)
+			continue;
+		buf[sizeof(buf) - 1] = '\0';
+		e = attrib__entry(a, prog_id);
+		if (!e || !perf_fd_point(&p, fd_type, buf, off, addr))
+			continue;
+		for (k = 0; k < e->npoints; k++) {
+			struct attr_point *q = &e->points[k];
+
+			if (!strcmp(q->kind, "perf_event") && !q->where[0]) { /* a link before 6.6 */
+				snprintf(q->kind, sizeof(q->kind), "%s", p.kind);
+				snprintf(q->where, sizeof(q->where), "%s", p.where);
+				break;
+			}
+			if (!strcmp(q->kind, p.kind) && !strcmp(q->where, p.where))
+				break;
+		}
+		if (k == e->npoints)
+			attrib__add_point(a, prog_id, p.kind, p.where, 0);
+	}
+}
+
 /* Every link's point, then the XDP programs attached without one. */
 void attrib__points(struct attrib *a)
 {
@@ -295,6 +362,7 @@ void attrib__points(struct attrib *a)
 	attrib__res_begin(a);
 	while (!bpf_link_get_next_id(id, &id))
 		link_point(a, id);
+	attrib__perf_points(a);
 	attrib__xdp_legacy(a);
 	attrib__tc_legacy(a);
 	attrib__res_end(a);

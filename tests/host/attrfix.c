@@ -16,6 +16,7 @@
  *	rawtp       a raw tracepoint link on sched_process_exec (0 where the kernel has none)
  *	perftp      a tracepoint program on sched/sched_process_exec by a perf_event link (0
  *	            where it cannot be)
+ *	perfioc     the same by the perf event alone (PERF_EVENT_IOC_SET_BPF, no link)
  *	pinned      cgroup_skb on ATTACH-CGROUP's egress by a link pinned at PIN-PATH, its
  *	            program and link fds closed: no process holds it, the pin does
  *
@@ -28,9 +29,11 @@
 #include <linux/if_link.h>
 #include <linux/perf_event.h>
 #include <net/if.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -126,21 +129,26 @@ static int tp_id(void)
 	return id;
 }
 
-/* A tracepoint program on sched_process_exec by a perf_event link; its id, or 0. */
-static uint32_t perf_tp(void)
+/* A tracepoint program named name on sched_process_exec, by a perf_event link, or (ioc) by
+ * the perf event alone (PERF_EVENT_IOC_SET_BPF: what BCC does, and libbpf before 5.15): no
+ * link says where it is. Its id, or 0. */
+static uint32_t perf_tp(const char *name, bool ioc)
 {
 	LIBBPF_OPTS(bpf_prog_load_opts, o);
 	struct perf_event_attr attr = { .type = PERF_TYPE_TRACEPOINT, .size = sizeof(attr),
 					.sample_period = 1, .wakeup_events = 1 };
 	struct bpf_prog_info info = { 0 };
 	uint32_t len = sizeof(info);
-	int prog, pfd;
+	int prog, pfd, err;
 
 	attr.config = (uint64_t)tp_id();
-	prog = bpf_prog_load(BPF_PROG_TYPE_TRACEPOINT, "perftp", "GPL", drop_sock, 2, &o);
+	prog = bpf_prog_load(BPF_PROG_TYPE_TRACEPOINT, name, "GPL", drop_sock, 2, &o);
 	pfd = attr.config ? (int)syscall(SYS_perf_event_open, &attr, -1, 0, -1, 0) : -1;
-	if (prog < 0 || pfd < 0 || bpf_link_create(prog, pfd, BPF_PERF_EVENT, NULL) < 0 ||
-	    bpf_obj_get_info_by_fd(prog, &info, &len))
+	if (prog < 0 || pfd < 0)
+		return 0;
+	err = ioc ? ioctl(pfd, PERF_EVENT_IOC_SET_BPF, prog)
+		  : bpf_link_create(prog, pfd, BPF_PERF_EVENT, NULL);
+	if (err < 0 || bpf_obj_get_info_by_fd(prog, &info, &len))
 		return 0;
 	return info.id;
 }
@@ -200,7 +208,8 @@ int main(int argc, char **argv)
 	cgroup_link(cgl, argv[2], BPF_CGROUP_INET_INGRESS);
 	close(cgl); /* held by its link fd alone: the owner must be found through the link */
 
-	printf("rawtp %u\nperftp %u\n", raw_tp(), perf_tp());
+	printf("rawtp %u\nperftp %u\n", raw_tp(), perf_tp("perftp", false));
+	printf("perfioc %u\n", perf_tp("perfioc", true));
 
 	prog = load(BPF_PROG_TYPE_CGROUP_SKB, BPF_CGROUP_INET_EGRESS, pass_skb, "pinned");
 	pin = cgroup_link(prog, argv[2], BPF_CGROUP_INET_EGRESS);

@@ -85,7 +85,7 @@ fixture() {
 }
 fixture fix "$SCOPE" "$BPFFS/lattop_attr_link" 7
 id() { awk -v w="$1" '$1 == w { print $2 }' "$TMP/fix"; }
-IDS="$(id sockfilter) $(id xdplink) $(id xdplegacy) $(id tclegacy) $(id cgskb) $(id pinned) $(id rawtp) $(id perftp)"
+IDS="$(id sockfilter) $(id xdplink) $(id xdplegacy) $(id tclegacy) $(id cgskb) $(id pinned) $(id rawtp) $(id perftp) $(id perfioc)"
 
 # shellcheck disable=SC2086 # the IDs are words
 $DUMP $IDS >"$TMP/iter.json"
@@ -142,6 +142,17 @@ if [ "$(id perftp)" != 0 ]; then
 else
 	skip perftp-point "no tracepoint perf_event link on this kernel"
 fi
+# A tracepoint program attached through its perf event alone (no link, as BCC attaches): the
+# iterator finds the perf event's fd, the kernel names its tracepoint (BPF_TASK_FD_QUERY), and
+# the fixture holding that fd is the owner. Where the same point has a link (perftp), it is
+# one point, the link's.
+if [ "$(id perfioc)" != 0 ]; then
+	expect_eq perfioc-point "$(e perfioc '[(p["kind"], p["where"], p["link_id"]) for p in E["attach"]]')" \
+		"[('tracepoint', 'sched_process_exec', 0)]"
+	expect_eq perfioc-owner "$(e perfioc '[o["pid"] for o in E["owners"]]')" "[$FIXPID]"
+else
+	skip perfioc-point "no tracepoint perf event on this kernel"
+fi
 expect_eq cgskb-point "$(e cgskb '[(p["kind"], p["where"], p["link_id"] > 0) for p in E["attach"]]')" \
 	"[('cgroup', '/lattop-test.slice/attach ingress', True)]"
 expect_eq pinned-owners "$(e pinned 'E["owners_total"], E["owners"], E["cgroup"]')" "(0, [], '')"
@@ -177,7 +188,7 @@ ids_of() { for w in "$@"; do id "$w"; done | grep -v '^0$' | sort -n | paste -sd
 expect_eq sel-dev "$(sel dev:ifb0)" "$(ids_of xdplink tclegacy)"
 expect_eq sel-attach "$(sel attach:cgroup)" "$(ids_of cgskb pinned)"
 expect_eq sel-container "$(sel "container:${HEX:0:6}")" \
-	"$(ids_of sockfilter xdplink xdplegacy tclegacy cgskb rawtp perftp)"
+	"$(ids_of sockfilter xdplink xdplegacy tclegacy cgskb rawtp perftp perfioc)"
 expect_eq sel-cgroup "$(sel cgroup:/lattop-test.slice/attach)" "$(ids_of cgskb pinned)"
 expect_eq sel-none "$(sel comm:nobody-here)" "[]"
 check sel-none-warns grep -q "selector 'comm:nobody-here' matches no program now" "$TMP/s.err"
