@@ -1,6 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# lattop - one GNU Makefile. `make V=1` shows commands; `make OUTPUT=dir` builds out of tree.
+# lattop - one GNU Makefile. `make V=1` shows commands; `make OUTPUT=dir` builds out of tree;
+# `make ARCH=arm64` cross-builds for arm64 (into .output-arm64, see "Cross builds" below).
 
+# The kernel's name of the architecture the build runs on, and the one lattop is built for
+# (the command line's ARCH=; one from the environment is ignored: kernel builds export theirs).
+HOST_ARCH := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/;s/ppc64le/powerpc/')
+ifneq ($(origin ARCH),command line)
+ARCH := $(HOST_ARCH)
+endif
+ifneq ($(ARCH),$(HOST_ARCH))
+CROSS := $(ARCH)
+OUTPUT ?= .output-$(ARCH)
+else
+CROSS :=
+endif
 OUTPUT ?= .output
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -8,6 +21,25 @@ CLANG ?= clang
 BPFTOOL ?= bpftool
 CC ?= cc
 PKG_CONFIG ?= pkg-config
+# Cross builds (ARCH=arm64 on another machine): the target's compiler, and pkg-config reading
+# the target's multiarch .pc files (make deps-arm64 installs both and the arm64 libraries).
+# Whatever the command line gives wins (dh_auto_build passes CC and PKG_CONFIG when it
+# cross-builds the package). What runs during the build runs on this machine: clang, bpftool
+# and protoc-c are this machine's, and mkcomp, which prints the shell completions, comes from
+# the native build in HOST_OUTPUT (see the completions below).
+ifneq ($(CROSS),)
+ifneq ($(CROSS),arm64)
+$(error ARCH=$(ARCH): the only cross build is ARCH=arm64)
+endif
+CROSS_TRIPLET := aarch64-linux-gnu
+ifneq ($(origin CC),command line)
+CC := $(CROSS_TRIPLET)-gcc
+endif
+ifneq ($(origin PKG_CONFIG),command line)
+PKG_CONFIG := PKG_CONFIG_LIBDIR=/usr/lib/$(CROSS_TRIPLET)/pkgconfig:/usr/share/pkgconfig pkg-config
+endif
+HOST_OUTPUT ?= .output
+endif
 # Generated from the running kernel's BTF unless given (VMLINUX_H=path).
 VMLINUX_H ?= $(OUTPUT)/vmlinux.h
 VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
@@ -40,7 +72,6 @@ endif
 endif
 endif
 
-ARCH := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/;s/ppc64le/powerpc/')
 PKGS := libbpf ncursesw libcjson libmicrohttpd libprotobuf-c
 # The version has one home, debian/changelog's first line ("lattop (VERSION) ..."): the package
 # and the binary cannot disagree.
@@ -101,7 +132,14 @@ UI_SHIMS := $(patsubst tests/ui/%.c,$(OUTPUT)/tests/ui/%.so,$(wildcard tests/ui/
 .PHONY: all test unit install uninstall clean format bench fuzz vmtest vmtest-rt vmtest-510 vmtest-612 vmtest-612-rt vmtest-612-full vmtest-bins vmtest-uevents vmbench deps
 .PHONY: completions deb test-trixie mixin image
 
-all: lattop completions
+# A native build also leaves ./lattop in the tree, for the tests and for trying it out; a cross
+# build leaves its binary in $(OUTPUT) alone, so ./lattop stays this machine's.
+ifeq ($(CROSS),)
+BIN := lattop
+else
+BIN := $(OUTPUT)/lattop
+endif
+all: $(BIN) completions
 
 # Copy then rename: a running ./lattop keeps its old inode instead of failing the build.
 lattop: $(OUTPUT)/lattop
@@ -115,10 +153,13 @@ $(LIB): $(LIB_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(OUTPUT)/vmlinux.h:
+$(OUTPUT)/vmlinux.h: $(if $(filter arm64,$(ARCH)),bpf/arm64_regs.h)
 	$(call msg,GEN,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@
+ifeq ($(ARCH),arm64)
+	$(Q)grep -q '^struct user_pt_regs {' $@ || cat bpf/arm64_regs.h >> $@
+endif
 
 $(OUTPUT)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) $(VMLINUX_H)
 	$(call msg,BPF,$@)
@@ -199,12 +240,26 @@ $(OUTPUT)/tools/mkcomp: $(OUTPUT)/tools/mkcomp.o $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(OUTPUT)/completion/lattop.bash: $(OUTPUT)/tools/mkcomp
+# mkcomp runs here, so a cross build takes this machine's: the native build's in HOST_OUTPUT
+# (.output: nothing more to build after a plain `make`), made by a make of its own with this
+# machine's compiler and flags (not the target's, which dpkg-buildflags may have exported).
+ifeq ($(CROSS),)
+MKCOMP := $(OUTPUT)/tools/mkcomp
+else
+MKCOMP := $(HOST_OUTPUT)/tools/mkcomp
+.PHONY: $(MKCOMP)
+$(MKCOMP):
+	$(Q)$(MAKE) --no-print-directory ARCH=$(HOST_ARCH) OUTPUT=$(HOST_OUTPUT) CC=cc \
+		PKG_CONFIG=pkg-config CFLAGS='-O2 -g' CPPFLAGS= LDFLAGS= SAN= \
+		VMLINUX_H=$(HOST_OUTPUT)/vmlinux.h $@
+endif
+
+$(OUTPUT)/completion/lattop.bash: $(MKCOMP)
 	$(call msg,GEN,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$< bash > $@
 
-$(OUTPUT)/completion/_lattop: $(OUTPUT)/tools/mkcomp
+$(OUTPUT)/completion/_lattop: $(MKCOMP)
 	$(call msg,GEN,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$< zsh > $@
@@ -229,8 +284,8 @@ BASH_COMPLETION_DIR ?= $(PREFIX)/share/bash-completion/completions
 # vendor-completions.
 ZSH_COMPLETION_DIR ?= $(PREFIX)/share/zsh/site-functions
 
-install: lattop completions
-	install -D -m 0755 lattop $(DESTDIR)$(PREFIX)/sbin/lattop
+install: $(BIN) completions
+	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/sbin/lattop
 	install -D -m 0644 man/lattop.8 $(DESTDIR)$(PREFIX)/share/man/man8/lattop.8
 	$(if $(SYSTEMD_UNIT_DIR),install -d $(DESTDIR)$(SYSTEMD_UNIT_DIR))
 	$(if $(SYSTEMD_UNIT_DIR),sed 's|@SBINDIR@|$(PREFIX)/sbin|g' systemd/lattop.service.in > \
