@@ -39,6 +39,9 @@ ifneq ($(origin PKG_CONFIG),command line)
 PKG_CONFIG := PKG_CONFIG_LIBDIR=/usr/lib/$(CROSS_TRIPLET)/pkgconfig:/usr/share/pkgconfig pkg-config
 endif
 HOST_OUTPUT ?= .output
+ifeq ($(abspath $(HOST_OUTPUT)),$(abspath $(OUTPUT)))
+$(error ARCH=$(ARCH) builds into $(OUTPUT), which HOST_OUTPUT (the native build) names too)
+endif
 endif
 # Generated from the running kernel's BTF unless given (VMLINUX_H=path).
 VMLINUX_H ?= $(OUTPUT)/vmlinux.h
@@ -130,7 +133,7 @@ UI_SHIMS := $(patsubst tests/ui/%.c,$(OUTPUT)/tests/ui/%.so,$(wildcard tests/ui/
 .DELETE_ON_ERROR:
 .SECONDARY:
 .PHONY: all test unit install uninstall clean format bench fuzz vmtest vmtest-rt vmtest-510 vmtest-612 vmtest-612-rt vmtest-612-full vmtest-bins vmtest-uevents vmbench deps
-.PHONY: completions deb test-trixie mixin image
+.PHONY: completions deb test-trixie mixin image deps-arm64
 
 # A native build also leaves ./lattop in the tree, for the tests and for trying it out; a cross
 # build leaves its binary in $(OUTPUT) alone, so ./lattop stays this machine's.
@@ -272,7 +275,9 @@ $(OUTPUT)/tests/ui/%.so: tests/ui/%.c
 unit: $(UNIT_BINS) $(HOST_BINS) $(UI_SHIMS)
 
 # The whole suite: unit, sanitizers, host BPF, tmux UI and (when qemu is usable) the VM.
-test: lattop unit
+# completions first too: the arm64 build's test runs this build's mkcomp beside suites that
+# make install, so it must exist before they start.
+test: lattop unit completions
 	$(Q)OUTPUT=$(OUTPUT) MAKE="$(MAKE)" bash tests/run.sh
 
 # The systemd unit goes under the prefix's lib/systemd/system (/usr/local/lib/systemd/system
@@ -308,14 +313,17 @@ clean:
 	rm -rf $(OUTPUT) lattop
 
 # The Debian package, built with dpkg-buildpackage from a copy of the tracked files (so the
-# tree's own build stays as it is) into $(OUTPUT)/deb/lattop_$(VERSION)_<arch>.deb.
+# tree's own build stays as it is) into $(OUTPUT)/deb/lattop_$(VERSION)_<arch>.deb. With
+# ARCH=arm64 it is cross-built (dpkg-buildpackage -aarm64; make deps-arm64 installs what that
+# needs) into .output-arm64/deb/lattop_$(VERSION)_arm64.deb.
+DEB_ARCH_OPT := $(if $(CROSS),--host-arch $(CROSS))
 deb:
 	rm -rf $(OUTPUT)/deb && mkdir -p $(OUTPUT)/deb/lattop-$(VERSION)
 	if git rev-parse --git-dir >/dev/null 2>&1; then \
 		git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf -; \
 	else tar --exclude=./$(OUTPUT) --exclude=./lattop -cf - .; fi | \
 		tar -C $(OUTPUT)/deb/lattop-$(VERSION) -xf -
-	cd $(OUTPUT)/deb/lattop-$(VERSION) && env -u OUTPUT dpkg-buildpackage -us -uc -b -jauto
+	cd $(OUTPUT)/deb/lattop-$(VERSION) && env -u OUTPUT dpkg-buildpackage -us -uc -b -jauto $(DEB_ARCH_OPT)
 
 # The monitoring mixin (mixin/): alerts.yaml and rules.yaml for Prometheus' rule_files and
 # lattop.json for Grafana, written by jsonnet into $(OUTPUT)/mixin (generated, not committed).
@@ -352,12 +360,28 @@ DEPS := ccache clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libncurses-de
 	protobuf-c-compiler libprotobuf-dev golang-github-prometheus-client-model-dev prometheus curl \
 	chromium build-essential dpkg-dev debhelper lintian mmdebstrap zsh \
 	flex bison bc dwarves cmake g++ aha jsonnet python3-yaml podman systemd-container xdp-tools
-deps:
-	@missing=$$(for p in $(DEPS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+# $(call apt_missing,PACKAGES,WHAT): install those of PACKAGES not installed yet.
+define apt_missing
+	@missing=$$(for p in $(1); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 		grep -q 'install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then echo "installing:" $$missing; \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
-	else echo "all build and test dependencies are installed"; fi
+	else echo "all $(2) are installed"; fi
+endef
+deps:
+	$(call apt_missing,$(DEPS),build and test dependencies)
+
+# What make ARCH=arm64 and make deb ARCH=arm64 need besides DEPS: the cross compiler, and the
+# arm64 builds of the libraries lattop links (Multi-Arch: same, so they sit beside the amd64
+# ones) with pkgconf's arm64 wrapper, which dh_auto_build calls. dpkg learns the arm64
+# architecture first (and apt its package lists) where it does not know it yet.
+DEPS_ARM64 := gcc-aarch64-linux-gnu libc6-dev:arm64 pkgconf:arm64 libbpf-dev:arm64 \
+	libelf-dev:arm64 zlib1g-dev:arm64 libncurses-dev:arm64 libcjson-dev:arm64 \
+	libmicrohttpd-dev:arm64 libprotobuf-c-dev:arm64
+deps-arm64:
+	@dpkg --print-foreign-architectures | grep -qx arm64 || { echo "adding the arm64 architecture"; \
+		dpkg --add-architecture arm64 && apt-get update -qq; }
+	$(call apt_missing,$(DEPS_ARM64),arm64 cross-build dependencies)
 
 # The README's install path and the unit and host suites in a fresh Debian 13 chroot (root,
 # mmdebstrap; tests/distro/t_trixie.sh). DISTRO_SUITE=bookworm does the same on Debian 12.
