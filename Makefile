@@ -250,8 +250,9 @@ ifeq ($(CROSS),)
 MKCOMP := $(OUTPUT)/tools/mkcomp
 else
 MKCOMP := $(HOST_OUTPUT)/tools/mkcomp
-.PHONY: $(MKCOMP)
-$(MKCOMP):
+# FORCE: the native make decides whether mkcomp is out of date, every time.
+FORCE:
+$(MKCOMP): FORCE
 	$(Q)$(MAKE) --no-print-directory ARCH=$(HOST_ARCH) OUTPUT=$(HOST_OUTPUT) CC=cc \
 		PKG_CONFIG=pkg-config CFLAGS='-O2 -g' CPPFLAGS= LDFLAGS= SAN= \
 		VMLINUX_H=$(HOST_OUTPUT)/vmlinux.h $@
