@@ -1,6 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# lattop - one GNU Makefile. `make V=1` shows commands; `make OUTPUT=dir` builds out of tree.
+# lattop - one GNU Makefile. `make V=1` shows commands; `make OUTPUT=dir` builds out of tree;
+# `make ARCH=arm64` cross-builds for arm64 (into .output-arm64, see "Cross builds" below).
 
+# The kernel's name of the architecture the build runs on, and the one lattop is built for
+# (the command line's ARCH=; one from the environment is ignored: kernel builds export theirs).
+HOST_ARCH := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/;s/ppc64le/powerpc/')
+ifneq ($(origin ARCH),command line)
+ARCH := $(HOST_ARCH)
+endif
+ifneq ($(ARCH),$(HOST_ARCH))
+CROSS := $(ARCH)
+OUTPUT ?= .output-$(ARCH)
+else
+CROSS :=
+endif
 OUTPUT ?= .output
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -8,6 +21,28 @@ CLANG ?= clang
 BPFTOOL ?= bpftool
 CC ?= cc
 PKG_CONFIG ?= pkg-config
+# Cross builds (ARCH=arm64 on another machine): the target's compiler, and pkg-config reading
+# the target's multiarch .pc files (make deps-arm64 installs both and the arm64 libraries).
+# Whatever the command line gives wins (dh_auto_build passes CC and PKG_CONFIG when it
+# cross-builds the package). What runs during the build runs on this machine: clang, bpftool
+# and protoc-c are this machine's, and mkcomp, which prints the shell completions, comes from
+# the native build in HOST_OUTPUT (see the completions below).
+ifneq ($(CROSS),)
+ifneq ($(CROSS),arm64)
+$(error ARCH=$(ARCH): the only cross build is ARCH=arm64)
+endif
+CROSS_TRIPLET := aarch64-linux-gnu
+ifneq ($(origin CC),command line)
+CC := $(CROSS_TRIPLET)-gcc
+endif
+ifneq ($(origin PKG_CONFIG),command line)
+PKG_CONFIG := PKG_CONFIG_LIBDIR=/usr/lib/$(CROSS_TRIPLET)/pkgconfig:/usr/share/pkgconfig pkg-config
+endif
+HOST_OUTPUT ?= .output
+ifeq ($(abspath $(HOST_OUTPUT)),$(abspath $(OUTPUT)))
+$(error ARCH=$(ARCH) builds into $(OUTPUT), which HOST_OUTPUT (the native build) names too)
+endif
+endif
 # Generated from the running kernel's BTF unless given (VMLINUX_H=path).
 VMLINUX_H ?= $(OUTPUT)/vmlinux.h
 VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
@@ -40,7 +75,6 @@ endif
 endif
 endif
 
-ARCH := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/;s/ppc64le/powerpc/')
 PKGS := libbpf ncursesw libcjson libmicrohttpd libprotobuf-c
 # The version has one home, debian/changelog's first line ("lattop (VERSION) ..."): the package
 # and the binary cannot disagree.
@@ -99,9 +133,16 @@ UI_SHIMS := $(patsubst tests/ui/%.c,$(OUTPUT)/tests/ui/%.so,$(wildcard tests/ui/
 .DELETE_ON_ERROR:
 .SECONDARY:
 .PHONY: all test unit install uninstall clean format bench fuzz vmtest vmtest-rt vmtest-510 vmtest-612 vmtest-612-rt vmtest-612-full vmtest-bins vmtest-uevents vmbench deps
-.PHONY: completions deb test-trixie mixin image
+.PHONY: completions deb test-trixie mixin image deps-arm64
 
-all: lattop completions
+# A native build also leaves ./lattop in the tree, for the tests and for trying it out; a cross
+# build leaves its binary in $(OUTPUT) alone, so ./lattop stays this machine's.
+ifeq ($(CROSS),)
+BIN := lattop
+else
+BIN := $(OUTPUT)/lattop
+endif
+all: $(BIN) completions
 
 # Copy then rename: a running ./lattop keeps its old inode instead of failing the build.
 lattop: $(OUTPUT)/lattop
@@ -115,10 +156,13 @@ $(LIB): $(LIB_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(OUTPUT)/vmlinux.h:
+$(OUTPUT)/vmlinux.h: $(if $(filter arm64,$(ARCH)),bpf/arm64_regs.h)
 	$(call msg,GEN,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@
+ifeq ($(ARCH),arm64)
+	$(Q)grep -q '^struct user_pt_regs {' $@ || cat bpf/arm64_regs.h >> $@
+endif
 
 $(OUTPUT)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) $(VMLINUX_H)
 	$(call msg,BPF,$@)
@@ -199,12 +243,27 @@ $(OUTPUT)/tools/mkcomp: $(OUTPUT)/tools/mkcomp.o $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(OUTPUT)/completion/lattop.bash: $(OUTPUT)/tools/mkcomp
+# mkcomp runs here, so a cross build takes this machine's: the native build's in HOST_OUTPUT
+# (.output: nothing more to build after a plain `make`), made by a make of its own with this
+# machine's compiler and flags (not the target's, which dpkg-buildflags may have exported).
+ifeq ($(CROSS),)
+MKCOMP := $(OUTPUT)/tools/mkcomp
+else
+MKCOMP := $(HOST_OUTPUT)/tools/mkcomp
+# FORCE: the native make decides whether mkcomp is out of date, every time.
+FORCE:
+$(MKCOMP): FORCE
+	$(Q)$(MAKE) --no-print-directory ARCH=$(HOST_ARCH) OUTPUT=$(HOST_OUTPUT) CC=cc \
+		PKG_CONFIG=pkg-config CFLAGS='-O2 -g' CPPFLAGS= LDFLAGS= SAN= \
+		VMLINUX_H=$(HOST_OUTPUT)/vmlinux.h $@
+endif
+
+$(OUTPUT)/completion/lattop.bash: $(MKCOMP)
 	$(call msg,GEN,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$< bash > $@
 
-$(OUTPUT)/completion/_lattop: $(OUTPUT)/tools/mkcomp
+$(OUTPUT)/completion/_lattop: $(MKCOMP)
 	$(call msg,GEN,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$< zsh > $@
@@ -217,7 +276,9 @@ $(OUTPUT)/tests/ui/%.so: tests/ui/%.c
 unit: $(UNIT_BINS) $(HOST_BINS) $(UI_SHIMS)
 
 # The whole suite: unit, sanitizers, host BPF, tmux UI and (when qemu is usable) the VM.
-test: lattop unit
+# completions first too: the arm64 build's test runs this build's mkcomp beside suites that
+# make install, so it must exist before they start.
+test: lattop unit completions
 	$(Q)OUTPUT=$(OUTPUT) MAKE="$(MAKE)" bash tests/run.sh
 
 # The systemd unit goes under the prefix's lib/systemd/system (/usr/local/lib/systemd/system
@@ -229,8 +290,8 @@ BASH_COMPLETION_DIR ?= $(PREFIX)/share/bash-completion/completions
 # vendor-completions.
 ZSH_COMPLETION_DIR ?= $(PREFIX)/share/zsh/site-functions
 
-install: lattop completions
-	install -D -m 0755 lattop $(DESTDIR)$(PREFIX)/sbin/lattop
+install: $(BIN) completions
+	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/sbin/lattop
 	install -D -m 0644 man/lattop.8 $(DESTDIR)$(PREFIX)/share/man/man8/lattop.8
 	$(if $(SYSTEMD_UNIT_DIR),install -d $(DESTDIR)$(SYSTEMD_UNIT_DIR))
 	$(if $(SYSTEMD_UNIT_DIR),sed 's|@SBINDIR@|$(PREFIX)/sbin|g' systemd/lattop.service.in > \
@@ -253,14 +314,20 @@ clean:
 	rm -rf $(OUTPUT) lattop
 
 # The Debian package, built with dpkg-buildpackage from a copy of the tracked files (so the
-# tree's own build stays as it is) into $(OUTPUT)/deb/lattop_$(VERSION)_<arch>.deb.
+# tree's own build stays as it is) into $(OUTPUT)/deb/lattop_$(VERSION)_<arch>.deb. With
+# ARCH=arm64 it is cross-built (dpkg-buildpackage -aarm64; make deps-arm64 installs what that
+# needs) into .output-arm64/deb/lattop_$(VERSION)_arm64.deb.
+# The suite cannot run on the build machine (nor needs root's BPF there): nocheck, which also
+# spares dh its warning about tests in a cross build.
+DEB_ARCH_OPT := $(if $(CROSS),--host-arch $(CROSS))
+DEB_ENV := $(if $(CROSS),DEB_BUILD_OPTIONS="nocheck $${DEB_BUILD_OPTIONS:-}")
 deb:
 	rm -rf $(OUTPUT)/deb && mkdir -p $(OUTPUT)/deb/lattop-$(VERSION)
 	if git rev-parse --git-dir >/dev/null 2>&1; then \
 		git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf -; \
 	else tar --exclude=./$(OUTPUT) --exclude=./lattop -cf - .; fi | \
 		tar -C $(OUTPUT)/deb/lattop-$(VERSION) -xf -
-	cd $(OUTPUT)/deb/lattop-$(VERSION) && env -u OUTPUT dpkg-buildpackage -us -uc -b -jauto
+	cd $(OUTPUT)/deb/lattop-$(VERSION) && env -u OUTPUT $(DEB_ENV) dpkg-buildpackage -us -uc -b -jauto $(DEB_ARCH_OPT)
 
 # The monitoring mixin (mixin/): alerts.yaml and rules.yaml for Prometheus' rule_files and
 # lattop.json for Grafana, written by jsonnet into $(OUTPUT)/mixin (generated, not committed).
@@ -297,12 +364,28 @@ DEPS := ccache clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libncurses-de
 	protobuf-c-compiler libprotobuf-dev golang-github-prometheus-client-model-dev prometheus curl \
 	chromium build-essential dpkg-dev debhelper lintian mmdebstrap zsh \
 	flex bison bc dwarves cmake g++ aha jsonnet python3-yaml podman systemd-container xdp-tools
-deps:
-	@missing=$$(for p in $(DEPS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+# $(call apt_missing,PACKAGES,WHAT): install those of PACKAGES not installed yet.
+define apt_missing
+	@missing=$$(for p in $(1); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 		grep -q 'install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then echo "installing:" $$missing; \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
-	else echo "all build and test dependencies are installed"; fi
+	else echo "all $(2) are installed"; fi
+endef
+deps:
+	$(call apt_missing,$(DEPS),build and test dependencies)
+
+# What make ARCH=arm64 and make deb ARCH=arm64 need besides DEPS: the cross compiler, and the
+# arm64 builds of the libraries lattop links (Multi-Arch: same, so they sit beside the amd64
+# ones) with pkgconf's arm64 wrapper, which dh_auto_build calls. dpkg learns the arm64
+# architecture first (and apt its package lists) where it does not know it yet.
+DEPS_ARM64 := gcc-aarch64-linux-gnu libc6-dev:arm64 pkgconf:arm64 libbpf-dev:arm64 \
+	libelf-dev:arm64 zlib1g-dev:arm64 libncurses-dev:arm64 libcjson-dev:arm64 \
+	libmicrohttpd-dev:arm64 libprotobuf-c-dev:arm64
+deps-arm64:
+	@dpkg --print-foreign-architectures | grep -qx arm64 || { echo "adding the arm64 architecture"; \
+		dpkg --add-architecture arm64 && apt-get update -qq; }
+	$(call apt_missing,$(DEPS_ARM64),arm64 cross-build dependencies)
 
 # The README's install path and the unit and host suites in a fresh Debian 13 chroot (root,
 # mmdebstrap; tests/distro/t_trixie.sh). DISTRO_SUITE=bookworm does the same on Debian 12.

@@ -183,7 +183,10 @@ quiet=(
 for t in "$OUTPUT"/tests/test_*; do # unit tests (pure C)
 	[ -x "$t" ] && quiet+=("unit-$(basename "$t") $t")
 done
-for t in fuzz readers escape replay_cost replay_helpers compare html_compare html eh_reference; do
+# The arm64 cross build and package (t_arm64_build: make ARCH=arm64 and make deb ARCH=arm64,
+# no BPF loaded) goes here too, last: the longest of the stream, on the CPU the others leave.
+for t in fuzz readers escape replay_cost replay_helpers compare html_compare html eh_reference \
+	arm64_build; do
 	[ -f "tests/host/t_$t.sh" ] && quiet+=("host-t_$t bash tests/host/t_$t.sh")
 done
 quiet_names=" "

@@ -144,6 +144,14 @@ for t in $(sed -n 's/^\.PHONY: *//p' Makefile); do
 	check "make-rule-$t" grep -qE "^$t:" Makefile bench/bench.mk bench/vm/vmbench.mk tests/vm/vm.mk \
 		tests/fuzz/fuzz.mk
 done
+# The arm64 cross build: the README and docs/GUIDE.md say how to make it, and .ci/run installs
+# what its test (t_arm64_build) needs.
+for f in README.md docs/GUIDE.md; do
+	for c in 'make deps-arm64' 'make ARCH=arm64' 'make deb ARCH=arm64'; do
+		check "arm64-doc-$(basename "$f")-${c// /_}" grep -qF -- "$c" "$f"
+	done
+done
+check arm64-deps-in-ci grep -qxF 'apt-get install -y make && make deps-arm64' .ci/run
 # --help fits an 80-column terminal.
 help=$($LATTOP --help)
 check help-prints test "$(grep -c . <<<"$help")" -ge 10
