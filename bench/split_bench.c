@@ -19,6 +19,7 @@
 
 #include "collect/progagg.h"
 #include "model/model.h"
+#include "../tests/unit/aggsim.h"
 
 #define NPROG 100
 #define RUNS 50
@@ -33,16 +34,6 @@ static uint64_t thread_ns(void)
 
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-/* What a probe's exit adds for one run of dur ns (agg_add, without atomics). */
-static void sim_add(struct lat_agg *a, uint64_t dur)
-{
-	a->buckets[lat_hist_bucket(dur)]++;
-	a->sum += dur;
-	a->count++;
-	a->max = dur > a->max ? dur : a->max;
-	a->min_inv = ~dur > a->min_inv ? ~dur : a->min_inv;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -104,7 +95,7 @@ static int run(int ncpu, bool split, uint64_t *harvest, uint64_t *close, size_t 
 			for (int cpu = 0; cpu < ncpu; cpu++)
 				for (int r = 0; r < RUNS; r++) {
 					seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
-					sim_add(&mem[(size_t)p * ncpu + cpu], 300 + seed % 3000);
+					aggsim_add(&mem[(size_t)p * ncpu + cpu], 300 + seed % 3000);
 				}
 		t0 = thread_ns();
 		for (int p = 0; p < NPROG; p++) {

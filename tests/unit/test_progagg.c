@@ -17,19 +17,10 @@
 #include "collect/aggset.h"
 #include "collect/progagg.h"
 #include "model/model.h"
+#include "aggsim.h"
 #include "test.h"
 
 #define NCPU 4
-
-/* What a probe's exit adds for one run of dur ns on its CPU (agg_add, without atomics). */
-static void sim_add(struct lat_agg *a, uint64_t dur)
-{
-	a->buckets[lat_hist_bucket(dur)]++;
-	a->sum += dur;
-	a->count++;
-	a->max = dur > a->max ? dur : a->max;
-	a->min_inv = ~dur > a->min_inv ? ~dur : a->min_inv;
-}
 
 /* A spread of durations: exact buckets, every power of two up to 2^36 and values between. */
 static uint64_t dur_of(unsigned i)
@@ -59,7 +50,7 @@ static void test_harvest_matches_events(void)
 		uint64_t v = dur_of(i);
 		struct lat_event e = { .kind = LAT_EV_PROG, .id = 7, .dur_ns = v };
 
-		sim_add(&mem[i % NCPU], v);
+		aggsim_add(&mem[i % NCPU], v);
 		hist__add(&ref, v);
 		model__add_event(me, &e, SRC_FENTRY);
 		sum += v;
@@ -113,12 +104,12 @@ static void test_harvest_deltas(void)
 
 	if (!ASSERT_NONNULL(pa, "wrap") || !ASSERT_NONNULL(d, "scratch"))
 		goto out;
-	sim_add(&mem[1], 500);
-	sim_add(&mem[1], 500);
+	aggsim_add(&mem[1], 500);
+	aggsim_add(&mem[1], 500);
 	ASSERT_EQ(progagg__harvest(pa, false, d), 2, "first");
 	ASSERT_EQ(d->n, 1, "one bucket");
 	ASSERT_EQ(progagg__harvest(pa, false, d), 0, "nothing new");
-	sim_add(&mem[3], 90);
+	aggsim_add(&mem[3], 90);
 	ASSERT_EQ(progagg__harvest(pa, false, d), 1, "second");
 	ASSERT_EQ(d->d.sum, 90, "second sum");
 	ASSERT_EQ(d->d.min, 90, "second min");
@@ -206,7 +197,7 @@ static void test_harvest_split(void)
 		int cpu = i % 7 == 0 ? 2 : i % 2; /* CPU 3 never runs it */
 		uint64_t v = dur_of(i);
 
-		sim_add(&mem[cpu], v);
+		aggsim_add(&mem[cpu], v);
 		want[cpu]++;
 		wsum[cpu] += v;
 		total++;
@@ -229,7 +220,7 @@ static void test_harvest_split(void)
 	ASSERT_EQ(sh.calls[1], 0, "no share without a bucket");
 	mem[1].buckets[b] = 1;
 	mem[1].count++;
-	sim_add(&mem[0], 7000);
+	aggsim_add(&mem[0], 7000);
 	ASSERT_EQ(progagg__harvest_split(pa, false, d, on_share, &sh), 2, "two runs");
 	ASSERT_EQ(sh.count[1], 1, "CPU 1's run");
 	ASSERT_EQ(sh.sum[1], 5000, "its sum carried in its own share");
@@ -306,9 +297,9 @@ static void test_helper_sites(void)
 	ha = aggset__open(fd, 2, sites, 3); /* helper 2: BPF_FUNC_map_update_elem */
 	if (!ASSERT_TRUE(mem != MAP_FAILED, "map") || !ASSERT_NONNULL(ha, "open"))
 		goto out;
-	sim_add(&mem[0 * 2 + 1], 300); /* site 0, CPU 1 */
-	sim_add(&mem[2 * 2 + 0], 700); /* site 2, CPU 0 */
-	sim_add(&mem[2 * 2 + 1], 700); /* site 2, CPU 1 */
+	aggsim_add(&mem[0 * 2 + 1], 300); /* site 0, CPU 1 */
+	aggsim_add(&mem[2 * 2 + 0], 700); /* site 2, CPU 0 */
+	aggsim_add(&mem[2 * 2 + 1], 700); /* site 2, CPU 1 */
 	aggset__harvest(ha, false, d, note, &g);
 	if (!ASSERT_EQ(g.n, 2, "two sites gained"))
 		goto out;
@@ -345,8 +336,8 @@ static void test_harvest_nested_minmax(void)
 
 	if (!ASSERT_NONNULL(pa, "wrap") || !ASSERT_NONNULL(d, "scratch"))
 		goto out;
-	sim_add(&mem[1], 1000);
-	sim_add(&mem[1], 2000);
+	aggsim_add(&mem[1], 1000);
+	aggsim_add(&mem[1], 2000);
 	/* Two runs that ended nested in an update on CPU 1: buckets as usual, extremes apart. */
 	mem[1].buckets[lat_hist_bucket(5000)]++;
 	mem[1].buckets[lat_hist_bucket(300)]++;
@@ -360,8 +351,8 @@ static void test_harvest_nested_minmax(void)
 	ASSERT_EQ(d->d.sum, 8300, "sum");
 	ASSERT_EQ(mem[1].max_n + mem[1].min_inv_n, 0, "nested extremes taken out");
 	/* Nested extremes inside the outer ones change nothing. */
-	sim_add(&mem[2], 100);
-	sim_add(&mem[2], 9000);
+	aggsim_add(&mem[2], 100);
+	aggsim_add(&mem[2], 9000);
 	mem[2].buckets[lat_hist_bucket(500)]++;
 	mem[2].count++;
 	mem[2].sum += 500;
