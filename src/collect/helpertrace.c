@@ -890,7 +890,7 @@ int helpertrace__attach(struct helpertrace *ht, struct helper_site *site)
 	if (!skel && ht->pt)
 		progtrace__agg_release(ht->pt, bytes);
 	if (!skel) {
-		if (!kprobe_only && have_kprobes() && built_notrace(site->func, fe, e))
+		if (have_kprobes() && built_notrace(site->func, fe, e))
 			snprintf(site->why, sizeof(site->why),
 				 "not traceable: this kernel has no tracing hooks in %s "
 				 "(neither fentry nor kprobes can attach to it)", site->func);

@@ -26,19 +26,8 @@ expect update-count "$(hcol count bpf_map_update_elem tgt_hash $T/h.csv)" 3000 |
 	{ head -n 1 $T/h.csv; tail -n 12 $T/h.csv; bpftool prog dump xlated id "$maps" | grep call; }
 expect lookup-count "$(hcol count bpf_map_lookup_elem tgt_hash $T/h.csv)" 5000
 expect delete-count "$(hcol count bpf_map_delete_elem tgt_hash $T/h.csv)" 2000
-# From Linux 6.14 queue_stack_maps.c is built without ftrace's hooks (no function of it in
-# ftrace's list): nothing can time the queue's push and pop there, and their rows must say so
-# in a sentence instead of showing counts.
-if grep -q '^queue_stack_map_push_elem$' /sys/kernel/tracing/available_filter_functions; then
-	expect push-count "$(hcol count bpf_map_push_elem tgt_queue $T/h.csv)" 4000
-	expect pop-count "$(hcol count bpf_map_pop_elem tgt_queue $T/h.csv)" 4000
-else
-	for f in push:queue_stack_map_push_elem pop:queue_map_pop_elem; do
-		expect "${f%%:*}-not-traceable" "$(hcol note bpf_map_${f%%:*}_elem tgt_queue $T/h.csv)" \
-			"not traceable: this kernel has no tracing hooks in ${f#*:} (neither fentry nor kprobes can attach to it)"
-		expect "${f%%:*}-no-count" "$(hcol count bpf_map_${f%%:*}_elem tgt_queue $T/h.csv)" ""
-	done
-fi
+queue_count push-count push $T/h.csv 4000
+queue_count pop-count pop $T/h.csv 4000
 expect big-update-count "$(hcol count bpf_map_update_elem tgt_big $T/h.csv)" 1000
 expect helper-id "$(hcol helper_id bpf_map_push_elem tgt_queue $T/h.csv)" 87
 expect helpers-no-drops "$(csv_drops $T/h.csv)" 0
