@@ -816,6 +816,48 @@ static int probe_add(struct helpertrace *ht, const struct helper_site *site,
 	return 0;
 }
 
+/* Is func one of ftrace's functions? 1 yes, 0 no, -1 when the list cannot be read (tracefs
+ * not mounted). A kernel object built without ftrace's hooks (CC_FLAGS_FTRACE removed, as Linux
+ * does from 6.14 for queue_stack_maps.c, lpm_trie.c, ringbuf.c and the freelists, against
+ * deadlocks of probes nested in their locks) has none of its functions there. */
+static int ftrace_listed(const char *func)
+{
+	static const char *const paths[] = {
+		"/sys/kernel/tracing/available_filter_functions",
+		"/sys/kernel/debug/tracing/available_filter_functions",
+	};
+	size_t n = strlen(func);
+	char line[256];
+	int found = -1;
+
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]) && found < 0; i++) {
+		FILE *f = fopen(paths[i], "r");
+
+		if (!f)
+			continue;
+		found = 0;
+		/* "name" or "name [module]" per line */
+		while (!found && fgets(line, sizeof(line), f))
+			found = !strncmp(line, func, n) &&
+				(line[n] == '\n' || line[n] == ' ' || line[n] == '\0');
+		fclose(f);
+	}
+	return found;
+}
+
+/* Did both attaches fail because the kernel built func without tracing hooks? fentry then
+ * finds no patchable call at its start (EBUSY) and kprobe events refuse a function ftrace does
+ * not list (EINVAL, unless the kernel has KPROBE_EVENTS_ON_NOTRACE). ftrace's list decides
+ * where it is readable; the pair of errors where it is not. */
+static bool built_notrace(const char *func, int fentry_err, int kprobe_err)
+{
+	int listed = ftrace_listed(func);
+
+	if (listed >= 0)
+		return !listed;
+	return fentry_err == -EBUSY && kprobe_err == -EINVAL;
+}
+
 /* Attach probes for a site's function: fentry/fexit, else kprobe/kretprobe on the same
  * function (LATTOP_HELPER_PROBES=kprobe forces them, for tests). */
 int helpertrace__attach(struct helpertrace *ht, struct helper_site *site)
@@ -825,7 +867,7 @@ int helpertrace__attach(struct helpertrace *ht, struct helper_site *site)
 	struct helpertrace_bpf *skel = NULL;
 	struct lat_hagg_site agg[LAT_HAGG_SITES];
 	char fwhy[64] = "";
-	int e = -ENOTSUP, nagg;
+	int e = -ENOTSUP, fe = 0, nagg;
 	size_t bytes;
 
 	if (!site->func[0] || site->why[0])
@@ -842,12 +884,17 @@ int helpertrace__attach(struct helpertrace *ht, struct helper_site *site)
 		e = load_probe(ht, site, true, agg, nagg, &skel);
 	if (!fwhy[0] && !kprobe_only && e)
 		snprintf(fwhy, sizeof(fwhy), "%s", strerror(-e));
+	fe = fwhy[0] ? e : 0;
 	if (!skel && have_kprobes())
 		e = load_probe(ht, site, false, agg, nagg, &skel);
 	if (!skel && ht->pt)
 		progtrace__agg_release(ht->pt, bytes);
 	if (!skel) {
-		if (kprobe_only || fwhy[0] == '\0')
+		if (have_kprobes() && built_notrace(site->func, fe, e))
+			snprintf(site->why, sizeof(site->why),
+				 "not traceable: this kernel has no tracing hooks in %s "
+				 "(neither fentry nor kprobes can attach to it)", site->func);
+		else if (kprobe_only || fwhy[0] == '\0')
 			snprintf(site->why, sizeof(site->why), "not traceable: kprobe on %s: %s",
 				 site->func, have_kprobes() ? strerror(-e) : "no kprobes");
 		else if (have_kprobes())

@@ -12,11 +12,12 @@
 # that prints no result line for this long is hung: 2 x VM_TEST_TIMEOUT + 60 s),
 # VM_TEST_TIMEOUT (each guest test, 300 s), VM_TESTS (globs of guest test names to run, e.g.
 # 't_01*'), VM_REPEAT (run the selected tests N times in one boot, 1), VM_KERNEL (5.10, 6.1,
-# 6.1-rt, 6.12 or 6.12-rt: Debian 11's kernel, or Debian 12's or 13's, standard or PREEMPT_RT;
-# 6.1), VM_KERNEL_META (the
+# 6.1-rt, 6.12, 6.12-rt or 6.19: Debian 11's kernel, or Debian 12's or 13's, standard or
+# PREEMPT_RT, or the newest 6.19 of trixie-backports; 6.1), VM_KERNEL_META (the
 # meta package naming the kernel: linux-image-amd64, or linux-image-rt-amd64 for the -rt ones),
 # VM_KERNEL_PKG (a kernel package instead), VM_APT_SUITE (the Debian suite to fetch it from with
-# a sources list kept in the cache: trixie for 6.12, bullseye for 5.10; empty for the host's own apt sources, as
+# a sources list kept in the cache: trixie for 6.12, bullseye for 5.10, trixie-backports for
+# 6.19; empty for the host's own apt sources, as
 # for 6.1), VM_APT_URI (that list's mirror: the host's Debian mirror), VM_VERBOSE=1 (print the
 # whole console), VM_INSTANCE (a name that lets a second run of the same kernel boot beside the
 # first), VM_SMP (vCPUs, 2), VM_GUEST_EXTRA (a directory whose guest tests go to /tests too), VM_BINS_EXTRA (a
@@ -128,17 +129,21 @@ BUSYBOX=$(command -v busybox || true)
 	skip "no static busybox (apt-get install busybox-static)"
 
 # Kernel: VM_KERNEL names Debian's generation and flavour: 6.1 (Debian 12, the default),
-# 6.1-rt, 6.12 (Debian 13, from the trixie suite), 6.12-rt, 5.10 (Debian 11, from bullseye). It sets the defaults of
-# VM_KERNEL_META (the meta package naming the kernel) and VM_APT_SUITE (empty: the host's apt
-# sources; a suite name: a sources list of its own in the cache, see apt_run).
+# 6.1-rt, 6.12 (Debian 13, from the trixie suite), 6.12-rt, 5.10 (Debian 11, from bullseye),
+# 6.19 (from trixie-backports). It sets the defaults of VM_KERNEL_META (the meta package naming
+# the kernel) and VM_APT_SUITE (empty: the host's apt sources; a suite name: a sources list of
+# its own in the cache, see apt_run). SERIES: a kernel generation the meta package no longer
+# names (trixie-backports' linux-image-amd64 moved on to 7.x): the newest package of it instead.
 VM_KERNEL=${VM_KERNEL:-6.1}
+SERIES=
 case $VM_KERNEL in
 6.1) def_meta=linux-image-amd64 def_suite= ;;
 6.1-rt) def_meta=linux-image-rt-amd64 def_suite= ;;
 6.12) def_meta=linux-image-amd64 def_suite=trixie ;;
 6.12-rt) def_meta=linux-image-rt-amd64 def_suite=trixie ;;
 5.10) def_meta=linux-image-amd64 def_suite=bullseye ;;
-*) die "VM_KERNEL must be 5.10, 6.1, 6.1-rt, 6.12 or 6.12-rt, not '$VM_KERNEL'" ;;
+6.19) def_meta=linux-image-amd64 def_suite=trixie-backports SERIES=6.19 ;;
+*) die "VM_KERNEL must be 5.10, 6.1, 6.1-rt, 6.12, 6.12-rt or 6.19, not '$VM_KERNEL'" ;;
 esac
 VM_META=${VM_KERNEL_META:-$def_meta}
 SUITE=${VM_APT_SUITE-$def_suite}
@@ -177,11 +182,39 @@ apt_run() {
 	) 8>"$APTDIR/lock"
 }
 
-# The kernel package the meta package $VM_META currently depends on (empty when apt knows
-# none).
+# The kernel package the meta package $VM_META currently depends on, or with SERIES the newest
+# linux-image-SERIES.N+... of the meta package's flavour (empty when apt knows none).
 kernel_pkg() {
+	if [ -n "$SERIES" ]; then
+		apt_run apt-cache pkgnames "linux-image-$SERIES." 2>/dev/null |
+			grep -E "^linux-image-${SERIES//./\\.}\.[0-9]+\+[a-z0-9]+-${VM_META#linux-image-}\$" |
+			sort -V | tail -n 1 || true
+		return
+	fi
 	apt_run apt-cache depends "$VM_META" 2>/dev/null |
 		sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -n 1 || true
+}
+
+# Fetch the packages a metadata-only kernel package (Debian's from 6.17: the bzImage is in
+# linux-binary-*, the modules in linux-modules-*, modules.builtin in linux-base-*) depends on,
+# into the current directory. A backports kernel superseded by a newer one keeps its
+# linux-binary in the suite's index, but its linux-modules and linux-base (built from the source
+# package linux, which moved on) drop out of it while the
+# archive's pool still holds the file: that one comes from the pool, at the path the Debian
+# archive gives a package of source linux (pool/main/l/linux/NAME_VERSION_amd64.deb).
+split_debs() {
+	local dep name ver
+	for dep in $(dpkg-deb -f "$1" Depends | tr ',' '\n' |
+		sed -n 's/^ *\(linux-\(binary\|modules\|base\)-[^ ]*\) (= \([^)]*\))$/\1=\3/p'); do
+		name=${dep%%=*} ver=${dep#*=}
+		ls "${name}"_*.deb >/dev/null 2>&1 && continue
+		apt_run apt-get download -q -o APT::Sandbox::User=root "$dep" >&2 && continue
+		command -v curl >/dev/null || return 1
+		echo "vm: $name is not in ${SUITE:-the apt lists}; fetching it from the archive's pool" >&2
+		curl -sSf -o "${name}_${ver}_amd64.deb.part" \
+			"${VM_APT_URI:-$(mirror)}/pool/main/l/linux/${name}_${ver}_amd64.deb" &&
+			mv "${name}_${ver}_amd64.deb.part" "${name}_${ver}_amd64.deb" || return 1
+	done
 }
 
 # The generation and flavour of a kernel package, the key under which the cache keeps one
@@ -262,9 +295,15 @@ elif [ "$(cat "$KROOT/.pkg" 2>/dev/null)" != "$pkg" ]; then
 			skip "cannot download $pkg${SUITE:+ from suite $SUITE at ${VM_APT_URI:-$(mirror)}}"
 		deb=$(ls "$KDIR/${pkg}"_*.deb 2>/dev/null | head -n 1 || true)
 	fi
-	echo "vm: extracting $deb" >&2
+	# (a metadata-only image: the packages holding the kernel and its modules too)
+	if ! dpkg-deb -c "$deb" | grep -q '/boot/vmlinuz-'; then
+		(cd "$KDIR" && split_debs "$deb") || skip "cannot download the packages $pkg depends on"
+	fi
 	rm -rf "$KROOT.new" "$KROOT"
-	dpkg -x "$deb" "$KROOT.new"
+	for d in "$KDIR"/*.deb; do
+		echo "vm: extracting $d" >&2
+		dpkg -x "$d" "$KROOT.new"
+	done
 	echo "$pkg" >"$KROOT.new/.pkg"
 	mv "$KROOT.new" "$KROOT"
 	# The package is not needed once extracted; older kernels of the same flavour go.

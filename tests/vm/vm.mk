@@ -37,6 +37,11 @@ vmtest-612-rt: $(VM_DEPS)
 vmtest-510: $(VM_DEPS)
 	$(Q)OUTPUT=$(OUTPUT) VM_KERNEL=5.10 bash tests/vm/run.sh
 
+# The newest 6.19 of trixie-backports (its linux-image-amd64 has moved on to 7.x): a kernel built
+# without ftrace in queue_stack_maps.c, so queue and stack map calls cannot be timed there.
+vmtest-619: $(VM_DEPS)
+	$(Q)OUTPUT=$(OUTPUT) VM_KERNEL=6.19 bash tests/vm/run.sh
+
 # EventHeader activities against the reference implementation, on a kernel with user_events
 # that tests/vm/build-uevents-kernel.sh builds once (tests/vm/uevents/run.sh).
 vmtest-uevents: lattop $(VM_BINS) $(VM_PLAIN_BINS) $(OUTPUT)/tests/host/target

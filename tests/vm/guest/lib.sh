@@ -48,6 +48,26 @@ probe_copies() {
 expect() {
 	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', expected '$3'"; return 1; fi
 }
+# queue_hooked: true where the kernel has ftrace's hooks in the queue map's functions. From Linux
+# 6.14 queue_stack_maps.c is built without them: no fentry or kprobe attaches there, so nothing
+# can time the queue's push and pop.
+queue_hooked() {
+	grep -q '^queue_stack_map_push_elem$' /sys/kernel/tracing/available_filter_functions
+}
+# queue_count NAME OP FILE WANT: the count of the queue's bpf_map_OP_elem row (OP push or pop) of
+# CSV FILE is WANT where the queue's calls can be timed (queue_hooked); elsewhere the row must say
+# why in its sentence and show no count.
+queue_count() {
+	if queue_hooked; then
+		expect "$1" "$(hcol count bpf_map_$2_elem tgt_queue "$3")" "$4"
+		return
+	fi
+	f=queue_stack_map_push_elem
+	[ "$2" = pop ] && f=queue_map_pop_elem
+	expect "$1-not-traceable" "$(hcol note bpf_map_$2_elem tgt_queue "$3")" \
+		"not traceable: this kernel has no tracing hooks in $f (neither fentry nor kprobes can attach to it)"
+	expect "$1-no-count" "$(hcol count bpf_map_$2_elem tgt_queue "$3")" ""
+}
 # ok NAME COMMAND...: pass when the command succeeds.
 ok() {
 	n=$1

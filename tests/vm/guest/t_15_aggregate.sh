@@ -147,8 +147,8 @@ for how in agg raw; do
 		tail -n 12 $T/h$how.csv
 	expect helpers-$how-lookup "$(hcol count bpf_map_lookup_elem tgt_hash $T/h$how.csv)" 10000
 	expect helpers-$how-delete "$(hcol count bpf_map_delete_elem tgt_hash $T/h$how.csv)" 4000
-	expect helpers-$how-push "$(hcol count bpf_map_push_elem tgt_queue $T/h$how.csv)" 8000
-	expect helpers-$how-pop "$(hcol count bpf_map_pop_elem tgt_queue $T/h$how.csv)" 8000
+	queue_count helpers-$how-push push $T/h$how.csv 8000
+	queue_count helpers-$how-pop pop $T/h$how.csv 8000
 	expect helpers-$how-big "$(hcol count bpf_map_update_elem tgt_big $T/h$how.csv)" 2000
 	expect helpers-$how-no-drops "$(csv_drops $T/h$how.csv)" 0
 done

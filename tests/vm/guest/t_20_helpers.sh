@@ -26,8 +26,8 @@ expect update-count "$(hcol count bpf_map_update_elem tgt_hash $T/h.csv)" 3000 |
 	{ head -n 1 $T/h.csv; tail -n 12 $T/h.csv; bpftool prog dump xlated id "$maps" | grep call; }
 expect lookup-count "$(hcol count bpf_map_lookup_elem tgt_hash $T/h.csv)" 5000
 expect delete-count "$(hcol count bpf_map_delete_elem tgt_hash $T/h.csv)" 2000
-expect push-count "$(hcol count bpf_map_push_elem tgt_queue $T/h.csv)" 4000
-expect pop-count "$(hcol count bpf_map_pop_elem tgt_queue $T/h.csv)" 4000
+queue_count push-count push $T/h.csv 4000
+queue_count pop-count pop $T/h.csv 4000
 expect big-update-count "$(hcol count bpf_map_update_elem tgt_big $T/h.csv)" 1000
 expect helper-id "$(hcol helper_id bpf_map_push_elem tgt_queue $T/h.csv)" 87
 expect helpers-no-drops "$(csv_drops $T/h.csv)" 0

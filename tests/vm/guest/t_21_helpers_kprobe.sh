@@ -48,8 +48,8 @@ expect kp-update-count "$(hcol count bpf_map_update_elem tgt_hash $T/h.csv)" 300
 	{ head -n 1 $T/h.csv; tail -n 12 $T/h.csv; }
 expect kp-lookup-count "$(hcol count bpf_map_lookup_elem tgt_hash $T/h.csv)" 5000
 expect kp-delete-count "$(hcol count bpf_map_delete_elem tgt_hash $T/h.csv)" 2000
-expect kp-push-count "$(hcol count bpf_map_push_elem tgt_queue $T/h.csv)" 4000
-expect kp-pop-count "$(hcol count bpf_map_pop_elem tgt_queue $T/h.csv)" 4000
+queue_count kp-push-count push $T/h.csv 4000
+queue_count kp-pop-count pop $T/h.csv 4000
 expect kp-big-update-count "$(hcol count bpf_map_update_elem tgt_big $T/h.csv)" 1000
 expect kp-no-drops "$(csv_drops $T/h.csv)" 0
 small=$(hcol p50_ns bpf_map_update_elem tgt_hash $T/h.csv)

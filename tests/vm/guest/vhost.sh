@@ -61,9 +61,10 @@ vt_save() {
 hit() {
 	awk -v f="$1" '$1 == f { print $2 }' $T/hits
 }
-# rx_len LEN: netif_receive_skb tracepoint hits on the TAP with skb->len == LEN.
+# rx_len LEN: netif_receive_skb tracepoint hits on the TAP with skb->len == LEN (len= ends the
+# line up to 6.12; 6.19 prints net_cookie= after it).
 rx_len() {
-	grep ' netif_receive_skb: ' $T/trace | grep -c " len=$1$"
+	grep ' netif_receive_skb: ' $T/trace | grep -cE " len=$1( |$)"
 }
 # comms EVENT: the distinct thread names (task-pid with the pid cut) that hit EVENT.
 comms() {
