@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -76,7 +77,11 @@ static struct target_bpf *load_producer(struct collector *c)
 
 	if (!skel)
 		return NULL;
-	if ((c && collector__share(c, skel->obj)) || target_bpf__load(skel)) {
+	/* lat_drops has an entry per possible CPU (the collector's is so sized). */
+	if ((c ? collector__share(c, skel->obj)
+	       : bpf_map__set_max_entries(skel->maps.lat_drops,
+					  (__u32)libbpf_num_possible_cpus())) ||
+	    target_bpf__load(skel)) {
 		target_bpf__destroy(skel);
 		return NULL;
 	}
@@ -84,14 +89,23 @@ static struct target_bpf *load_producer(struct collector *c)
 	return skel;
 }
 
-/* Ring buffer reserve failures in a mapped lat_drops value (BPF adds atomically). */
+/* Ring buffer reserve failures in the mapped lat_drops array, an entry per CPU (BPF adds
+ * atomically). */
 static uint64_t sum_drops(const volatile struct lat_drops *d)
 {
 	uint64_t sum = 0;
 
-	for (int i = 0; i < LAT_MAX_CPUS; i++)
-		sum += d->rb[i];
+	for (int i = 0; i < libbpf_num_possible_cpus(); i++)
+		sum += d[i].rb;
 	return sum;
+}
+
+/* Bytes of that mapping: whole pages. */
+static size_t drops_len(void)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+
+	return ((size_t)libbpf_num_possible_cpus() * sizeof(struct lat_drops) + pg - 1) / pg * pg;
 }
 
 static uint64_t bare_count;
@@ -124,7 +138,7 @@ static int round_bare(struct result *r)
 	if (!skel)
 		return -1;
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), bare_cb, NULL, NULL);
-	d = mmap(NULL, sizeof(*d), PROT_READ, MAP_SHARED, bpf_map__fd(skel->maps.lat_drops), 0);
+	d = mmap(NULL, drops_len(), PROT_READ, MAP_SHARED, bpf_map__fd(skel->maps.lat_drops), 0);
 	if (!rb || d == MAP_FAILED) {
 		fprintf(stderr, "bench: bare consumer: %s\n", strerror(errno));
 		goto cleanup;
@@ -154,7 +168,7 @@ static int round_bare(struct result *r)
 	err = 0;
 cleanup:
 	if (d != MAP_FAILED)
-		munmap(d, sizeof(*d));
+		munmap(d, drops_len());
 	ring_buffer__free(rb);
 	target_bpf__destroy(skel);
 	return err;

@@ -110,6 +110,9 @@ static __always_inline bool agg_add_at(__u32 slot, __u32 ncpu, __u32 cpu, __u64 
 	__u32 i = slot * ncpu + cpu;
 	struct lat_agg *a;
 
+	if (cpu >= ncpu) /* never for a possible CPU; else it would be the next slot's record */
+		return false;
+
 	a = bpf_map_lookup_elem(&lat_agg, &i);
 	if (!a)
 		return false;

@@ -17,8 +17,10 @@ struct {
 	__uint(max_entries, LAT_RINGBUF_BYTES);
 } events SEC(".maps");
 
-/* Ring buffer reserve failures per CPU: one mmapable array entry (struct lat_drops), written by
- * BPF with atomic adds, read by the collector through mmap. */
+/* Ring buffer reserve failures and wake-up counts per CPU: an mmapable array, one entry (struct
+ * lat_drops) per possible CPU, key = CPU id (the collector creates it so sized; an object
+ * loaded without the collector sets max_entries itself). The drops are added atomically and
+ * read by the collector through mmap. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
@@ -31,13 +33,13 @@ struct {
  * a short timeout, so a quiet tail is still delivered. 1-in-N wake-ups are what lets a libbpf
  * consumer reach tens of millions of records/s instead of ~1 M/s. */
 #define LAT_WAKEUP_EVERY 64
-__u32 rb_since_wakeup[LAT_MAX_CPUS] SEC(".bss");
 
 /* Reserve, fill and submit one event; count a drop when the ring buffer is full. */
 static __always_inline int emit_event(__u16 kind, __u16 flags, __u32 id, __u32 aux, __u32 aux2,
 				      __u64 start_ns, __u64 dur_ns)
 {
-	__u32 cpu = bpf_get_smp_processor_id() & LAT_CPU_MASK;
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct lat_drops *d = bpf_map_lookup_elem(&lat_drops, &cpu); /* inlined: no call */
 #ifdef LAT_EMIT_NO_PID
 	__u64 pid_tgid = 0; /* networking programs on older kernels may not ask (6.1 XDP) */
 #else
@@ -48,11 +50,8 @@ static __always_inline int emit_event(__u16 kind, __u16 flags, __u32 id, __u32 a
 
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
-		__u32 zero = 0;
-		struct lat_drops *d = bpf_map_lookup_elem(&lat_drops, &zero);
-
 		if (d)
-			__sync_fetch_and_add(&d->rb[cpu], 1);
+			__sync_fetch_and_add(&d->rb, 1);
 		return -1;
 	}
 	e->kind = kind;
@@ -66,8 +65,10 @@ static __always_inline int emit_event(__u16 kind, __u16 flags, __u32 id, __u32 a
 	e->pad = 0;
 	e->start_ns = start_ns;
 	e->dur_ns = dur_ns;
-	if (++rb_since_wakeup[cpu] >= LAT_WAKEUP_EVERY) {
-		rb_since_wakeup[cpu] = 0;
+	/* A probe nested on this CPU between the load and the store may lose an increment: a
+	 * wake-up comes a record later, never lost (the collector also polls). */
+	if (d && ++d->since_wakeup >= LAT_WAKEUP_EVERY) {
+		d->since_wakeup = 0;
 		wake = BPF_RB_FORCE_WAKEUP;
 	}
 	bpf_ringbuf_submit(e, wake);

@@ -14,9 +14,13 @@
 
 #include "hist_bucket.h" /* LAT_HIST_NBUCKETS: struct lat_agg holds one histogram */
 
-/* Highest CPU count the per-CPU arrays in BPF globals are sized for (power of two). */
-#define LAT_MAX_CPUS 256
-#define LAT_CPU_MASK (LAT_MAX_CPUS - 1)
+/* Every per-CPU structure (lat_agg records, the lat_nest/lat_hnest CPU entries, lat_drops, the
+ * vhost chain's vcpu) is an array map that user space sizes from the machine's possible CPUs
+ * before load, and every BPF index into one is the CPU id itself, bounds-checked by the map's
+ * lookup: no CPU shares another's slot whatever its id. LAT_CPUS_LIMIT is only the most
+ * lattop agrees to size for: NR_CPUS of x86's MAXSMP (Debian's amd64 kernels), the largest any
+ * Debian kernel is built with; past it lattop refuses to start (collector__new). */
+#define LAT_CPUS_LIMIT 8192
 
 /* Ring buffer size: 4 MiB holds ~87k events, over 80 ms of a 1 M/s stream. */
 #define LAT_RINGBUF_BYTES (4u << 20)
@@ -26,12 +30,15 @@
 #define LAT_NEST_MAX 8
 
 /* Task slots (bpf/nest.bpf.h): where a task keeps the starts of the watched programs it runs in
- * task context, so that tasks preempting each other on one CPU never share a stack. They follow
- * the LAT_MAX_CPUS per-CPU entries in the lat_nest and lat_hnest arrays; a task's slot is found
- * from a hash of its task_struct's address, trying LAT_TASK_PROBES slots from there. */
+ * task context, so that tasks preempting each other on one CPU never share a stack. They are
+ * the first LAT_TASK_SLOTS entries of the lat_nest and lat_hnest arrays, and CPU c's entry is
+ * LAT_NEST_CPU0 + c after them (user space sizes both arrays to LAT_TASK_SLOTS + the possible
+ * CPUs); a task's slot is found from a hash of its task_struct's address, trying
+ * LAT_TASK_PROBES slots from there. */
 #define LAT_TASK_SLOTS 1024
 #define LAT_TASK_PROBES 4
-#define LAT_NEST_ENTRIES (LAT_MAX_CPUS + LAT_TASK_SLOTS)
+#define LAT_NEST_CPU0 LAT_TASK_SLOTS
+#define LAT_NEST_ENTRIES(ncpu) (LAT_TASK_SLOTS + (ncpu))
 /* A task slot's owner word: the task_struct's address (64-byte aligned) | the slot's depth. */
 #define LAT_TASK_DEPTH_MASK 0xfull
 
@@ -196,12 +203,17 @@ struct lat_event {
 
 _Static_assert(sizeof(struct lat_event) == 48, "lat_event layout changed");
 
-/* Ring buffer reserve failures per CPU (the single value of the lat_drops array map). */
+/* One CPU's entry of the lat_drops array map (one per possible CPU, key = CPU id): the ring
+ * buffer reserve failures on that CPU, and its records since the last forced wake-up
+ * (bpf/emit.bpf.h). A whole cache line: no two CPUs write one. */
 struct lat_drops {
-	__u64 rb[LAT_MAX_CPUS];
+	__u64 rb;           /* reserve failures: BPF adds atomically, the collector sums */
+	__u32 since_wakeup; /* records submitted without a wake-up */
+	__u32 pad;
+	__u64 pad2[6];
 };
 
-_Static_assert(sizeof(struct lat_drops) == 8 * LAT_MAX_CPUS, "lat_drops layout changed");
+_Static_assert(sizeof(struct lat_drops) == 64, "lat_drops layout changed");
 
 /* One record of the progrefs iterator: a program and its reference count. */
 struct lat_prog_ref {
@@ -357,11 +369,24 @@ struct lat_vhost_counters {
 
 _Static_assert(sizeof(struct lat_vhost_counters) == 12 * 8, "lat_vhost_counters layout changed");
 
-/* One CPU's copy of the counters (bpf/vhost.bpf.c vcnt[], user space sums them): 128 bytes, so
- * that, in an array aligned to 64, no two CPUs' copies share a cache line. */
+/* The vhost chain's state (BPF-only; in lat_vhost_cpu_counters below). A kick
+ * in progress on a CPU: set at the kick's entry, cleared at its exit. */
+struct lat_vhost_kick {
+	__u64 start_ns;
+	__u64 ctx;     /* struct eventfd_ctx address, 0 until known */
+	__u32 tid;     /* the kicking thread */
+	__u32 active;
+};
+
+_Static_assert(sizeof(struct lat_vhost_kick) == 24, "lat_vhost_kick layout changed");
+
+/* One CPU's entry of the vhost chain's vcpu array map (bpf/vhost.bpf.c; one per possible CPU,
+ * user space sums the counters): its counters and its kick in progress. 128 bytes, so that, in
+ * the page-aligned (BPF_F_MMAPABLE) array, no two CPUs' entries share a cache line. */
 struct lat_vhost_cpu_counters {
 	struct lat_vhost_counters c;
-	__u64 pad[4];
+	struct lat_vhost_kick kick; /* this CPU's kick in progress */
+	__u64 pad;
 };
 
 _Static_assert(sizeof(struct lat_vhost_cpu_counters) == 128,
@@ -384,17 +409,6 @@ struct lat_vhost_assoc {
 
 _Static_assert(sizeof(struct lat_vhost_assoc_key) == 16, "lat_vhost_assoc_key layout changed");
 _Static_assert(sizeof(struct lat_vhost_assoc) == 40, "lat_vhost_assoc layout changed");
-
-/* The vhost chain's state (BPF-only; here because the skeleton names the .bss globals). A kick
- * in progress on a CPU: set at the kick's entry, cleared at its exit. */
-struct lat_vhost_kick {
-	__u64 start_ns;
-	__u64 ctx;     /* struct eventfd_ctx address, 0 until known */
-	__u32 tid;     /* the kicking thread */
-	__u32 active;
-};
-
-_Static_assert(sizeof(struct lat_vhost_kick) == 24, "lat_vhost_kick layout changed");
 
 /* Pending kick times of one eventfd (a value of the s0fifo hash map). */
 struct lat_vhost_s0fifo {

@@ -17,7 +17,7 @@
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, LAT_NEST_ENTRIES);
+	__uint(max_entries, LAT_NEST_ENTRIES(1)); /* user space creates it: LAT_NEST_ENTRIES(ncpu) */
 	__uint(map_flags, BPF_F_MMAPABLE);
 	__type(key, __u32);
 	__type(value, struct lat_nest);
@@ -25,25 +25,29 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, LAT_NEST_ENTRIES);
+	__uint(max_entries, LAT_NEST_ENTRIES(1));
 	__uint(map_flags, BPF_F_MMAPABLE);
 	__type(key, __u32);
 	__type(value, struct lat_hnest);
 } lat_hnest SEC(".maps");
 
-/* CPU cpu's program stack (NULL only if the map is missing). A probe asks for its CPU once
- * and passes it around: bpf_get_smp_processor_id is a helper call on 6.1 (inlined from 6.10). */
+/* CPU cpu's program stack, entry LAT_NEST_CPU0 + cpu (NULL only if the map is missing: user
+ * space sizes it for every possible CPU, and the lookup's bounds check stops any index past
+ * that, so no CPU ever lands in another's entry). A probe asks for its CPU once and passes it
+ * around: bpf_get_smp_processor_id is a helper call on 6.1 (inlined from 6.10). */
 static __always_inline struct lat_nest *cpu_nest_at(__u32 cpu)
 {
-	cpu &= LAT_CPU_MASK;
-	return bpf_map_lookup_elem(&lat_nest, &cpu);
+	__u32 i = LAT_NEST_CPU0 + cpu;
+
+	return bpf_map_lookup_elem(&lat_nest, &i);
 }
 
 /* CPU cpu's helper-call slots (NULL only if the map is missing). */
 static __always_inline struct lat_hnest *cpu_hnest_at(__u32 cpu)
 {
-	cpu &= LAT_CPU_MASK;
-	return bpf_map_lookup_elem(&lat_hnest, &cpu);
+	__u32 i = LAT_NEST_CPU0 + cpu;
+
+	return bpf_map_lookup_elem(&lat_hnest, &i);
 }
 
 
@@ -106,7 +110,7 @@ static __always_inline __u32 task_idx(__u64 key, __u32 k)
 {
 	__u64 b = key >> 10;
 
-	return LAT_MAX_CPUS + (((__u32)(b ^ (b >> 10) ^ (b >> 20)) + k) & (LAT_TASK_SLOTS - 1));
+	return ((__u32)(b ^ (b >> 10) ^ (b >> 20)) + k) & (LAT_TASK_SLOTS - 1);
 }
 
 /* The slot of the task with key among the LAT_TASK_PROBES it may use: the one it holds (with a

@@ -98,8 +98,9 @@ const volatile __u32 copies = 0;
 const volatile __u32 lat_unseen_every = 0;
 __u64 lat_unseen_n = 0;
 
-/* This copy's per-CPU aggregates are agg.bpf.h's lat_agg: user space sets its max_entries to
- * the number of possible CPUs before load (1 when agg_on is 0). */
+/* This copy's per-CPU aggregates are agg.bpf.h's lat_agg: user space sets its max_entries and
+ * agg_ncpu to the number of possible CPUs before load (1 when agg_on is 0). */
+const volatile __u32 agg_ncpu = 1;
 
 /* Set by user space before detaching: the entry stops pushing, so that the calls in flight can
  * finish through their exit before the links go (a trampoline replaced while a call runs in it
@@ -397,9 +398,9 @@ static __always_inline int exit_sample(__u32 cpu, __u64 start, __u64 now)
 	if (lat_unseen_every && __sync_fetch_and_add(&lat_unseen_n, 1) % lat_unseen_every == 0)
 		return 0;
 #endif
-	if (agg_on)
-		agg_add_at(0, LAT_MAX_CPUS, cpu, now - start); /* one slot: a record per CPU */
-	else
+	/* One slot, a record per CPU: always there for a possible CPU; were it not, the run would
+	 * go as an event rather than be lost. */
+	if (!agg_on || !agg_add_at(0, agg_ncpu, cpu, now - start))
 		emit_event(LAT_EV_PROG, 0, target_id, 0, 0, start, now - start);
 	return 0;
 }

@@ -29,9 +29,10 @@
  *
  * Maps keyed by ctx, work and tid are hash maps: these probes are not on a path helpers mode
  * traces (they run in eventfd, vhost and tun code, never inside a watched BPF program).
- * Counters are .bss globals, one copy per CPU (vcnt[], on its own cache lines), with atomic adds
- * (a probe nested on the same CPU cannot lose one): the per-packet adds stay in the CPU's cache
- * instead of moving one line between every CPU running the chain. User space sums them.
+ * Counters are one copy per CPU (an entry of the vcpu array, sized by user space to the possible
+ * CPUs, on its own cache lines, beside the CPU's kick in progress), with atomic adds (a probe
+ * nested on the same CPU cannot lose one): the per-packet adds stay in the CPU's cache instead
+ * of moving one line between every CPU running the chain. User space sums them.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
@@ -82,12 +83,21 @@ const volatile __u32 vseg_agg_ncpu = 0;
  * session spares its hash lookup and two atomic adds per target packet. */
 const volatile __u32 want_assoc = 0;
 
-struct lat_vhost_cpu_counters vcnt[LAT_MAX_CPUS] SEC(".bss") __attribute__((aligned(64)));
+/* Each CPU's counters and kick in progress, key = CPU id: user space sets max_entries to the
+ * possible CPUs before load and mmaps it (page-aligned values: whole lines per CPU). An ARRAY,
+ * so the lookup is inlined and bounds-checked: no CPU lands in another's entry. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, struct lat_vhost_cpu_counters);
+} vcpu SEC(".maps");
+
 __u64 pkt_seq SEC(".bss");
 
 /* Zeroed values to create entries from (a map value can be copied from, the stack is too
  * small for these). Never written. */
-struct lat_vhost_kick kicks[LAT_MAX_CPUS] SEC(".bss");
 struct lat_vhost_s0fifo zero_s0 SEC(".bss");
 struct lat_vhost_worker zero_worker SEC(".bss");
 
@@ -123,14 +133,27 @@ struct {
 	__type(value, struct lat_vhost_assoc);
 } assoc SEC(".maps");
 
+/* CPU cpu's entry (NULL only past the possible CPUs, which no probe runs on). */
+static __always_inline struct lat_vhost_cpu_counters *vcpu_at(__u32 cpu)
+{
+	return bpf_map_lookup_elem(&vcpu, &cpu);
+}
+
 /* Add n to counter fld of CPU cpu's copy (the CPU the probe runs on), or of this CPU's. */
-#define vcnt_add_at(cpu, fld, n) __sync_fetch_and_add(&vcnt[(cpu) & LAT_CPU_MASK].c.fld, (n))
+#define vcnt_add_at(cpu, fld, n)                                                                  \
+	do {                                                                                     \
+		struct lat_vhost_cpu_counters *v_ = vcpu_at(cpu);                                \
+		if (v_)                                                                          \
+			__sync_fetch_and_add(&v_->c.fld, (n));                                   \
+	} while (0)
 #define vcnt_add(fld, n) vcnt_add_at(bpf_get_smp_processor_id(), fld, n)
 
-/* This CPU's kick slot. */
+/* This CPU's kick slot (NULL: see vcpu_at). */
 static __always_inline struct lat_vhost_kick *my_kick(void)
 {
-	return &kicks[bpf_get_smp_processor_id() & LAT_CPU_MASK];
+	struct lat_vhost_cpu_counters *v = vcpu_at(bpf_get_smp_processor_id());
+
+	return v ? &v->kick : NULL;
 }
 
 /* A kick starts on this CPU (ctx may be learnt later, from eventfd_signal). */
@@ -138,6 +161,8 @@ static __always_inline void kick_begin(__u64 ctx)
 {
 	struct lat_vhost_kick *k = my_kick();
 
+	if (!k)
+		return;
 	k->start_ns = bpf_ktime_get_ns();
 	k->ctx = ctx;
 	k->tid = (__u32)bpf_get_current_pid_tgid();
@@ -149,6 +174,8 @@ static __always_inline void kick_end(void)
 {
 	struct lat_vhost_kick *k = my_kick();
 
+	if (!k)
+		return;
 	k->active = 0;
 	k->ctx = 0;
 }
@@ -209,7 +236,7 @@ static __always_inline int on_eventfd_signal(void *efd)
 {
 	struct lat_vhost_kick *k = my_kick();
 
-	if (k->active && k->tid == (__u32)bpf_get_current_pid_tgid())
+	if (k && k->active && k->tid == (__u32)bpf_get_current_pid_tgid())
 		k->ctx = (__u64)efd;
 	return 0;
 }
@@ -229,7 +256,7 @@ static __always_inline int on_poll_wakeup(void *wait)
 			      (void *)(work + bpf_core_field_offset(struct vhost_work___lat, fn)));
 	if (fn != tx_kick_fn)
 		return 0; /* RX, socket or another device's poll */
-	if (!k->active || !k->ctx || k->tid != (__u32)bpf_get_current_pid_tgid())
+	if (!k || !k->active || !k->ctx || k->tid != (__u32)bpf_get_current_pid_tgid())
 		return 0; /* not from a kick we saw start (e.g. VHOST_SET_VRING_KICK) */
 	efd = k->ctx;
 	if (ctx_index(efd) < 0) {

@@ -27,7 +27,7 @@ struct aggset *aggset__open(int map_fd, int ncpu, const struct agg_key *keys, in
 {
 	struct aggset *as;
 
-	if (nslots <= 0 || ncpu <= 0 || ncpu > LAT_MAX_CPUS) {
+	if (nslots <= 0 || ncpu <= 0 || ncpu > LAT_CPUS_LIMIT) {
 		errno = EINVAL;
 		return NULL;
 	}

@@ -25,7 +25,9 @@
 
 struct collector {
 	int rb_fd, drops_fd;
-	struct lat_drops *drops; /* mmap of the lat_drops array value (BPF writes, we read) */
+	struct lat_drops *drops; /* mmap of the lat_drops array, an entry per CPU (BPF writes) */
+	size_t drops_len;        /* its length: whole pages */
+	int ncpu;                /* possible CPUs: lat_drops' entries */
 	struct ring_buffer *rb;
 	int nq;
 	struct spsc **q;
@@ -63,7 +65,7 @@ static int on_record(void *ctx, void *data, size_t size)
 			      atomic_load_explicit(&c->received, memory_order_relaxed) + 1,
 			      memory_order_relaxed);
 	/* A full queue counts a drop inside spsc__push; the collector goes on. */
-	spsc__push(c->q[e->cpu % (unsigned)c->nq], e);
+	spsc__push(c->q[e->cpu < (unsigned)c->nq ? e->cpu : 0], e); /* a CPU id is below nq */
 	return 0;
 }
 
@@ -73,6 +75,7 @@ struct collector *collector__new(size_t qcap)
 	LIBBPF_OPTS(bpf_map_create_opts, mmap_opts, .map_flags = BPF_F_MMAPABLE);
 	struct collector *c = calloc(1, sizeof(*c));
 	int ncpu = libbpf_num_possible_cpus();
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
 	int err;
 
 	if (!c)
@@ -82,19 +85,25 @@ struct collector *collector__new(size_t qcap)
 		err = ncpu ? ncpu : -EINVAL;
 		goto fail;
 	}
-	c->nq = ncpu > LAT_MAX_CPUS ? LAT_MAX_CPUS : ncpu;
+	if (ncpu > LAT_CPUS_LIMIT) {
+		err = -E2BIG; /* the session says what: collector__cpu_limit_msg */
+		goto fail;
+	}
+	/* A queue per possible CPU: each CPU's records stay in order, whatever its id. */
+	c->ncpu = c->nq = ncpu;
 	c->rb_fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "events", 0, 0, LAT_RINGBUF_BYTES, NULL);
 	if (c->rb_fd < 0) {
 		err = -errno;
 		goto fail;
 	}
 	c->drops_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "lat_drops", sizeof(__u32),
-				     sizeof(struct lat_drops), 1, &mmap_opts);
+				     sizeof(struct lat_drops), (__u32)ncpu, &mmap_opts);
 	if (c->drops_fd < 0) {
 		err = -errno;
 		goto fail;
 	}
-	c->drops = mmap(NULL, sizeof(struct lat_drops), PROT_READ, MAP_SHARED, c->drops_fd, 0);
+	c->drops_len = ((size_t)ncpu * sizeof(struct lat_drops) + pg - 1) / pg * pg;
+	c->drops = mmap(NULL, c->drops_len, PROT_READ, MAP_SHARED, c->drops_fd, 0);
 	if (c->drops == MAP_FAILED) {
 		c->drops = NULL;
 		err = -errno;
@@ -244,7 +253,7 @@ void collector__free(struct collector *c)
 		free(c->q);
 	}
 	if (c->drops)
-		munmap(c->drops, sizeof(struct lat_drops));
+		munmap(c->drops, c->drops_len);
 	if (c->drops_fd >= 0)
 		close(c->drops_fd);
 	if (c->rb_fd >= 0)
@@ -276,8 +285,8 @@ uint64_t collector__rb_drops(const struct collector *c)
 {
 	uint64_t sum = 0;
 
-	for (int i = 0; i < LAT_MAX_CPUS; i++)
-		sum += __atomic_load_n(&c->drops->rb[i], __ATOMIC_RELAXED);
+	for (int i = 0; i < c->ncpu; i++)
+		sum += __atomic_load_n(&c->drops[i].rb, __ATOMIC_RELAXED);
 	return sum;
 }
 

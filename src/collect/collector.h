@@ -19,8 +19,8 @@
 struct collector;
 struct bpf_object;
 
-/* Create the shared maps and one queue of qcap records per possible CPU; NULL + errno.
- * Thread: main, before start. */
+/* Create the shared maps and one queue of qcap records per possible CPU; NULL + errno (E2BIG:
+ * more possible CPUs than LAT_CPUS_LIMIT). Thread: main, before start. */
 struct collector *collector__new(size_t qcap);
 /* Make obj use the collector's `events` and `lat_drops` maps (call between open and load).
  * Returns 0 or a negative errno. Thread: UI/main. */

@@ -151,15 +151,14 @@ static bool map_arg_typed(struct helpertrace *ht, const char *func)
 /* Sums of the per-CPU slots' busy and foreign counters. */
 static void slots_losses(const struct helpertrace *ht, uint64_t *busy, uint64_t *foreign)
 {
-	int ncpu = libbpf_num_possible_cpus();
+	int ncpu = progagg__ncpu();
 
 	*busy = *foreign = 0;
-	if (ncpu <= 0 || ncpu > LAT_MAX_CPUS)
-		ncpu = LAT_MAX_CPUS;
 	for (__u32 cpu = 0; cpu < (__u32)ncpu; cpu++) {
+		__u32 key = LAT_NEST_CPU0 + cpu;
 		struct lat_hnest h;
 
-		if (!bpf_map_lookup_elem(ht->hnest_fd, &cpu, &h)) {
+		if (!bpf_map_lookup_elem(ht->hnest_fd, &key, &h)) {
 			*busy += h.busy;
 			*foreign += h.foreign;
 		}
@@ -193,7 +192,7 @@ static void probe_destroy(struct helpertrace_bpf *skel)
  * task holds program entries are read. */
 static bool task_slots_busy(const struct helpertrace *ht)
 {
-	for (__u32 s = LAT_MAX_CPUS; s < LAT_NEST_ENTRIES; s++) {
+	for (__u32 s = 0; s < LAT_TASK_SLOTS; s++) {
 		struct lat_nest n;
 		struct lat_hnest h;
 
@@ -210,14 +209,13 @@ static bool task_slots_busy(const struct helpertrace *ht)
 /* True while some CPU or task has a traced map call in flight (a slot taken). */
 static bool slots_busy(const struct helpertrace *ht)
 {
-	int ncpu = libbpf_num_possible_cpus();
+	int ncpu = progagg__ncpu();
 
-	if (ncpu <= 0 || ncpu > LAT_MAX_CPUS)
-		ncpu = LAT_MAX_CPUS;
 	for (__u32 cpu = 0; cpu < (__u32)ncpu; cpu++) {
+		__u32 key = LAT_NEST_CPU0 + cpu;
 		struct lat_hnest h;
 
-		if (bpf_map_lookup_elem(ht->hnest_fd, &cpu, &h))
+		if (bpf_map_lookup_elem(ht->hnest_fd, &key, &h))
 			continue;
 		for (int i = 0; i < LAT_NEST_MAX; i++)
 			if (h.start_ns[i])
@@ -919,15 +917,14 @@ int helpertrace__count(const struct helpertrace *ht)
 /* Map calls a task made whose entry both probe copies missed (lat_hnest lost, over CPUs). */
 static uint64_t copies_lost(const struct helpertrace *ht)
 {
-	int ncpu = libbpf_num_possible_cpus();
+	int ncpu = progagg__ncpu();
 	uint64_t sum = 0;
 
-	if (ncpu <= 0 || ncpu > LAT_MAX_CPUS)
-		ncpu = LAT_MAX_CPUS;
 	for (__u32 cpu = 0; cpu < (__u32)ncpu; cpu++) {
+		__u32 key = LAT_NEST_CPU0 + cpu;
 		struct lat_hnest h;
 
-		if (!bpf_map_lookup_elem(ht->hnest_fd, &cpu, &h))
+		if (!bpf_map_lookup_elem(ht->hnest_fd, &key, &h))
 			sum += h.lost;
 	}
 	return sum;

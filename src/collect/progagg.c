@@ -41,12 +41,15 @@ size_t progagg__bytes(int ncpu)
 	return (sz + (size_t)page - 1) / (size_t)page * (size_t)page;
 }
 
-/* Possible CPUs: the records per series of a lat_agg array (every CPU a probe may run on). */
+/* Possible CPUs: the records per series of a lat_agg array and the CPU entries of every other
+ * per-CPU map (every CPU a probe may run on), never clamped. collector__new refuses to start
+ * where it cannot be read or passes LAT_CPUS_LIMIT, so after it this is the machine's count
+ * (libbpf reads it once); 1 before, were it unreadable. */
 int progagg__ncpu(void)
 {
 	int n = libbpf_num_possible_cpus();
 
-	return n <= 0 || n > LAT_MAX_CPUS ? LAT_MAX_CPUS : n;
+	return n <= 0 ? 1 : n;
 }
 
 /* The cap on in-kernel aggregates: LAT_AGG_BUDGET, or LATTOP_AGG_BUDGET bytes (a debug knob,
@@ -103,7 +106,7 @@ struct progagg *progagg__open(int map_fd, int ncpu)
 	void *mem;
 	int e;
 
-	if (ncpu <= 0 || ncpu > LAT_MAX_CPUS) {
+	if (ncpu <= 0 || ncpu > LAT_CPUS_LIMIT) {
 		errno = EINVAL;
 		return NULL;
 	}

@@ -41,7 +41,7 @@ typedef void (*progagg_sink)(void *arg, uint16_t kind, uint32_t id, uint32_t aux
 
 /* Bytes the aggregates of one program take in the kernel on ncpu CPUs (whole pages). */
 size_t progagg__bytes(int ncpu);
-/* Possible CPUs (at most LAT_MAX_CPUS): the records each series has in a lat_agg array. */
+/* Possible CPUs (never clamped): the records each series has in a lat_agg array. */
 int progagg__ncpu(void);
 /* The cap on all in-kernel aggregates of a session (programs, helpers, spans together):
  * LAT_AGG_BUDGET, or LATTOP_AGG_BUDGET bytes when set (a debug knob for tests). */

@@ -73,11 +73,11 @@ struct progtrace {
 };
 
 /* Bytes of the lat_nest array's mapping: its values, whole pages. */
-static size_t nest_map_len(void)
+static size_t nest_map_len(int ncpu)
 {
 	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
 
-	return ((size_t)LAT_NEST_ENTRIES * sizeof(struct lat_nest) + pg - 1) / pg * pg;
+	return ((size_t)LAT_NEST_ENTRIES(ncpu) * sizeof(struct lat_nest) + pg - 1) / pg * pg;
 }
 
 /* References a watched, orphaned program still has: our entry and exit links, plus the one the
@@ -87,9 +87,9 @@ static size_t nest_map_len(void)
 
 /* The lat_nest array mapped read-only, to scan the task slots without a syscall each; NULL if
  * the kernel refuses. */
-static const struct lat_nest *nest_mmap(int fd)
+static const struct lat_nest *nest_mmap(int fd, int ncpu)
 {
-	void *p = mmap(NULL, nest_map_len(), PROT_READ, MAP_SHARED, fd, 0);
+	void *p = mmap(NULL, nest_map_len(ncpu), PROT_READ, MAP_SHARED, fd, 0);
 
 	return p == MAP_FAILED ? NULL : p;
 }
@@ -106,19 +106,18 @@ struct progtrace *progtrace__new(struct collector *c)
 	pt->col = c;
 	pt->agg = true;
 	pt->budget = progagg__budget();
-	pt->ncpu = libbpf_num_possible_cpus();
-	if (pt->ncpu <= 0 || pt->ncpu > LAT_MAX_CPUS)
-		pt->ncpu = LAT_MAX_CPUS;
+	pt->ncpu = progagg__ncpu();
 	/* Page-aligned values (BPF_F_MMAPABLE, as bpf/nest.bpf.h declares them): whole-line
-	 * records, so no cache line is written by two CPUs. */
+	 * records, so no cache line is written by two CPUs. The task slots, then an entry per
+	 * possible CPU. */
 	pt->nest_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "lat_nest", sizeof(__u32),
-				     sizeof(struct lat_nest), LAT_NEST_ENTRIES, &mmapable);
+				     sizeof(struct lat_nest), LAT_NEST_ENTRIES(pt->ncpu), &mmapable);
 	pt->hnest_fd = pt->nest_fd < 0 ? -1
 					: bpf_map_create(BPF_MAP_TYPE_ARRAY, "lat_hnest",
 							 sizeof(__u32), sizeof(struct lat_hnest),
-							 LAT_NEST_ENTRIES, &mmapable);
+							 LAT_NEST_ENTRIES(pt->ncpu), &mmapable);
 	pt->scratch = pt->hnest_fd < 0 ? NULL : calloc(1, sizeof(*pt->scratch));
-	pt->nest_map = pt->scratch ? nest_mmap(pt->nest_fd) : NULL;
+	pt->nest_map = pt->scratch ? nest_mmap(pt->nest_fd, pt->ncpu) : NULL;
 	if (!pt->scratch) {
 		e = pt->hnest_fd < 0 ? errno : ENOMEM;
 		if (pt->hnest_fd >= 0)
@@ -154,7 +153,7 @@ static bool task_in_flight(const struct progtrace *pt, uint32_t id)
 {
 	if (!pt->nest_map)
 		return false;
-	for (int s = LAT_MAX_CPUS; s < LAT_NEST_ENTRIES; s++) {
+	for (int s = 0; s < LAT_TASK_SLOTS; s++) {
 		const struct lat_nest *n = &pt->nest_map[s];
 		uint64_t d = __atomic_load_n(&n->owner, __ATOMIC_RELAXED) & LAT_TASK_DEPTH_MASK;
 
@@ -169,17 +168,13 @@ static bool task_in_flight(const struct progtrace *pt, uint32_t id)
  * flight). */
 static bool in_flight(const struct progtrace *pt, uint32_t id)
 {
-	int ncpu = libbpf_num_possible_cpus();
-
 	if (task_in_flight(pt, id))
 		return true;
-
-	if (ncpu <= 0 || ncpu > LAT_MAX_CPUS)
-		ncpu = LAT_MAX_CPUS;
-	for (__u32 cpu = 0; cpu < (__u32)ncpu; cpu++) {
+	for (__u32 cpu = 0; cpu < (__u32)pt->ncpu; cpu++) {
+		__u32 key = LAT_NEST_CPU0 + cpu;
 		struct lat_nest n;
 
-		if (bpf_map_lookup_elem(pt->nest_fd, &cpu, &n))
+		if (bpf_map_lookup_elem(pt->nest_fd, &key, &n))
 			continue;
 		for (__u32 i = 0; i < n.depth && i < LAT_NEST_MAX; i++)
 			if (n.ids[i] == id)
@@ -218,7 +213,7 @@ void progtrace__free(struct progtrace *pt)
 	free(pt->scratch);
 	progrefs_bpf__destroy(pt->refs);
 	if (pt->nest_map)
-		munmap((void *)pt->nest_map, nest_map_len());
+		munmap((void *)pt->nest_map, nest_map_len(pt->ncpu));
 	if (pt->hnest_fd >= 0)
 		close(pt->hnest_fd);
 	if (pt->nest_fd >= 0)
@@ -286,6 +281,7 @@ static int load_copy(struct progtrace *pt, int target_fd, uint32_t id, const cha
 		return -errno;
 	skel->rodata->target_id = id;
 	skel->rodata->agg_on = agg;
+	skel->rodata->agg_ncpu = (__u32)pt->ncpu;
 	skel->rodata->lat_ctx_off = progtrace__ctx_off();
 	skel->rodata->lat_stack_shift = progtrace__stack_shift();
 	skel->rodata->copies = progtrace__copies();
@@ -303,6 +299,8 @@ static int load_copy(struct progtrace *pt, int target_fd, uint32_t id, const cha
 		err = collector__share(pt->col, skel->obj);
 	if (!err && !share)
 		err = bpf_map__set_max_entries(skel->maps.events, agg ? 4096 : 1u << 22);
+	if (!err && !share)
+		err = bpf_map__set_max_entries(skel->maps.lat_drops, (__u32)pt->ncpu);
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.lat_agg, agg ? (__u32)pt->ncpu : 1);
 	if (!err)
@@ -885,22 +883,19 @@ uint64_t progtrace__recursion_misses(const struct progtrace *pt)
 /* Read the nesting stacks' and the helper slots' counters. */
 void progtrace__nest(const struct progtrace *pt, struct progtrace_nest *out)
 {
-	int ncpu = libbpf_num_possible_cpus();
-
 	memset(out, 0, sizeof(*out));
-	if (ncpu <= 0 || ncpu > LAT_MAX_CPUS)
-		ncpu = LAT_MAX_CPUS;
-	/* Only the possible CPUs' entries can have been written: one lookup each. */
-	for (__u32 cpu = 0; cpu < (__u32)ncpu; cpu++) {
+	/* The counters live in the CPUs' entries (CPU_COUNT), one lookup each. */
+	for (__u32 cpu = 0; cpu < (__u32)pt->ncpu; cpu++) {
+		__u32 key = LAT_NEST_CPU0 + cpu;
 		struct lat_nest n;
 		struct lat_hnest h;
 
-		if (!bpf_map_lookup_elem(pt->nest_fd, &cpu, &n)) {
+		if (!bpf_map_lookup_elem(pt->nest_fd, &key, &n)) {
 			out->overflow += n.overflow;
 			out->stale += n.stale;
 			out->unpaired += n.unpaired;
 		}
-		if (!bpf_map_lookup_elem(pt->hnest_fd, &cpu, &h))
+		if (!bpf_map_lookup_elem(pt->hnest_fd, &key, &h))
 			out->helper_stale += h.stale;
 	}
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -33,6 +34,9 @@ struct vhost {
 	int agg_ncpu;                  /* CPUs per segment in lat_agg; 0: samples go as events */
 	struct aggset *agg;            /* the segments' aggregates (NULL on the ring buffer) */
 	struct progagg_delta *scratch; /* one harvest's buckets */
+	const struct lat_vhost_cpu_counters *vcpu; /* the vcpu array mapped (NULL: read by lookups) */
+	size_t vcpu_len;
+	int ncpu; /* possible CPUs: vcpu's entries */
 };
 
 /* The functions of the chain, their module, and whether the chain is useless without them. */
@@ -239,6 +243,28 @@ static void detach_all(struct vhost *v)
 	v->nlinks = 0;
 }
 
+/* Unmap the vcpu array (before its object goes). */
+static void vcpu_unmap(struct vhost *v)
+{
+	if (v->vcpu)
+		munmap((void *)v->vcpu, v->vcpu_len);
+	v->vcpu = NULL;
+}
+
+/* Map the loaded object's vcpu array read-only (its values are page-aligned: BPF_F_MMAPABLE). */
+static int vcpu_map(struct vhost *v)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	void *p;
+
+	v->vcpu_len = ((size_t)v->ncpu * sizeof(*v->vcpu) + pg - 1) / pg * pg;
+	p = mmap(NULL, v->vcpu_len, PROT_READ, MAP_SHARED, bpf_map__fd(v->skel->maps.vcpu), 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	v->vcpu = p;
+	return 0;
+}
+
 /* Open and load the object with fentry/fexit or with kprobes; 0 or a negative errno. */
 static int load(struct vhost *v, struct collector *c, const struct vhost_conf *conf,
 		const struct chain_syms *ks, bool kvm, bool fentry)
@@ -247,6 +273,7 @@ static int load(struct vhost *v, struct collector *c, const struct vhost_conf *c
 	struct vhost_bpf *k;
 	int n, e;
 
+	vcpu_unmap(v);
 	vhost_bpf__destroy(v->skel);
 	k = v->skel = vhost_bpf__open();
 	if (!k)
@@ -269,6 +296,8 @@ static int load(struct vhost *v, struct collector *c, const struct vhost_conf *c
 	k->rodata->want_assoc = conf->assoc;
 	e = bpf_map__set_max_entries(k->maps.lat_agg,
 				     v->agg_ncpu ? (__u32)(LAT_VSEG__COUNT * v->agg_ncpu) : 1);
+	if (!e)
+		e = bpf_map__set_max_entries(k->maps.vcpu, (__u32)v->ncpu);
 	if (e)
 		return e;
 	n = probes(k, ks, pr);
@@ -286,6 +315,8 @@ static int load(struct vhost *v, struct collector *c, const struct vhost_conf *c
 	e = collector__share(c, k->obj);
 	if (!e)
 		e = vhost_bpf__load(k);
+	if (!e)
+		e = vcpu_map(v);
 	return e;
 }
 
@@ -331,7 +362,8 @@ struct vhost *vhost__new(struct collector *c, const struct vhost_conf *conf, cha
 
 	if (!v)
 		return NULL;
-	v->agg_ncpu = conf->agg ? progagg__ncpu() : 0;
+	v->ncpu = progagg__ncpu();
+	v->agg_ncpu = conf->agg ? v->ncpu : 0;
 	if (!support_ks_valid) {
 		e = vhost__support(err, errlen, &kvm);
 		if (e)
@@ -416,6 +448,7 @@ void vhost__free(struct vhost *v)
 	detach_all(v);
 	aggset__free(v->agg);
 	free(v->scratch);
+	vcpu_unmap(v);
 	vhost_bpf__destroy(v->skel);
 	free(v);
 }
@@ -433,15 +466,15 @@ size_t vhost__agg_mem(const struct vhost *v)
 	return v && v->agg ? vhost__agg_bytes() : 0;
 }
 
-/* The chain's counters: the sum of every CPU's copy (the object's mmapped .bss). Every field
- * is a __u64, so the copies add up field by field. */
+/* The chain's counters: the sum of every possible CPU's copy (the mapped vcpu array). Every
+ * field is a __u64, so the copies add up field by field. */
 void vhost__counters(const struct vhost *v, struct lat_vhost_counters *out)
 {
 	enum { NF = sizeof(*out) / sizeof(uint64_t) };
 	uint64_t sum[NF] = {};
 
-	for (int cpu = 0; cpu < LAT_MAX_CPUS; cpu++) {
-		const volatile uint64_t *c = (const volatile uint64_t *)&v->skel->bss->vcnt[cpu].c;
+	for (int cpu = 0; v->vcpu && cpu < v->ncpu; cpu++) {
+		const volatile uint64_t *c = (const volatile uint64_t *)&v->vcpu[cpu].c;
 
 		for (int f = 0; f < NF; f++)
 			sum[f] += c[f];

@@ -90,6 +90,13 @@ static int open_access(struct session *s, char *err, size_t errlen)
 static int open_shared(struct session *s, char *err, size_t errlen)
 {
 	s->col = collector__new(QUEUE_RECORDS);
+	if (!s->col && errno == E2BIG) {
+		snprintf(err, errlen,
+			 "this machine has %d possible CPUs, more than the %d lattop sizes its "
+			 "per-CPU maps for",
+			 libbpf_num_possible_cpus(), LAT_CPUS_LIMIT);
+		return EXIT_RUNTIME;
+	}
 	if (!s->col) {
 		snprintf(err, errlen, "cannot create the event ring buffer: %s", strerror(errno));
 		return EXIT_RUNTIME;

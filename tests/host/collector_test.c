@@ -45,8 +45,9 @@ static void *produce(void *arg)
 
 struct drain_state {
 	uint64_t n, bench, out_of_order;
-	uint64_t last_seq[LAT_MAX_CPUS];
-	bool seen[LAT_MAX_CPUS];
+	uint64_t last_seq[LAT_CPUS_LIMIT];
+	bool seen[LAT_CPUS_LIMIT];
+	uint64_t bad_cpu; /* records naming a CPU id that is not possible */
 };
 
 /* Drain callback: count, check per-CPU order. */
@@ -58,6 +59,10 @@ static void on_ev(const struct lat_event *e, void *arg)
 	if (e->kind != LAT_EV_BENCH)
 		return;
 	d->bench++;
+	if (e->cpu >= (unsigned)libbpf_num_possible_cpus()) {
+		d->bad_cpu++;
+		return;
+	}
 	if (d->seen[e->cpu] && e->start_ns <= d->last_seq[e->cpu])
 		d->out_of_order++;
 	d->seen[e->cpu] = true;
@@ -110,6 +115,7 @@ static void produce_and_check(size_t qcap, unsigned per_run, unsigned runs, bool
 	ASSERT_EQ(d.n + collector__queue_drops(c), collector__received(c), "received accounted");
 	ASSERT_EQ(d.bench, d.n, "all records are bench records");
 	ASSERT_EQ(d.out_of_order, 0, "per-CPU order");
+	ASSERT_EQ(d.bad_cpu, 0, "every record names a possible CPU");
 	ASSERT_EQ(collector__bad_records(c), 0, "bad records");
 	if (expect_qdrops)
 		ASSERT_TRUE(collector__queue_drops(c) > 0, "a tiny queue drops");
