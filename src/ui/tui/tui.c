@@ -204,8 +204,10 @@ static int k_split(struct tui *t)
 		tui__say(t, msg, 3000);
 	} else
 		p->cpu_rows = !p->cpu_rows;
-	if (!p->cpu_rows && t->rows[t->sel].s->kind == LAT_EV_PROG_CPU)
-		t->sel_kind = LAT_EV_PROG, t->sel_aux = 0; /* the selection goes back to the program */
+	if (!p->cpu_rows && t->rows[t->sel].s->kind == LAT_EV_PROG_CPU) {
+		t->sel_kind = LAT_EV_PROG; /* the selection goes back to the program */
+		t->sel_aux = 0;
+	}
 	return KH_REDRAW;
 }
 
