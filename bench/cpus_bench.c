@@ -20,27 +20,12 @@
 #include "collect/progagg.h"
 #include "model/model.h"
 #include "../tests/unit/aggsim.h"
+#include "benchutil.h"
 
 #define NPROG 1000
 #define RUNS 50
 #define IVALS 15
 #define BUSY 8 /* CPUs each program runs on in the spread load */
-
-/* This thread's CPU time in ns. */
-static uint64_t thread_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
 
 /* Median harvest CPU (ns) of NPROG programs on ncpu CPUs, busy of which run each program
  * (program p on CPUs (p * 7 + j * ncpu / busy) % ncpu: spread over the machine). -1: no
@@ -94,8 +79,7 @@ static int64_t run(int ncpu, int busy)
 			(unsigned long long)sum, (unsigned long long)NPROG * busy * RUNS * IVALS);
 		goto out;
 	}
-	qsort(hv, IVALS, sizeof(hv[0]), cmp_u64);
-	res = (int64_t)hv[IVALS / 2];
+	res = (int64_t)median(hv, IVALS);
 out:
 	for (int p = 0; pa && p < NPROG; p++)
 		progagg__free(pa[p]);

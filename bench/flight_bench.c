@@ -27,20 +27,12 @@
 #include "model/model.h"
 #include "rec/flight.h"
 #include "rec/recorder.h"
+#include "benchutil.h"
 
 #define NPROG 100
 #define RUNS 200
 #define HOLD 900
 #define DUMP_CAP (64ull << 20)
-
-/* This thread's CPU time in ns. */
-static uint64_t thread_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
 
 /* A model of NPROG named programs (one stats scan). */
 static struct model *new_model(void)
@@ -78,21 +70,6 @@ static void interval(struct model *m, struct flight *f, uint64_t k, uint64_t *cl
 	if (f)
 		flight__interval(f, m, "");
 	*close_ns = thread_ns() - t0;
-}
-
-/* Ascending order of u64s for qsort. */
-static int by_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The median of n values (sorts them). */
-static uint64_t median(uint64_t *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), by_u64);
-	return n ? v[n / 2] : 0;
 }
 
 /* Close HOLD intervals with or without a flight; the heap in use after them and the median
@@ -164,7 +141,7 @@ static void dump_64(const char *dir)
 	       "fdatasync included; %.0f ms from the request), %.0f MiB/s\n",
 	       fs.last_dump_bytes / 1048576.0, fs.last_dump_ns / 1e6, w0 / 1e6,
 	       fs.last_dump_bytes / 1048576.0 / (fs.last_dump_ns / 1e9));
-	qsort(during, nd, sizeof(*during), by_u64);
+	qsort(during, nd, sizeof(*during), bench_cmp_u64);
 	printf("intervals held after the dump %llu; not kept while it held the oldest ones: %llu\n",
 	       (unsigned long long)fs.intervals, (unsigned long long)fs.skipped);
 	printf("close during the dump: median %.1f us, max %.1f us over %llu closes; before it: "

@@ -23,6 +23,7 @@
 #include "rec/recorder.h"
 #include "output/record.h"
 #include "session/session.h"
+#include "benchutil.h"
 
 #define EVENTS 4000000
 #define PER_INTERVAL 100000
@@ -34,15 +35,6 @@ static uint64_t cpu_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-/* This thread's CPU time in ns. */
-static uint64_t thread_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 

@@ -20,34 +20,13 @@
 #include "collect/progagg.h"
 #include "model/model.h"
 #include "../tests/unit/aggsim.h"
+#include "benchutil.h"
 
 #define NPROG 100
 #define RUNS 50
 #define IVALS 60
 
 static const int ncpus[] = { 8, 64, 256 };
-
-/* This thread's CPU time in ns. */
-static uint64_t thread_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-static uint64_t median(uint64_t *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), cmp_u64);
-	return v[n / 2];
-}
 
 struct share_to {
 	struct model *m;
