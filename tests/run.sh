@@ -113,10 +113,14 @@ if [ -f tests/vm/run.sh ] && [ "${SKIP_VM:-0}" != 1 ]; then
 	# the same kernel version: on RT it took ~1,000 s of a CI run's ~2,000 s of lane time.
 	# The 6.1 boot also runs x_61_fleet (the host's Prometheus scraping the guest's lattop:
 	# the dashboard's probe queries, ~20 s) rather than a boot of its own.
+	# Tests whose kernel side is the same on 6.1 and 6.12 run once, on 6.12 (the faster
+	# boot): the count boundary (t_14), --no-stats (t_16) and the flight recorder (t_17); and
+	# the segments' filter, IPv6 and paths (t_53-t_55: flow matching and path handling in user
+	# space and the same probes as t_50-t_52) on 6.1 only.
 	vm_suites+=(vm-uevents:vmtest-uevents
 		"vm-612-rt:vmtest-612-rt:t_0* t_1[0158]* t_20*:" "vm-612-rt-seg:vmtest-612-rt:t_5[0-2]*:seg"
-		"vm-seg:vmtest:t_5*:seg" "vm:vmtest:t_[0-46-9]* x_61*:"
-		"vm-612-seg:vmtest-612:t_5*:seg" "vm-612:vmtest-612:t_[0-46-9]*:"
+		"vm-seg:vmtest:t_5*:seg" "vm:vmtest:t_0* t_1[01589]* t_[2-46-9]* x_61*:"
+		"vm-612-seg:vmtest-612:t_5[0-2]*:seg" "vm-612:vmtest-612:t_[0-46-9]*:"
 		vm-612-full:vmtest-612-full)
 	[ "${VM_61RT:-0}" = 1 ] && vm_suites+=(vm-rt:vmtest-rt)
 fi
