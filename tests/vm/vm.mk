@@ -103,8 +103,16 @@ vmtest-612-full: $(VM_DEPS)
 # CPU 256 online. The soft-lockup threshold is raised: each write to kernel text costs TCG a
 # pass over all 257 vCPUs, and freeing init memory alone took 22 s with 260 of them.
 # Not in make test (tests/run.sh): ~2 minutes of boot on an idle host.
+.PHONY: vmtest-bigcpu vmtest-bigcpu-maps
 vmtest-bigcpu: $(VM_DEPS)
 	$(Q)OUTPUT=$(OUTPUT) VM_KERNEL=6.12 VM_QEMU=trixie VM_SMP=257 \
 		VM_QEMU_ARGS='-M q35 -device intel-iommu,intremap=on,eim=on' \
 		VM_APPEND='maxcpus=2 watchdog_thresh=60' VM_TESTS='t_16b*' VM_INSTANCE=bigcpu \
+		bash tests/vm/run.sh
+
+# The cheap fallback of the same check: Debian 12's 6.1 on the host's QEMU with 2 vCPUs booted
+# with possible_cpus=300 (CPUs 2-299 possible, none present): t_16b checks only that lattop's
+# per-CPU arrays cover 300 CPUs (6.12 ignores possible_cpus past the CPUs ACPI lists). ~20 s.
+vmtest-bigcpu-maps: $(VM_DEPS)
+	$(Q)OUTPUT=$(OUTPUT) VM_APPEND=possible_cpus=300 VM_TESTS='t_16b*' VM_INSTANCE=bigcpu \
 		bash tests/vm/run.sh
