@@ -7,9 +7,9 @@
 # each CPU's row must count exactly 20,000, the program 40,000, with no loss counter. While a
 # session runs, lattop's per-CPU arrays must cover every possible CPU: lat_nest and lat_hnest
 # (max_entries), lat_agg (max_entries, one record per CPU for the one program), lat_drops (its
-# one value, 8 B per CPU) and each .bss's rb_since_wakeup (4 B per CPU). With only possible
-# CPUs past 255 and none online (a guest booted with possible_cpus=300) only the maps are
-# checked. Busybox ash.
+# values, 8 B per CPU at least) and rb_since_wakeup in each of lattop's .bss that has one (4 B
+# per CPU). With only possible CPUs past 255 and none online (6.1 booted with possible_cpus=300:
+# make vmtest-bigcpu-maps) only the maps are checked. Busybox ash.
 . /tests/lib.sh
 T=/tmp/bigcpu
 mkdir -p $T
@@ -82,7 +82,8 @@ maps_cover() {
 		echo "  $(awk -v id=$id '$4==id{print $1}' $T/maps.lst) (map $id): rb_since_wakeup $s B"
 		[ "$s" -ge $((4 * NCPU)) ] || bad=$((bad + 1))
 	done
-	ok "$1-bss-found" [ $nb -ge 1 ] || cat $T/maps.lst
+	# (lattop since 17d4f33 keeps these counts in lat_drops' per-CPU entries: no .bss has it)
+	[ $nb -ge 1 ] || echo "  no .bss of lattop's holds rb_since_wakeup"
 	expect "$1-bss-rb_since_wakeup-covers" "$bad under $((4 * NCPU)) B" "0 under $((4 * NCPU)) B"
 }
 
