@@ -89,6 +89,24 @@ maps_cover() {
 	expect "$1-bss-rb_since_wakeup-covers" "$bad under $((4 * NCPU)) B" "0 under $((4 * NCPU)) B"
 }
 
+# wait_maps AGG: wait (up to 120 s) until the session's lat_nest, and with AGG its lat_agg of
+# more than one record, are listed: the CSV header can come before the program probes are
+# loaded (seen once with 257 vCPUs, where loading is slow).
+wait_maps() {
+	i=0
+	while [ $i -lt 240 ]; do
+		bpftool map show | awk -v base="$base" -v agg="$1" '
+			/^[0-9]+: /{id=$1+0; name=""; for(i=1;i<=NF;i++) if($i=="name") name=$(i+1); next}
+			/max_entries/ && id > base {for(i=1;i<=NF;i++) if($i=="max_entries") m=$(i+1)+0
+				if (name=="lat_nest") n=1; if (name=="lat_agg" && m > 1) a=1}
+			END{exit !(n && (a || !agg))}' && return 0
+		sleep 0.5
+		i=$((i + 1))
+	done
+	echo "  the session's maps were not all there after 120 s"
+	return 1
+}
+
 # last_cpus FILE: the last report's rows of $light with a count, as "all COUNT" and "CPU COUNT".
 last_cpus() {
 	awk -F, -v id="$light" 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next}
@@ -106,7 +124,12 @@ for path in agg ring; do
 	LATTOP_PATH=$path lattop -b -o csv -c -d 0.5 -D 300 -p "$light" --per-cpu >$out 2>$out.err &
 	lp=$!
 	wait_line '^ts_ns' $out 300 || { fail bigcpu-$path-started "$(cat $out.err)"; kill $lp; continue; }
-	[ $path = agg ] && maps_cover bigcpu
+	if [ $path = agg ]; then
+		wait_maps 1
+		maps_cover bigcpu
+	else
+		wait_maps ""
+	fi
 	if [ -n "$HI" ]; then
 		t0=$(cut -d' ' -f1 /proc/uptime)
 		expect bigcpu-$path-on "$(cmd "on light 20000 $HI,0")" "ran 40000"
