@@ -100,9 +100,9 @@ vmtest-612-full: $(VM_DEPS)
 # CPU ids past 255 (issue 34): Debian 13's 6.12 under Debian 13's QEMU (tests/vm/qemu-trixie.sh,
 # made once in the cache), whose x86 TCG takes 257 vCPUs (x2APIC; IDs past 254 need interrupt
 # remapping: the IOMMU with eim=on). maxcpus=2 brings up CPUs 0 and 1 only; t_16b_bigcpu brings
-# CPU 256 online. The soft-lockup threshold is raised: each write to kernel text costs TCG a
-# pass over all 257 vCPUs, and freeing init memory alone took 22 s with 260 of them.
-# Not in make test (tests/run.sh): ~2 minutes of boot on an idle host.
+# CPU 256 online. The soft-lockup threshold is raised: writes to kernel text grow dear with the
+# vCPUs (apparently QEMU visits each one per invalidation), and freeing init memory alone took
+# 22 s with 260 of them. Not in make test (tests/run.sh): QEMU runs 85-196 s (host load 2-5).
 .PHONY: vmtest-bigcpu vmtest-bigcpu-maps
 vmtest-bigcpu: $(VM_DEPS)
 	$(Q)OUTPUT=$(OUTPUT) VM_KERNEL=6.12 VM_QEMU=trixie VM_SMP=257 \
