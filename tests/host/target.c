@@ -13,6 +13,10 @@
  *   par light|heavy|heavy2|emit|maps|maps2 T N
  *                            run the program N times in each of T threads at once (thread i
  *                            pinned to CPU i modulo the CPUs); prints "ran T*N"
+ *   on light|heavy|heavy2|emit|maps|maps2 N CPU[,CPU...]
+ *                            run the program N times in one thread per CPU listed, each
+ *                            pinned to its CPU (any CPU id: a guest's 256 and 0 at once);
+ *                            prints "ran CPUS*N", or an error if a thread could not be pinned
  *   stats light|heavy|heavy2|emit|maps|maps2
  *                            prints "run_cnt C run_time_ns T", the program's bpf_stats
  *                            counters (they grow only while BPF run-time stats are on)
@@ -26,6 +30,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 #include <string.h>
 #include <time.h>
@@ -99,6 +104,7 @@ struct par_job {
 	int cpu;
 	unsigned n;
 	int err;
+	int strict; /* `on`: a thread that cannot be pinned fails instead of running elsewhere */
 };
 
 /* Run one `par` thread: pinned to its CPU, one test run of n repeats. */
@@ -112,7 +118,11 @@ static void *par_run(void *arg)
 
 	CPU_ZERO(&set);
 	CPU_SET(j->cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set); /* best effort: the counts do not depend on it */
+	/* best effort for `par` (its counts do not depend on it); `on` needs it */
+	if (sched_setaffinity(0, sizeof(set), &set) && j->strict) {
+		j->err = errno;
+		return NULL;
+	}
 	if (bpf_prog_test_run_opts(bpf_program__fd(j->p), &opts))
 		j->err = errno;
 	return NULL;
@@ -152,6 +162,43 @@ static int par(const struct bpf_program *p, unsigned t, unsigned n)
 	return err ? -err : 0;
 }
 
+/* Run prog n times in one thread per CPU of the list "C1,C2,...", each pinned to its CPU.
+ * Prints the runs made. */
+static int on_cpus(const struct bpf_program *p, unsigned n, const char *list)
+{
+	struct par_job jobs[64] = {};
+	unsigned long long ran = 0;
+	unsigned t = 0, started = 0;
+	int err = 0;
+
+	for (const char *c = list; *c && t < 64; t++) {
+		char *end;
+		long cpu = strtol(c, &end, 10);
+
+		if (end == c || cpu < 0 || cpu >= CPU_SETSIZE || (*end && *end != ',')) {
+			printf("error bad CPU list %s\n", list);
+			return -EINVAL;
+		}
+		jobs[t] = (struct par_job){ .p = p, .n = n, .cpu = (int)cpu, .strict = 1 };
+		c = *end ? end + 1 : end;
+	}
+	for (; started < t; started++)
+		if (pthread_create(&jobs[started].th, NULL, par_run, &jobs[started]))
+			break;
+	for (unsigned i = 0; i < started; i++) {
+		pthread_join(jobs[i].th, NULL);
+		if (jobs[i].err)
+			err = jobs[i].err;
+		else
+			ran += n;
+	}
+	if (err || started < t || !t)
+		printf("error %s after %llu runs\n", strerror(err ? err : EAGAIN), ran);
+	else
+		printf("ran %llu\n", ran);
+	return err ? -err : 0;
+}
+
 /* Print prog's bpf_stats counters. */
 static int stats(const struct bpf_program *p)
 {
@@ -182,7 +229,7 @@ int main(void)
 {
 	/* Kernels without bpf_loop (5.17) or compare-and-swap take the plain-loop build. */
 	struct target_bpf *skel = COMPAT_OPEN_IF(target, compat__no_loop());
-	char line[256], what[32];
+	char line[256], what[32], list[128];
 	unsigned n, t;
 
 	if (skel && target_bpf__load(skel)) {
@@ -203,6 +250,8 @@ int main(void)
 	while (fgets(line, sizeof(line), stdin)) {
 		if (sscanf(line, "par %31s %u %u", what, &t, &n) == 3) {
 			par(named(skel, what), t, n);
+		} else if (sscanf(line, "on %31s %u %127s", what, &n, list) == 3) {
+			on_cpus(named(skel, what), n, list);
 		} else if (sscanf(line, "run %31s %u", what, &n) == 2) {
 			run(named(skel, what), n);
 		} else if (sscanf(line, "spin %31s %u", what, &n) == 2) {

@@ -117,10 +117,25 @@ copy_libs() {
 }
 
 # Host tools: qemu with TCG first, then what builds the image.
-command -v qemu-system-x86_64 >/dev/null ||
-	skip "qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)"
-qemu-system-x86_64 -accel help 2>/dev/null | grep -qx tcg ||
-	skip "qemu-system-x86_64 has no TCG accelerator"
+# VM_QEMU: which QEMU boots the guest: the host's qemu-system-x86_64 (empty, the default), or
+# trixie (Debian 13's QEMU 10 in a root kept in the cache, made on first use by
+# tests/vm/qemu-trixie.sh: its x86 TCG takes more than 255 vCPUs, which Debian 12's 7.2 refuses).
+# VM_QEMU_ARGS: more QEMU arguments, split at spaces (the machine and devices, e.g.
+# '-M q35 -device intel-iommu,intremap=on,eim=on' for `make vmtest-bigcpu`).
+case ${VM_QEMU:-} in
+'') QEMU=(qemu-system-x86_64)
+	command -v qemu-system-x86_64 >/dev/null ||
+		skip "qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)" ;;
+trixie) QEMU=(bash "$VM/qemu-trixie.sh")
+	bash "$VM/qemu-trixie.sh" --ensure >&2 ||
+		skip "Debian 13's QEMU could not be set up (tests/vm/qemu-trixie.sh; mmdebstrap, mirror)" ;;
+*) die "VM_QEMU must be empty (the host's QEMU) or trixie, not '$VM_QEMU'" ;;
+esac
+[[ ${VM_QEMU_ARGS:-} =~ ^[A-Za-z0-9_.,=:/\ -]*$ ]] ||
+	die "VM_QEMU_ARGS must be QEMU arguments (letters, digits, _.,=:/- and spaces), not '$VM_QEMU_ARGS'"
+read -ra QEMU_ARGS <<<"${VM_QEMU_ARGS:-}"
+"${QEMU[@]}" -accel help 2>/dev/null | grep -qx tcg ||
+	skip "${QEMU[*]} has no TCG accelerator"
 for tool in cpio gzip dpkg mkfifo stat timeout; do
 	command -v $tool >/dev/null || skip "$tool is not installed"
 done
@@ -495,7 +510,7 @@ qemu_start() {
 		net=(-netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$FLEET_LP-10.0.2.15:9364,hostfwd=tcp:127.0.0.1:$FLEET_RP-10.0.2.15:9365"
 			-device "virtio-net-pci,netdev=n0,romfile=")
 	fi
-	qemu-system-x86_64 -accel "$accel" "${icount[@]}" -cpu max -m 1G -smp "$VM_SMP" -display none -no-reboot "${net[@]}" \
+	"${QEMU[@]}" -accel "$accel" "${icount[@]}" -cpu max -m 1G -smp "$VM_SMP" "${QEMU_ARGS[@]}" -display none -no-reboot "${net[@]}" \
 		-serial "file:$CONSOLE" -serial "file:$RESULTS" \
 		-chardev "pipe,id=mon0,path=$MONITOR" -mon chardev=mon0,mode=readline \
 		-kernel "$KERNEL" -initrd "$RUN/initrd.gz" \
