@@ -113,6 +113,9 @@ if [ -f tests/vm/run.sh ] && [ "${SKIP_VM:-0}" != 1 ]; then
 	# the same kernel version: on RT it took ~1,000 s of a CI run's ~2,000 s of lane time.
 	# The 6.1 boot also runs x_61_fleet (the host's Prometheus scraping the guest's lattop:
 	# the dashboard's probe queries, ~20 s) rather than a boot of its own.
+	# The kernels CI does not run whole get a smoke boot each: programs (t_10: exact counts),
+	# helpers (t_20) and spans (on 5.10, which has no BPF link cookies, the sentence that says
+	# so), plus the guest with CPU 256 online (vm-bigcpu: t_16b, exact per-CPU counts past 255).
 	# Tests whose kernel side is the same on 6.1 and 6.12 run once, on 6.12 (the faster
 	# boot): the count boundary (t_14), --no-stats (t_16) and the flight recorder (t_17); and
 	# the segments' filter, IPv6 and paths (t_53-t_55: flow matching and path handling in user
@@ -121,6 +124,9 @@ if [ -f tests/vm/run.sh ] && [ "${SKIP_VM:-0}" != 1 ]; then
 		"vm-612-rt:vmtest-612-rt:t_0* t_1[0158]* t_20*:" "vm-612-rt-seg:vmtest-612-rt:t_5[0-2]*:seg"
 		"vm-seg:vmtest:t_5*:seg" "vm:vmtest:t_0* t_1[01589]* t_[2-46-9]* x_61*:"
 		"vm-612-seg:vmtest-612:t_5[0-2]*:seg" "vm-612:vmtest-612:t_[0-46-9]*:"
+		vm-bigcpu:vmtest-bigcpu
+		"vm-510-smoke:vmtest-510:t_00* t_10* t_20* t_4*:smoke"
+		"vm-619-smoke:vmtest-619:t_00* t_10* t_20* t_41*:smoke"
 		vm-612-full:vmtest-612-full)
 	[ "${VM_61RT:-0}" = 1 ] && vm_suites+=(vm-rt:vmtest-rt)
 fi

@@ -102,7 +102,8 @@ vmtest-612-full: $(VM_DEPS)
 # remapping: the IOMMU with eim=on). maxcpus=2 brings up CPUs 0 and 1 only; t_16b_bigcpu brings
 # CPU 256 online. The soft-lockup threshold is raised: writes to kernel text grow dear with the
 # vCPUs (apparently QEMU visits each one per invalidation), and freeing init memory alone took
-# 22 s with 260 of them. Not in make test (tests/run.sh): QEMU runs 85-196 s (host load 2-5).
+# 22 s with 260 of them. make test runs it as the lane vm-bigcpu: QEMU runs 85-196 s (host
+# load 2-5).
 .PHONY: vmtest-bigcpu vmtest-bigcpu-maps
 vmtest-bigcpu: $(VM_DEPS)
 	$(Q)OUTPUT=$(OUTPUT) VM_KERNEL=6.12 VM_QEMU=trixie VM_SMP=257 \
