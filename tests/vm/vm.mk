@@ -42,6 +42,16 @@ vmtest-510: $(VM_DEPS)
 vmtest-619: $(VM_DEPS)
 	$(Q)OUTPUT=$(OUTPUT) VM_KERNEL=6.19 bash tests/vm/run.sh
 
+# Debian 13's arm64 6.12 under qemu-system-aarch64 (TCG): lattop, the target and the fixtures
+# cross-built into .output-arm64 (make deps-arm64), the guest's user space from arm64 packages.
+ifeq ($(ARCH),arm64)
+vmtest-arm64: $(VM_DEPS)
+	$(Q)OUTPUT=$(OUTPUT) VM_KERNEL=6.12-arm64 bash tests/vm/run.sh
+else
+vmtest-arm64:
+	$(Q)$(MAKE) --no-print-directory ARCH=arm64 vmtest-arm64
+endif
+
 # EventHeader activities against the reference implementation, on a kernel with user_events
 # that tests/vm/build-uevents-kernel.sh builds once (tests/vm/uevents/run.sh).
 vmtest-uevents: lattop $(VM_BINS) $(VM_PLAIN_BINS) $(OUTPUT)/tests/host/target
