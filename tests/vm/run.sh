@@ -141,6 +141,8 @@ esac
 # takes its user space from arm64 packages (see guest_root below) and OUTPUT's cross-built
 # binaries; its shared libraries are found by reading the ELF files (host ldd cannot run them).
 GUEST=${GUEST:-amd64}
+SFX= # the suffix of what is the arm64 guest's own (apt lists, modules list)
+[ "$GUEST" = amd64 ] || SFX=-$GUEST
 if [ "$GUEST" = arm64 ]; then
 	QEMU=qemu-system-aarch64 QEMU_PKG=qemu-system-arm TRIPLET=aarch64-linux-gnu
 else
@@ -156,9 +158,9 @@ SUITE=${VM_APT_SUITE-$def_suite}
 # each library lands at the path it has there, and the loader at the binary's PT_INTERP path.
 copy_libs_elf() {
 	local interp lib dir found
-	readelf -l "$1" 2>/dev/null | grep -q 'Requesting program interpreter' || return 0 # static
-	interp=$(readelf -l "$1" | sed -n 's/.*Requesting program interpreter: \(.*\)]$/\1/p')
-	if [ ! -e "$ROOT$interp" ]; then
+	# (a static binary has neither; a library has no loader of its own)
+	interp=$(readelf -l "$1" 2>/dev/null | sed -n 's/.*Requesting program interpreter: \(.*\)]$/\1/p')
+	if [ -n "$interp" ] && [ ! -e "$ROOT$interp" ]; then
 		mkdir -p "$ROOT$(dirname "$interp")"
 		cp -L "$interp" "$ROOT$interp" 2>/dev/null || cp -L "/usr/$TRIPLET$interp" "$ROOT$interp" ||
 			die "$1: no loader $interp for $GUEST"
@@ -197,7 +199,7 @@ fi
 [ "$GUEST" = amd64 ] || VM_PVH=0
 mkdir -p "$CACHE"
 # (an arm64 suite keeps lists of its own: apt-get update on the amd64 ones would drop them)
-APTDIR=$CACHE/apt-$SUITE${GUEST/amd64/}
+APTDIR=$CACHE/apt-$SUITE$SFX
 APT_ARCH=()
 [ "$GUEST" = amd64 ] || APT_ARCH=(-o APT::Architecture="$GUEST" -o APT::Architectures="$GUEST")
 
@@ -518,7 +520,7 @@ while read -r m; do
 	*) cp "$src" "$ROOT/lib/modules/$m" ;;
 	esac
 	echo "$m" >>"$ROOT/etc/vmtest/modules"
-done < <([ -n "${VM_KERNEL_IMAGE:-}" ] || { list $VM/modules${GUEST/amd64/}.txt
+done < <([ -n "${VM_KERNEL_IMAGE:-}" ] || { list $VM/modules$SFX.txt
 	[ "$FLEET" != on ] || list $VM/modules-net.txt; })
 
 # Binaries (bins.txt) with their libraries, guest tests, extra files (files.txt). A line that
