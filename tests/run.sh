@@ -113,11 +113,17 @@ if [ -f tests/vm/run.sh ] && [ "${SKIP_VM:-0}" != 1 ]; then
 	# the same kernel version: on RT it took ~1,000 s of a CI run's ~2,000 s of lane time.
 	# The 6.1 boot also runs x_61_fleet (the host's Prometheus scraping the guest's lattop:
 	# the dashboard's probe queries, ~20 s) rather than a boot of its own.
+	# The arm64 lane (Debian 13's arm64 6.12, cross-built binaries: make vmtest-arm64) is a
+	# smoke test: TCG runs an arm64 guest ~3 times slower than an x86 one, so it boots once for
+	# fentry on arm64, programs mode's exact counts, helpers' exact per-map counts, and spans
+	# on fentry; the whole of t_0* t_1* t_2* t_4* is make vmtest-arm64's (tests/vm/README.md).
+	VM_ARM64_SMOKE=${VM_ARM64_SMOKE:-t_00* t_20* t_41*}
 	vm_suites+=(vm-uevents:vmtest-uevents
 		"vm-612-rt:vmtest-612-rt:t_0* t_1[0158]* t_20*:" "vm-612-rt-seg:vmtest-612-rt:t_5[0-2]*:seg"
 		"vm-seg:vmtest:t_5*:seg" "vm:vmtest:t_[0-46-9]* x_61*:"
 		"vm-612-seg:vmtest-612:t_5*:seg" "vm-612:vmtest-612:t_[0-46-9]*:"
-		vm-612-full:vmtest-612-full)
+		vm-612-full:vmtest-612-full
+		"vm-arm64:vmtest-arm64:$VM_ARM64_SMOKE:")
 	[ "${VM_61RT:-0}" = 1 ] && vm_suites+=(vm-rt:vmtest-rt)
 fi
 
@@ -164,6 +170,10 @@ vm_t0=$SECONDS
 if [ "${#vm_suites[@]}" -gt 0 ]; then
 	# The binaries first, once: makes started side by side would build them twice at once.
 	suite_run vm-build $MAKE -s vmtest-bins
+	# (the arm64 lane's cross build too, before t_arm64_build builds into the same directory
+	# in the quiet stream: the lane's make then finds it done; it SKIPs without make deps-arm64,
+	# and a failure shows in the lane, which builds again)
+	suite_run vm-build-arm64 $MAKE -s vmtest-bins-arm64
 	if [ "$(cat "$LOG/vm-build.rc")" = 0 ]; then
 		mkdir -p "$LOG/vm-claims"
 		for ((l = 0; l < vm_jobs; l++)); do vm_lane_start; done
