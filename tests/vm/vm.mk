@@ -14,7 +14,7 @@ VM_BPF_CFLAGS := -I$(dir $(VMLINUX_H)) $(BPF_CFLAGS)
 
 # Everything bins.txt may list is built first; run.sh checks the list itself. vmtest-bins
 # builds it alone (tests/run.sh does, before it boots several kernels at once).
-VM_DEPS := lattop $(VM_BINS) $(VM_PLAIN_BINS) $(OUTPUT)/tests/host/target
+VM_DEPS := lattop $(VM_BINS) $(VM_PLAIN_BINS) $(OUTPUT)/tests/host/target $(OUTPUT)/tests/host/spanfix
 vmtest-bins: $(VM_DEPS)
 
 # Debian 12's 6.1 (VM_KERNEL=6.1, run.sh's default).
@@ -63,7 +63,7 @@ endif
 
 # EventHeader activities against the reference implementation, on a kernel with user_events
 # that tests/vm/build-uevents-kernel.sh builds once (tests/vm/uevents/run.sh).
-vmtest-uevents: lattop $(VM_BINS) $(VM_PLAIN_BINS) $(OUTPUT)/tests/host/target
+vmtest-uevents: $(VM_DEPS)
 	$(Q)OUTPUT=$(OUTPUT) bash tests/vm/uevents/run.sh
 
 $(VM_BINS:%=%.bpf.o): $(VM_OUT)/%.bpf.o: tests/vm/fixtures/%.bpf.c $(VMLINUX_H)
