@@ -132,6 +132,7 @@ copy_libs() {
 # names (trixie-backports' linux-image-amd64 moved on to 7.x): the newest package of it instead.
 VM_KERNEL=${VM_KERNEL:-6.1}
 SERIES=
+GUEST=amd64
 case $VM_KERNEL in
 6.1) def_meta=linux-image-amd64 def_suite= ;;
 6.1-rt) def_meta=linux-image-rt-amd64 def_suite= ;;
@@ -145,7 +146,6 @@ esac
 # GUEST: the guest's Debian architecture. An arm64 guest boots under qemu-system-aarch64 and
 # takes its user space from arm64 packages (see guest_root below) and OUTPUT's cross-built
 # binaries; its shared libraries are found by reading the ELF files (host ldd cannot run them).
-GUEST=${GUEST:-amd64}
 SFX= # the suffix of what is the arm64 guest's own (apt lists, modules list)
 [ "$GUEST" = amd64 ] || SFX=-$GUEST
 if [ "$GUEST" = arm64 ]; then
@@ -433,7 +433,7 @@ guest_root() {
 		rm -rf "$dir/debs" "$UROOT"
 		mkdir -p "$dir/debs"
 		echo "vm: downloading the $GUEST guest's user space: $GUEST_DEBS" >&2
-		# shellcheck disable=SC2086 # a list of packages
+		# shellcheck disable=SC2046 # a list of packages
 		(cd "$dir/debs" && apt-get download -q -o APT::Sandbox::User=root \
 			$(for p in $GUEST_DEBS; do echo "$p:$GUEST"; done) >&2) ||
 			skip "cannot download $GUEST packages ($GUEST_DEBS) through the host's apt lists (make deps-arm64)"
@@ -615,9 +615,9 @@ qemu_start() {
 	local machine=(-cpu max) ports=(-serial "file:$CONSOLE" -serial "file:$RESULTS")
 	local console=ttyS0 timer=" no_timer_check"
 	if [ "$GUEST" = arm64 ]; then
-		machine=(-M virt,gic-version=3 -cpu max)
-		ports=(-serial "file:$CONSOLE" -device virtio-serial-pci,romfile=
-			-chardev "file,id=res0,path=$RESULTS" -device virtconsole,chardev=res0)
+		machine=(-M "virt,gic-version=3" -cpu max)
+		ports=(-serial "file:$CONSOLE" -device "virtio-serial-pci,romfile="
+			-chardev "file,id=res0,path=$RESULTS" -device "virtconsole,chardev=res0")
 		console=ttyAMA0 timer=
 	fi
 	$QEMU "${machine[@]}" -accel "$accel" "${icount[@]}" -m 1G -smp "$VM_SMP" -display none -no-reboot "${net[@]}" \
