@@ -133,7 +133,7 @@ UI_SHIMS := $(patsubst tests/ui/%.c,$(OUTPUT)/tests/ui/%.so,$(wildcard tests/ui/
 .DELETE_ON_ERROR:
 .SECONDARY:
 .PHONY: all test unit install uninstall clean format bench fuzz vmtest vmtest-rt vmtest-510 vmtest-619 vmtest-612 vmtest-612-rt vmtest-612-full vmtest-bins vmtest-uevents vmbench deps
-.PHONY: completions deb test-trixie mixin image deps-arm64
+.PHONY: completions deb test-trixie mixin image deps-arm64 vmtest-arm64 vmtest-bins-arm64
 
 # A native build also leaves ./lattop in the tree, for the tests and for trying it out; a cross
 # build leaves its binary in $(OUTPUT) alone, so ./lattop stays this machine's.
@@ -379,9 +379,12 @@ deps:
 # arm64 builds of the libraries lattop links (Multi-Arch: same, so they sit beside the amd64
 # ones) with pkgconf's arm64 wrapper, which dh_auto_build calls. dpkg learns the arm64
 # architecture first (and apt its package lists) where it does not know it yet.
+# qemu-system-arm boots the arm64 kernel of make vmtest-arm64, whose guest user space
+# (busybox-static, bpftool, tmux, xdp-tools) tests/vm/run.sh downloads as arm64 packages
+# without installing them (busybox-static:arm64 would replace the host's busybox-static).
 DEPS_ARM64 := gcc-aarch64-linux-gnu libc6-dev:arm64 pkgconf:arm64 libbpf-dev:arm64 \
 	libelf-dev:arm64 zlib1g-dev:arm64 libncurses-dev:arm64 libcjson-dev:arm64 \
-	libmicrohttpd-dev:arm64 libprotobuf-c-dev:arm64
+	libmicrohttpd-dev:arm64 libprotobuf-c-dev:arm64 qemu-system-arm
 deps-arm64:
 	@dpkg --print-foreign-architectures | grep -qx arm64 || { echo "adding the arm64 architecture"; \
 		dpkg --add-architecture arm64 && apt-get update -qq; }

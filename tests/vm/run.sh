@@ -10,10 +10,13 @@
 # skipping), VM_TIMEOUT (whole boot, 1800 s per repetition: a guard against a hung guest, not a
 # speed target; a whole 6.12 run took ~770 s at host load 2-7 on 2 CPUs), VM_IDLE_TIMEOUT (a guest
 # that prints no result line for this long is hung: 2 x VM_TEST_TIMEOUT + 60 s),
-# VM_TEST_TIMEOUT (each guest test, 300 s), VM_TESTS (globs of guest test names to run, e.g.
+# VM_TEST_TIMEOUT (each guest test, 300 s; the three 3 times as long on arm64),
+# VM_TESTS (globs of guest test names to run, e.g.
 # 't_01*'), VM_REPEAT (run the selected tests N times in one boot, 1), VM_KERNEL (5.10, 6.1,
-# 6.1-rt, 6.12, 6.12-rt or 6.19: Debian 11's kernel, or Debian 12's or 13's, standard or
-# PREEMPT_RT, or the newest 6.19 of trixie-backports; 6.1), VM_KERNEL_META (the
+# 6.1-rt, 6.12, 6.12-rt, 6.12-arm64 or 6.19: Debian 11's kernel, or Debian 12's or 13's,
+# standard or PREEMPT_RT, Debian 13's arm64 kernel (under qemu-system-aarch64, with OUTPUT's
+# binaries cross-built: make vmtest-arm64), or the newest 6.19 of trixie-backports; 6.1),
+# VM_KERNEL_META (the
 # meta package naming the kernel: linux-image-amd64, or linux-image-rt-amd64 for the -rt ones),
 # VM_KERNEL_PKG (a kernel package instead), VM_APT_SUITE (the Debian suite to fetch it from with
 # a sources list kept in the cache: trixie for 6.12, bullseye for 5.10, trixie-backports for
@@ -39,7 +42,11 @@ CACHE=${LATTOP_TEST_CACHE:-$VM/.cache}
 [[ $CACHE == /* ]] || CACHE=$PWD/$CACHE
 RUNS=$PWD/$VM/.cache/run
 VM_REPEAT=${VM_REPEAT:-1}
-VM_TEST_TIMEOUT=${VM_TEST_TIMEOUT:-300}
+# TCG runs an arm64 guest ~3 times slower than an x86 one (t_10: 281 s against 85 s): its
+# default timeouts are 3 times as long.
+SLOW=1
+[[ ${VM_KERNEL:-} != *-arm64 ]] || SLOW=3
+VM_TEST_TIMEOUT=${VM_TEST_TIMEOUT:-$((300 * SLOW))}
 VM_SMP=${VM_SMP:-2}
 [[ $VM_SMP =~ ^[1-9][0-9]*$ ]] || {
 	echo "FAIL vm/setup: VM_SMP must be a positive number of vCPUs, not '$VM_SMP'"
@@ -53,7 +60,7 @@ VM_SMP=${VM_SMP:-2}
 	echo "END vm 1"
 	exit 1
 }
-VM_TIMEOUT=${VM_TIMEOUT:-$((1800 * VM_REPEAT))}
+VM_TIMEOUT=${VM_TIMEOUT:-$((1800 * SLOW * VM_REPEAT))}
 VM_IDLE_TIMEOUT=${VM_IDLE_TIMEOUT:-$((2 * VM_TEST_TIMEOUT + 60))}
 # The fleet test (guest/x_61_fleet.sh) needs a side on this host (tests/vm/fleet.sh, a real
 # Prometheus scraping the guest through a NIC with forwarded ports): on when VM_TESTS names it.
@@ -106,6 +113,7 @@ copy_abs() {
 
 # Copy the shared libraries and the loader a dynamic binary needs, at their host paths.
 copy_libs() {
+	[ "$GUEST" = amd64 ] || { copy_libs_elf "$1"; return; }
 	local deps
 	deps=$(ldd "$1" 2>/dev/null) || return 0 # static: nothing to copy
 	if grep -q 'not found' <<<"$deps"; then
@@ -116,33 +124,6 @@ copy_libs() {
 	done
 }
 
-# Host tools: qemu with TCG first, then what builds the image.
-# VM_QEMU: which QEMU boots the guest: the host's qemu-system-x86_64 (empty, the default), or
-# trixie (Debian 13's QEMU 10 in a root kept in the cache, made on first use by
-# tests/vm/qemu-trixie.sh: its x86 TCG takes more than 255 vCPUs, which Debian 12's 7.2 refuses).
-# VM_QEMU_ARGS: more QEMU arguments, split at spaces (the machine and devices, e.g.
-# '-M q35 -device intel-iommu,intremap=on,eim=on' for `make vmtest-bigcpu`).
-case ${VM_QEMU:-} in
-'') QEMU=(qemu-system-x86_64)
-	command -v qemu-system-x86_64 >/dev/null ||
-		skip "qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)" ;;
-trixie) QEMU=(bash "$VM/qemu-trixie.sh")
-	bash "$VM/qemu-trixie.sh" --ensure >&2 ||
-		skip "Debian 13's QEMU could not be set up (tests/vm/qemu-trixie.sh; mmdebstrap, mirror)" ;;
-*) die "VM_QEMU must be empty (the host's QEMU) or trixie, not '$VM_QEMU'" ;;
-esac
-[[ ${VM_QEMU_ARGS:-} =~ ^[A-Za-z0-9_.,=:/\ -]*$ ]] ||
-	die "VM_QEMU_ARGS must be QEMU arguments (letters, digits, _.,=:/- and spaces), not '$VM_QEMU_ARGS'"
-read -ra QEMU_ARGS <<<"${VM_QEMU_ARGS:-}"
-"${QEMU[@]}" -accel help 2>/dev/null | grep -qx tcg ||
-	skip "${QEMU[*]} has no TCG accelerator"
-for tool in cpio gzip dpkg mkfifo stat timeout; do
-	command -v $tool >/dev/null || skip "$tool is not installed"
-done
-BUSYBOX=$(command -v busybox || true)
-[ -n "$BUSYBOX" ] && ! ldd "$BUSYBOX" >/dev/null 2>&1 ||
-	skip "no static busybox (apt-get install busybox-static)"
-
 # Kernel: VM_KERNEL names Debian's generation and flavour: 6.1 (Debian 12, the default),
 # 6.1-rt, 6.12 (Debian 13, from the trixie suite), 6.12-rt, 5.10 (Debian 11, from bullseye),
 # 6.19 (from trixie-backports). It sets the defaults of VM_KERNEL_META (the meta package naming
@@ -151,6 +132,7 @@ BUSYBOX=$(command -v busybox || true)
 # names (trixie-backports' linux-image-amd64 moved on to 7.x): the newest package of it instead.
 VM_KERNEL=${VM_KERNEL:-6.1}
 SERIES=
+GUEST=amd64
 case $VM_KERNEL in
 6.1) def_meta=linux-image-amd64 def_suite= ;;
 6.1-rt) def_meta=linux-image-rt-amd64 def_suite= ;;
@@ -158,13 +140,89 @@ case $VM_KERNEL in
 6.12-rt) def_meta=linux-image-rt-amd64 def_suite=trixie ;;
 5.10) def_meta=linux-image-amd64 def_suite=bullseye ;;
 6.19) def_meta=linux-image-amd64 def_suite=trixie-backports SERIES=6.19 ;;
-*) die "VM_KERNEL must be 5.10, 6.1, 6.1-rt, 6.12, 6.12-rt or 6.19, not '$VM_KERNEL'" ;;
+6.12-arm64) def_meta=linux-image-arm64 def_suite=trixie GUEST=arm64 ;;
+*) die "VM_KERNEL must be 5.10, 6.1, 6.1-rt, 6.12, 6.12-rt, 6.12-arm64 or 6.19, not '$VM_KERNEL'" ;;
 esac
+# GUEST: the guest's Debian architecture. An arm64 guest boots under qemu-system-aarch64 and
+# takes its user space from arm64 packages (see guest_root below) and OUTPUT's cross-built
+# binaries; its shared libraries are found by reading the ELF files (host ldd cannot run them).
+SFX= # the suffix of what is the arm64 guest's own (apt lists, modules list)
+[ "$GUEST" = amd64 ] || SFX=-$GUEST
+if [ "$GUEST" = arm64 ]; then
+	QEMU=qemu-system-aarch64 QEMU_PKG=qemu-system-arm TRIPLET=aarch64-linux-gnu
+else
+	QEMU=qemu-system-x86_64 QEMU_PKG=qemu-system-x86 TRIPLET=x86_64-linux-gnu
+fi
 VM_META=${VM_KERNEL_META:-$def_meta}
 SUITE=${VM_APT_SUITE-$def_suite}
 [[ $SUITE =~ ^[a-z0-9-]*$ ]] || die "VM_APT_SUITE must be a Debian suite name, not '$SUITE'"
+
+# Another architecture's binary: ldd cannot run its loader, so its DT_NEEDED entries (and theirs)
+# are resolved in the guest's library directories, first in the packages guest_root unpacked
+# ($UROOT), then in the host's multiarch ones (the arm64 libraries make deps-arm64 installs);
+# each library lands at the path it has there, and the loader at the binary's PT_INTERP path.
+copy_libs_elf() {
+	local interp lib dir found
+	# (a static binary has neither; a library has no loader of its own)
+	interp=$(readelf -l "$1" 2>/dev/null | sed -n 's/.*Requesting program interpreter: \(.*\)]$/\1/p')
+	if [ -n "$interp" ] && [ ! -e "$ROOT$interp" ]; then
+		mkdir -p "$ROOT$(dirname "$interp")"
+		cp -L "$interp" "$ROOT$interp" 2>/dev/null || cp -L "/usr/$TRIPLET$interp" "$ROOT$interp" ||
+			die "$1: no loader $interp for $GUEST"
+	fi
+	for lib in $(readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
+		[ -e "$ROOT/lib/$TRIPLET/$lib" ] || [ -e "$ROOT/usr/lib/$TRIPLET/$lib" ] && continue
+		found=
+		for dir in "$UROOT/usr/lib/$TRIPLET" "$UROOT/lib/$TRIPLET" "/usr/lib/$TRIPLET" "/lib/$TRIPLET"; do
+			[ -e "$dir/$lib" ] && found=$dir/$lib && break
+		done
+		[ -n "$found" ] || die "$1 needs $lib, found in no $TRIPLET library directory (make deps-arm64)"
+		dir=/lib/$TRIPLET
+		[[ $found == */usr/lib/* ]] && dir=/usr/lib/$TRIPLET
+		mkdir -p "$ROOT$dir"
+		cp -L "$found" "$ROOT$dir/$lib"
+		copy_libs_elf "$found"
+	done
+}
+
+# Host tools: qemu with TCG first, then what builds the image.
+# VM_QEMU: which QEMU boots the guest: the host's (empty, the default: $QEMU), or trixie
+# (Debian 13's QEMU 10 in a root kept in the cache, made on first use by
+# tests/vm/qemu-trixie.sh: its x86 TCG takes more than 255 vCPUs, which Debian 12's 7.2 refuses).
+# VM_QEMU_ARGS: more QEMU arguments, split at spaces (the machine and devices, e.g.
+# '-M q35 -device intel-iommu,intremap=on,eim=on' for `make vmtest-bigcpu`).
+case ${VM_QEMU:-} in
+'') QEMU_CMD=("$QEMU")
+	command -v $QEMU >/dev/null || skip "$QEMU is not installed (apt-get install $QEMU_PKG)" ;;
+trixie) [ "$GUEST" = amd64 ] || die "VM_QEMU=trixie boots x86-64 guests only"
+	QEMU_CMD=(bash "$VM/qemu-trixie.sh")
+	bash "$VM/qemu-trixie.sh" --ensure >&2 ||
+		skip "Debian 13's QEMU could not be set up (tests/vm/qemu-trixie.sh; mmdebstrap, mirror)" ;;
+*) die "VM_QEMU must be empty (the host's QEMU) or trixie, not '$VM_QEMU'" ;;
+esac
+[[ ${VM_QEMU_ARGS:-} =~ ^[A-Za-z0-9_.,=:/\ -]*$ ]] ||
+	die "VM_QEMU_ARGS must be QEMU arguments (letters, digits, _.,=:/- and spaces), not '$VM_QEMU_ARGS'"
+read -ra QEMU_ARGS <<<"${VM_QEMU_ARGS:-}"
+"${QEMU_CMD[@]}" -accel help 2>/dev/null | grep -qx tcg || skip "${QEMU_CMD[*]} has no TCG accelerator"
+for tool in cpio gzip dpkg mkfifo stat timeout; do
+	command -v $tool >/dev/null || skip "$tool is not installed"
+done
+if [ "$GUEST" = amd64 ]; then
+	BUSYBOX=$(command -v busybox || true)
+	[ -n "$BUSYBOX" ] && ! ldd "$BUSYBOX" >/dev/null 2>&1 ||
+		skip "no static busybox (apt-get install busybox-static)"
+else
+	command -v readelf >/dev/null || skip "readelf is not installed (apt-get install binutils)"
+	[ -f "$OUTPUT/lattop" ] && readelf -h "$OUTPUT/lattop" 2>/dev/null | grep -q AArch64 ||
+		die "$OUTPUT/lattop is not an arm64 build (make vmtest-arm64 cross-builds it)"
+fi
+# (no PVH entry on arm64: QEMU boots its Image directly)
+[ "$GUEST" = amd64 ] || VM_PVH=0
 mkdir -p "$CACHE"
-APTDIR=$CACHE/apt-$SUITE
+# (an arm64 suite keeps lists of its own: apt-get update on the amd64 ones would drop them)
+APTDIR=$CACHE/apt-$SUITE$SFX
+APT_ARCH=()
+[ "$GUEST" = amd64 ] || APT_ARCH=(-o APT::Architecture="$GUEST" -o APT::Architectures="$GUEST")
 
 # The Debian mirror the host's apt uses (its deb822 or one-line sources), for a suite of our own.
 mirror() {
@@ -193,7 +251,7 @@ apt_run() {
 		flock 8
 		"$cmd" -o Dir::Etc::sourcelist="$APTDIR/sources.list" -o Dir::Etc::sourceparts=/dev/null \
 			-o Dir::State::Lists="$APTDIR/lists" -o Dir::Cache="$APTDIR/cache" \
-			-o APT::Sandbox::User=root "$@"
+			-o APT::Sandbox::User=root "${APT_ARCH[@]}" "$@"
 	) 8>"$APTDIR/lock"
 }
 
@@ -226,9 +284,9 @@ split_debs() {
 		apt_run apt-get download -q -o APT::Sandbox::User=root "$dep" >&2 && continue
 		command -v curl >/dev/null || return 1
 		echo "vm: $name is not in ${SUITE:-the apt lists}; fetching it from the archive's pool" >&2
-		curl -sSf -o "${name}_${ver}_amd64.deb.part" \
-			"${VM_APT_URI:-$(mirror)}/pool/main/l/linux/${name}_${ver}_amd64.deb" &&
-			mv "${name}_${ver}_amd64.deb.part" "${name}_${ver}_amd64.deb" || return 1
+		curl -sSf -o "${name}_${ver}_$GUEST.deb.part" \
+			"${VM_APT_URI:-$(mirror)}/pool/main/l/linux/${name}_${ver}_$GUEST.deb" &&
+			mv "${name}_${ver}_$GUEST.deb.part" "${name}_${ver}_$GUEST.deb" || return 1
 	done
 }
 
@@ -258,7 +316,7 @@ if [ -z "$pkg" ] && command -v apt-get >/dev/null; then
 fi
 if [ -z "$pkg" ]; then
 	# No apt lists: the newest kernel of that generation and flavour already in the cache.
-	want=${VM_KERNEL%-rt}-${VM_META#linux-image-}
+	want=${VM_KERNEL%%-*}-${VM_META#linux-image-}
 	for d in $(ls -d "$CACHE"/kernels/linux-image-* 2>/dev/null | sort -V); do
 		[ -f "$d/kroot/.pkg" ] && [ "$(flavour "${d##*/}")" = "$want" ] && pkg=${d##*/}
 	done
@@ -374,19 +432,75 @@ fi
 # Extracted and unpacked: other runs may read the kernel too, none may remove it.
 command -v flock >/dev/null && flock -s 7
 
+# The user space of an arm64 guest: what the x86 guest takes from the host (busybox-static,
+# bpftool, tmux, xdp-tools and libxdp's BPF objects, and the libraries of these the host's
+# arm64 set lacks) comes from the host's own apt lists as arm64 packages (make deps-arm64 has
+# dpkg know the architecture), downloaded (`apt-get download`, nothing installed) and unpacked
+# once into $CACHE/userland-arm64/root (UROOT); a changed package list unpacks again.
+GUEST_DEBS="busybox-static bpftool tmux libevent-core-2.1-7 libutempter0 libcap2 xdp-tools libxdp1"
+UROOT=
+guest_root() {
+	local dir=$CACHE/userland-$GUEST p
+	UROOT=$dir/root
+	mkdir -p "$dir"
+	exec 6>"$dir.lock"
+	command -v flock >/dev/null && flock 6
+	if [ "$(cat "$UROOT/.debs" 2>/dev/null)" != "$GUEST_DEBS" ]; then
+		rm -rf "$dir/debs" "$UROOT"
+		mkdir -p "$dir/debs"
+		echo "vm: downloading the $GUEST guest's user space: $GUEST_DEBS" >&2
+		# shellcheck disable=SC2046 # a list of packages
+		(cd "$dir/debs" && apt-get download -q -o APT::Sandbox::User=root \
+			$(for p in $GUEST_DEBS; do echo "$p:$GUEST"; done) >&2) ||
+			skip "cannot download $GUEST packages ($GUEST_DEBS) through the host's apt lists (make deps-arm64)"
+		for p in "$dir"/debs/*.deb; do
+			dpkg -x "$p" "$UROOT"
+		done
+		echo "$GUEST_DEBS" >"$UROOT/.debs"
+		rm -rf "$dir/debs"
+	fi
+	exec 6>&-
+}
+# host_path PATH: where the guest's copy of a host path is: the x86 guest's is the host's; an
+# arm64 guest's distribution files come from UROOT (with the multiarch directory renamed),
+# and the host's only when no package there has them (architecture-independent data).
+host_path() {
+	local p=$1
+	if [ "$GUEST" != amd64 ] && [[ $p == /* ]]; then
+		p=${p//x86_64-linux-gnu/$TRIPLET}
+		[ -e "$UROOT$p" ] && p=$UROOT$p
+	fi
+	printf '%s' "$p"
+}
+
 # Image skeleton: busybox with its applets, /init and its configuration.
 rm -rf "$ROOT"
 mkdir -p "$ROOT"/{bin,sbin,usr/bin,usr/sbin,etc/vmtest,lib/modules,proc,sys,dev,tmp,run,root,tests}
-cp "$BUSYBOX" "$ROOT/bin/busybox"
-for applet in $("$BUSYBOX" --list-full); do
-	[ -e "$ROOT/$applet" ] || ln -s /bin/busybox "$ROOT/$applet"
-done
+if [ "$GUEST" = amd64 ]; then
+	cp "$BUSYBOX" "$ROOT/bin/busybox"
+	for applet in $("$BUSYBOX" --list-full); do
+		[ -e "$ROOT/$applet" ] || ln -s /bin/busybox "$ROOT/$applet"
+	done
+else
+	# (this host cannot run the arm64 busybox to list its applets: /init installs their links
+	# with `busybox --install -s`, which leaves the binaries copied below alone)
+	guest_root
+	BUSYBOX=$UROOT/bin/busybox
+	[ -f "$BUSYBOX" ] && ! readelf -l "$BUSYBOX" | grep -q 'program interpreter' ||
+		skip "no static $GUEST busybox in $UROOT"
+	cp "$BUSYBOX" "$ROOT/bin/busybox"
+	ln -s busybox "$ROOT/bin/sh"
+fi
 mknod -m 600 "$ROOT/dev/console" c 5 1 2>/dev/null || true
 echo 'root:x:0:0:root:/root:/bin/sh' >"$ROOT/etc/passwd"
 echo 'root:x:0:' >"$ROOT/etc/group"
 install -m 755 $VM/init.sh "$ROOT/init"
-printf 'TEST_TIMEOUT=%s\nONLY=%q\nREPEAT=%s\nRESULTS_TTY=/dev/ttyS1\n' "$VM_TEST_TIMEOUT" \
-	"${VM_TESTS:-t_*}" "$VM_REPEAT" >"$ROOT/etc/vmtest/config"
+# (the results port: the second 16550 UART on x86, a virtio console on arm64's virt machine,
+# which has one UART)
+results_tty=/dev/ttyS1
+[ "$GUEST" = amd64 ] || results_tty=/dev/hvc0
+printf 'TEST_TIMEOUT=%s\nONLY=%q\nREPEAT=%s\nRESULTS_TTY=%s\n' "$VM_TEST_TIMEOUT" \
+	"${VM_TESTS:-t_*}" "$VM_REPEAT" "$results_tty" >"$ROOT/etc/vmtest/config"
 # /etc/vmtest/fleet: "on", or why this host cannot run the fleet test's side (a SKIP there).
 if [ -n "$FLEET" ]; then
 	for tool in prometheus jsonnet python3 curl; do
@@ -427,7 +541,8 @@ while read -r m; do
 	*) cp "$src" "$ROOT/lib/modules/$m" ;;
 	esac
 	echo "$m" >>"$ROOT/etc/vmtest/modules"
-done < <([ -n "${VM_KERNEL_IMAGE:-}" ] || { list $VM/modules.txt; [ "$FLEET" != on ] || list $VM/modules-net.txt; })
+done < <([ -n "${VM_KERNEL_IMAGE:-}" ] || { list $VM/modules$SFX.txt
+	[ "$FLEET" != on ] || list $VM/modules-net.txt; })
 
 # Binaries (bins.txt) with their libraries, guest tests, extra files (files.txt). A line that
 # starts with "? " is optional (a distribution package's, e.g. xdp-tools): missing on the host,
@@ -437,7 +552,7 @@ done < <([ -n "${VM_KERNEL_IMAGE:-}" ] || { list $VM/modules.txt; [ "$FLEET" != 
 while read -r b; do
 	opt=
 	[[ $b == '? '* ]] && opt=1 b=${b#'? '}
-	path=$(expand "$b")
+	path=$(host_path "$(expand "$b")")
 	if [ -n "$opt" ] && [ ! -f "$path" ]; then
 		echo "$path" >>"$ROOT/etc/vmtest/missing"
 		continue
@@ -453,7 +568,8 @@ while read -r line; do
 	opt=
 	[[ $line == '? '* ]] && opt=1 line=${line#'? '}
 	[[ $line == *' -> '* ]] || die "files.txt: '$line' is not 'host path -> guest path'"
-	src=$(expand "${line%% -> *}") dst=${line#* -> }
+	src=$(host_path "$(expand "${line%% -> *}")") dst=${line#* -> }
+	[ "$GUEST" = amd64 ] || dst=${dst//x86_64-linux-gnu/$TRIPLET}
 	[[ $dst == /* ]] || die "files.txt: guest path $dst must be absolute"
 	if [ -n "$opt" ] && [ ! -e "$src" ]; then
 		echo "$src" >>"$ROOT/etc/vmtest/missing"
@@ -510,11 +626,21 @@ qemu_start() {
 		net=(-netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$FLEET_LP-10.0.2.15:9364,hostfwd=tcp:127.0.0.1:$FLEET_RP-10.0.2.15:9365"
 			-device "virtio-net-pci,netdev=n0,romfile=")
 	fi
-	"${QEMU[@]}" -accel "$accel" "${icount[@]}" -cpu max -m 1G -smp "$VM_SMP" "${QEMU_ARGS[@]}" -display none -no-reboot "${net[@]}" \
-		-serial "file:$CONSOLE" -serial "file:$RESULTS" \
+	# arm64: QEMU's virt machine (GICv3, the one that takes more than 8 vCPUs) with its PL011
+	# UART as the console and the results on a virtio console (hvc0; virtio-pci is built in).
+	local machine=(-cpu max) ports=(-serial "file:$CONSOLE" -serial "file:$RESULTS")
+	local console=ttyS0 timer=" no_timer_check"
+	if [ "$GUEST" = arm64 ]; then
+		machine=(-M "virt,gic-version=3" -cpu max)
+		ports=(-serial "file:$CONSOLE" -device "virtio-serial-pci,romfile="
+			-chardev "file,id=res0,path=$RESULTS" -device "virtconsole,chardev=res0")
+		console=ttyAMA0 timer=
+	fi
+	"${QEMU_CMD[@]}" "${machine[@]}" -accel "$accel" "${icount[@]}" -m 1G -smp "$VM_SMP" "${QEMU_ARGS[@]}" -display none -no-reboot "${net[@]}" \
+		"${ports[@]}" \
 		-chardev "pipe,id=mon0,path=$MONITOR" -mon chardev=mon0,mode=readline \
 		-kernel "$KERNEL" -initrd "$RUN/initrd.gz" \
-		-append "console=ttyS0 loglevel=7 no_timer_check panic=-1 softlockup_panic=1 softlockup_all_cpu_backtrace=1 hung_task_panic=1 panic_on_warn=0 sysrq_always_enabled=1${VM_APPEND:+ $VM_APPEND}" \
+		-append "console=$console loglevel=7$timer panic=-1 softlockup_panic=1 softlockup_all_cpu_backtrace=1 hung_task_panic=1 panic_on_warn=0 sysrq_always_enabled=1${VM_APPEND:+ $VM_APPEND}" \
 		</dev/null >"$RUN/qemu.log" 2>&1 &
 	qpid=$!
 }

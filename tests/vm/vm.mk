@@ -14,7 +14,7 @@ VM_BPF_CFLAGS := -I$(dir $(VMLINUX_H)) $(BPF_CFLAGS)
 
 # Everything bins.txt may list is built first; run.sh checks the list itself. vmtest-bins
 # builds it alone (tests/run.sh does, before it boots several kernels at once).
-VM_DEPS := lattop $(VM_BINS) $(VM_PLAIN_BINS) $(OUTPUT)/tests/host/target
+VM_DEPS := lattop $(VM_BINS) $(VM_PLAIN_BINS) $(OUTPUT)/tests/host/target $(OUTPUT)/tests/host/spanfix
 vmtest-bins: $(VM_DEPS)
 
 # Debian 12's 6.1 (VM_KERNEL=6.1, run.sh's default).
@@ -42,9 +42,28 @@ vmtest-510: $(VM_DEPS)
 vmtest-619: $(VM_DEPS)
 	$(Q)OUTPUT=$(OUTPUT) VM_KERNEL=6.19 bash tests/vm/run.sh
 
+# Debian 13's arm64 6.12 under qemu-system-aarch64 (TCG): lattop, the target and the fixtures
+# cross-built into .output-arm64 (make deps-arm64), the guest's user space from arm64 packages.
+# From another machine the cross build goes to $(OUTPUT)-arm64 (as t_arm64_build's), and a host
+# without the cross toolchain SKIPs like a host without qemu. vmtest-bins-arm64 only builds
+# (tests/run.sh, before the lanes start).
+ifeq ($(ARCH),arm64)
+vmtest-arm64: $(VM_DEPS)
+	$(Q)OUTPUT=$(OUTPUT) VM_KERNEL=6.12-arm64 bash tests/vm/run.sh
+vmtest-bins-arm64: $(VM_DEPS)
+else
+ARM64_MISSING = $(strip $(if $(shell command -v aarch64-linux-gnu-gcc),,aarch64-linux-gnu-gcc) \
+	$(if $(wildcard /usr/lib/aarch64-linux-gnu/pkgconfig/libbpf.pc),,libbpf-dev:arm64))
+vmtest-arm64 vmtest-bins-arm64:
+	$(Q)if [ -n "$(ARM64_MISSING)" ]; then \
+		echo "SKIP vm: $(ARM64_MISSING) not installed (make deps-arm64)"; echo "END vm 1"; \
+	else $(MAKE) --no-print-directory ARCH=arm64 OUTPUT=$(OUTPUT)-arm64 \
+		HOST_OUTPUT=$(OUTPUT) $@; fi
+endif
+
 # EventHeader activities against the reference implementation, on a kernel with user_events
 # that tests/vm/build-uevents-kernel.sh builds once (tests/vm/uevents/run.sh).
-vmtest-uevents: lattop $(VM_BINS) $(VM_PLAIN_BINS) $(OUTPUT)/tests/host/target
+vmtest-uevents: $(VM_DEPS)
 	$(Q)OUTPUT=$(OUTPUT) bash tests/vm/uevents/run.sh
 
 $(VM_BINS:%=%.bpf.o): $(VM_OUT)/%.bpf.o: tests/vm/fixtures/%.bpf.c $(VMLINUX_H)

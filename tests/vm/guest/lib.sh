@@ -5,7 +5,8 @@ fail() { echo "FAIL vm/$1: $2"; }
 skip() { echo "SKIP vm/$1: $2"; }
 
 # no_kvm NAME: true (after a SKIP line for NAME) when there is no /dev/kvm because /init found
-# that kvm-amd refuses to load on this kernel (PREEMPT_RT under TCG); false otherwise, so that
+# that kvm-amd refuses to load on this kernel (PREEMPT_RT under TCG) or that the arm64 guest has
+# no EL2 for KVM; false otherwise, so that
 # a /dev/kvm missing anywhere else fails the test that needs it.
 no_kvm() {
 	[ ! -c /dev/kvm ] && [ -s /run/vmtest/nokvm ] || return 1

@@ -41,8 +41,10 @@ fi
 # xdp-filter: libxdp puts its dispatcher on the device (generic XDP: a dummy device has no
 # native XDP) and attaches the filter to it as an extension program, whose link it pins in
 # bpffs; then xdp-filter exits.
+# (libxdp's objects sit in the multiarch directory: x86_64-linux-gnu, aarch64-linux-gnu on arm64)
 xdp=
-if [ ! -x /bin/xdp-filter ] || [ ! -e /usr/lib/x86_64-linux-gnu/bpf/xdp-dispatcher.o ]; then
+XDPLIB=/usr/lib/$(uname -m)-linux-gnu/bpf
+if [ ! -x /bin/xdp-filter ] || [ ! -e $XDPLIB/xdp-dispatcher.o ]; then
 	skip xdp-filter "xdp-tools is not installed on the host (apt-get install xdp-tools, or make deps): missing $(tr '\n' ' ' </etc/vmtest/missing)"
 else
 	xdp-filter load -m skb $DEV >$T/xf.out 2>&1
@@ -155,7 +157,7 @@ if [ -n "$xdp" ]; then
 	# A second program on the device (libxdp's own AF_XDP program, by xdp-loader): libxdp
 	# builds a new dispatcher and attaches both as extensions of its slots, prog0 and prog1
 	# (in run order: which is which is libxdp's to choose).
-	xdp-loader load -m skb $DEV /usr/lib/x86_64-linux-gnu/bpf/xsk_def_xdp_prog.o >$T/xl.out 2>&1
+	xdp-loader load -m skb $DEV $XDPLIB/xsk_def_xdp_prog.o >$T/xl.out 2>&1
 	expect xdp-loader-load $? 0 || cat $T/xl.out
 	disp2=$(id_of xdp_dispatcher) filt=$(id_of xdpfilt_alw_all) xsk=$(id_of xsk_def_prog)
 	lattop -b -o json -n 1 -d 0.3 --budget 0 -p type:ext >$T/e.json 2>$T/e.err
