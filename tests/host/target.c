@@ -128,60 +128,14 @@ static void *par_run(void *arg)
 	return NULL;
 }
 
-/* Run prog n times in each of t threads at once, thread i on CPU i modulo the CPUs online:
- * every CPU drives the program at the rate it can. Prints the runs made. */
-static int par(const struct bpf_program *p, unsigned t, unsigned n)
+/* Start the t jobs (n runs each), wait for them all, and print "ran TOTAL", or "error WHY
+ * after RUNS runs" when a thread could not start or a job failed (none: an error too). */
+static int run_jobs(struct par_job *jobs, unsigned t, unsigned n)
 {
-	struct par_job jobs[64] = {};
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned long long ran = 0;
 	unsigned started = 0;
 	int err = 0;
 
-	if (t < 1 || t > 64) {
-		printf("error threads must be 1..64\n");
-		return -EINVAL;
-	}
-	for (; started < t; started++) {
-		jobs[started] = (struct par_job){ .p = p, .n = n,
-						  .cpu = (int)(started % (ncpu > 0 ? ncpu : 1)) };
-		if (pthread_create(&jobs[started].th, NULL, par_run, &jobs[started]))
-			break;
-	}
-	for (unsigned i = 0; i < started; i++) {
-		pthread_join(jobs[i].th, NULL);
-		if (jobs[i].err)
-			err = jobs[i].err;
-		else
-			ran += n;
-	}
-	if (err || started < t)
-		printf("error %s after %llu runs\n", strerror(err ? err : EAGAIN), ran);
-	else
-		printf("ran %llu\n", ran);
-	return err ? -err : 0;
-}
-
-/* Run prog n times in one thread per CPU of the list "C1,C2,...", each pinned to its CPU.
- * Prints the runs made. */
-static int on_cpus(const struct bpf_program *p, unsigned n, const char *list)
-{
-	struct par_job jobs[64] = {};
-	unsigned long long ran = 0;
-	unsigned t = 0, started = 0;
-	int err = 0;
-
-	for (const char *c = list; *c && t < 64; t++) {
-		char *end;
-		long cpu = strtol(c, &end, 10);
-
-		if (end == c || cpu < 0 || cpu >= CPU_SETSIZE || (*end && *end != ',')) {
-			printf("error bad CPU list %s\n", list);
-			return -EINVAL;
-		}
-		jobs[t] = (struct par_job){ .p = p, .n = n, .cpu = (int)cpu, .strict = 1 };
-		c = *end ? end + 1 : end;
-	}
 	for (; started < t; started++)
 		if (pthread_create(&jobs[started].th, NULL, par_run, &jobs[started]))
 			break;
@@ -197,6 +151,43 @@ static int on_cpus(const struct bpf_program *p, unsigned n, const char *list)
 	else
 		printf("ran %llu\n", ran);
 	return err ? -err : 0;
+}
+
+/* Run prog n times in each of t threads at once, thread i on CPU i modulo the CPUs online:
+ * every CPU drives the program at the rate it can. Prints the runs made. */
+static int par(const struct bpf_program *p, unsigned t, unsigned n)
+{
+	struct par_job jobs[64] = {};
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (t < 1 || t > 64) {
+		printf("error threads must be 1..64\n");
+		return -EINVAL;
+	}
+	for (unsigned i = 0; i < t; i++)
+		jobs[i] = (struct par_job){ .p = p, .n = n, .cpu = (int)(i % (ncpu > 0 ? ncpu : 1)) };
+	return run_jobs(jobs, t, n);
+}
+
+/* Run prog n times in one thread per CPU of the list "C1,C2,...", each pinned to its CPU.
+ * Prints the runs made. */
+static int on_cpus(const struct bpf_program *p, unsigned n, const char *list)
+{
+	struct par_job jobs[64] = {};
+	unsigned t = 0;
+
+	for (const char *c = list; *c && t < 64; t++) {
+		char *end;
+		long cpu = strtol(c, &end, 10);
+
+		if (end == c || cpu < 0 || cpu >= CPU_SETSIZE || (*end && *end != ',')) {
+			printf("error bad CPU list %s\n", list);
+			return -EINVAL;
+		}
+		jobs[t] = (struct par_job){ .p = p, .n = n, .cpu = (int)cpu, .strict = 1 };
+		c = *end ? end + 1 : end;
+	}
+	return run_jobs(jobs, t, n);
 }
 
 /* Print prog's bpf_stats counters. */

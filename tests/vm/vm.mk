@@ -13,8 +13,10 @@ VM_PLAIN_BINS := $(addprefix $(VM_OUT)/,$(VM_PLAIN))
 VM_BPF_CFLAGS := -I$(dir $(VMLINUX_H)) $(BPF_CFLAGS)
 
 # Everything bins.txt may list is built first; run.sh checks the list itself. vmtest-bins
-# builds it alone (tests/run.sh does, before it boots several kernels at once).
-VM_DEPS := lattop $(VM_BINS) $(VM_PLAIN_BINS) $(OUTPUT)/tests/host/target $(OUTPUT)/tests/host/spanfix
+# builds it alone (tests/run.sh does, before it boots several kernels at once). $(BIN), not
+# lattop: in the arm64 build (vmtest-arm64) the lattop rule would copy the arm64 binary over
+# the host's ./lattop, which every host test runs; the image takes $(OUTPUT)/lattop.
+VM_DEPS := $(BIN) $(VM_BINS) $(VM_PLAIN_BINS) $(OUTPUT)/tests/host/target $(OUTPUT)/tests/host/spanfix
 vmtest-bins: $(VM_DEPS)
 
 # Debian 12's 6.1 (VM_KERNEL=6.1, run.sh's default).
