@@ -23,12 +23,12 @@
 #include "base/evhdr.h"
 #include "base/spsc.h"
 #include "collect/ehtrace.h"
+#include "collect/progagg.h"
 #include "collect/tpformat.h"
 
 #define RING_PAGES 256	    /* 1 MiB of samples per tracepoint and CPU */
 #define QUEUE_SAMPLES 65536 /* samples between two drains of the UI thread */
 #define POLL_MS 50	    /* the reader's longest sleep */
-#define MAX_RINGS 1024	    /* tracepoints x CPUs */
 #define TRACE_ENTRY_SIZE 8  /* the common fields before a user_events payload */
 
 
@@ -44,8 +44,9 @@ struct ehtrace {
 	struct spsc *q;
 	int data_fd; /* user_events_data: our registrations live as long as it is open */
 	uint32_t enabled[EHPAIR_TP_MAX]; /* the bits the kernel sets while someone listens */
-	struct ring ring[MAX_RINGS];
-	int nring;
+	struct ring *ring;  /* one per tracepoint and online CPU, nring of cap */
+	struct pollfd *pfd; /* the reader's, one per ring */
+	int nring, cap;
 	pthread_t thread;
 	bool started;
 	atomic_bool stop; /* UI thread writes (release), reader reads (acquire) */
@@ -137,13 +138,14 @@ static long tp_id(const char *name)
 static int open_ring(struct ehtrace *t, int tp, long id, int cpu)
 {
 	struct perf_event_attr a = {};
-	struct ring *r = &t->ring[t->nring];
 	size_t len = (size_t)(RING_PAGES + 1) * (size_t)t->page;
+	struct ring *r;
 	void *m;
 	int fd;
 
-	if (t->nring == MAX_RINGS)
+	if (t->nring == t->cap)
 		return -E2BIG;
+	r = &t->ring[t->nring];
 	a.type = PERF_TYPE_TRACEPOINT;
 	a.size = sizeof(a);
 	a.config = (uint64_t)id;
@@ -254,7 +256,7 @@ static uint64_t mono_ns(void)
 static void *reader(void *arg)
 {
 	struct ehtrace *t = arg;
-	struct pollfd pfd[MAX_RINGS];
+	struct pollfd *pfd = t->pfd;
 	bool last = false;
 
 	for (int i = 0; i < t->nring; i++)
@@ -274,7 +276,8 @@ static void *reader(void *arg)
 static int open_all(struct ehtrace *t, const struct ehtrace_spec *sp, int n, char *err,
 		    size_t errlen)
 {
-	int ncpu = (int)sysconf(_SC_NPROCESSORS_CONF), e;
+	/* Every possible CPU id (sparse ids included; an offline one has no ring: open_ring). */
+	int ncpu = progagg__ncpu(), e;
 
 	for (int i = 0; i < n; i++) {
 		e = ehpair__add(t->pair, sp[i].tp, sp[i].activity[0] ? sp[i].activity : NULL,
@@ -288,6 +291,13 @@ static int open_all(struct ehtrace *t, const struct ehtrace_spec *sp, int n, cha
 				 sp[i].tp);
 			return -ENOENT;
 		}
+	}
+	t->cap = ehpair__ntp(t->pair) * ncpu;
+	t->ring = calloc((size_t)t->cap, sizeof(*t->ring));
+	t->pfd = calloc((size_t)t->cap, sizeof(*t->pfd));
+	if (!t->ring || !t->pfd) {
+		snprintf(err, errlen, "out of memory for %d perf rings", t->cap);
+		return -ENOMEM;
 	}
 	for (int i = 0; i < ehpair__ntp(t->pair); i++) {
 		const char *name = ehpair__tp_name(t->pair, i);
@@ -407,5 +417,7 @@ void ehtrace__free(struct ehtrace *t)
 		close(t->data_fd);
 	ehpair__free(t->pair);
 	spsc__free(t->q);
+	free(t->ring);
+	free(t->pfd);
 	free(t);
 }
