@@ -86,7 +86,7 @@ struct collector *collector__new(size_t qcap)
 		goto fail;
 	}
 	if (ncpu > LAT_CPUS_LIMIT) {
-		err = -E2BIG; /* the session says what: collector__cpu_limit_msg */
+		err = -E2BIG; /* the session says what (session.c open_shared) */
 		goto fail;
 	}
 	/* A queue per possible CPU: each CPU's records stay in order, whatever its id. */

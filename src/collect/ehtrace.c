@@ -44,7 +44,7 @@ struct ehtrace {
 	struct spsc *q;
 	int data_fd; /* user_events_data: our registrations live as long as it is open */
 	uint32_t enabled[EHPAIR_TP_MAX]; /* the bits the kernel sets while someone listens */
-	struct ring *ring;  /* one per tracepoint and online CPU, nring of cap */
+	struct ring *ring;  /* one per tracepoint and online CPU: nring used of cap (x possible) */
 	struct pollfd *pfd; /* the reader's, one per ring */
 	int nring, cap;
 	pthread_t thread;

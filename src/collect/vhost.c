@@ -34,7 +34,7 @@ struct vhost {
 	int agg_ncpu;                  /* CPUs per segment in lat_agg; 0: samples go as events */
 	struct aggset *agg;            /* the segments' aggregates (NULL on the ring buffer) */
 	struct progagg_delta *scratch; /* one harvest's buckets */
-	const struct lat_vhost_cpu_counters *vcpu; /* the vcpu array mapped (NULL: read by lookups) */
+	const struct lat_vhost_cpu_counters *vcpu; /* the vcpu array mapped (NULL: not loaded) */
 	size_t vcpu_len;
 	int ncpu; /* possible CPUs: vcpu's entries */
 };
