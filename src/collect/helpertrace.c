@@ -47,6 +47,7 @@ struct helpertrace {
 	struct helper_probe *p;
 	int n, cap;
 	uint64_t retired_misses;
+	uint64_t retired_time, retired_calls; /* bpf_stats of the probes already detached */
 	uint64_t base_busy;    /* the slots' busy sum when this tracer was created */
 	uint64_t base_foreign; /* the slots' foreign sum then (the slots outlive the tracer) */
 	struct progtrace *pt;  /* aggregation: its path, budget and sink (NULL: events only) */
@@ -123,6 +124,25 @@ static uint64_t probe_misses(const struct helper_probe *p)
 	       progstats__recursion_misses(bpf_program__fd(k->progs.lat_helper_entry2)) +
 	       progstats__recursion_misses(bpf_program__fd(k->progs.lat_helper_entry_btf2)) +
 	       progstats__recursion_misses(bpf_program__fd(k->progs.lat_helper_exit2));
+}
+
+/* Add probe p's programs' bpf_stats run time to *t and the calls it saw (its entry program's
+ * runs) to *calls. */
+static void probe_stats(const struct helper_probe *p, uint64_t *t, uint64_t *calls)
+{
+	const struct helpertrace_bpf *k = p->skel;
+
+	if (p->kprobe) {
+		progstats__run_add(bpf_program__fd(k->progs.lat_helper_kentry), t, calls);
+		progstats__run_add(bpf_program__fd(k->progs.lat_helper_kexit), t, NULL);
+		return;
+	}
+	progstats__run_add(bpf_program__fd(k->progs.lat_helper_entry), t, calls);
+	progstats__run_add(bpf_program__fd(k->progs.lat_helper_entry_btf), t, calls);
+	progstats__run_add(bpf_program__fd(k->progs.lat_helper_exit), t, NULL);
+	progstats__run_add(bpf_program__fd(k->progs.lat_helper_entry2), t, NULL);
+	progstats__run_add(bpf_program__fd(k->progs.lat_helper_entry_btf2), t, NULL);
+	progstats__run_add(bpf_program__fd(k->progs.lat_helper_exit2), t, NULL);
 }
 
 /* Does func's BTF type its first argument as struct bpf_map *? Then its fentry probe can load
@@ -252,6 +272,7 @@ void helpertrace__detach_all(struct helpertrace *ht)
 	helpertrace__harvest(ht, true);
 	for (int i = 0; i < ht->n; i++) {
 		ht->retired_misses += probe_misses(&ht->p[i]);
+		probe_stats(&ht->p[i], &ht->retired_time, &ht->retired_calls);
 		aggset__free(ht->p[i].agg);
 		if (ht->pt)
 			progtrace__agg_release(ht->pt, ht->p[i].agg_bytes);
@@ -943,6 +964,15 @@ uint64_t helpertrace__recursion_misses(const struct helpertrace *ht)
 	for (int i = 0; i < ht->n; i++)
 		sum += probe_misses(&ht->p[i]);
 	return sum;
+}
+
+void helpertrace__probe_stats(const struct helpertrace *ht, uint64_t *run_time_ns,
+			      uint64_t *calls)
+{
+	*run_time_ns = ht->retired_time;
+	*calls = ht->retired_calls;
+	for (int i = 0; i < ht->n; i++)
+		probe_stats(&ht->p[i], run_time_ns, calls);
 }
 
 /* Helper calls skipped because a traced call held their slot. */

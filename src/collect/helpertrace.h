@@ -62,6 +62,11 @@ void helpertrace__harvest(struct helpertrace *ht, bool force);
 int helpertrace__count(const struct helpertrace *ht);
 /* Sum of recursion_misses over the helper probes. */
 uint64_t helpertrace__recursion_misses(const struct helpertrace *ht);
+/* What the helper probes' own programs took (bpf_stats run time, needs bpf_stats on) and the
+ * helper calls they saw (watched or not), since the tracer was created (detach_all keeps the
+ * totals). */
+void helpertrace__probe_stats(const struct helpertrace *ht, uint64_t *run_time_ns,
+			      uint64_t *calls);
 /* Helper calls lost because a traced call was already in flight at the same program depth
  * (a traced map function called inside another, e.g. a lookup in a for_each callback), summed
  * over CPUs, since the tracer was created (detach_all keeps the count). */

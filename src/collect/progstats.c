@@ -201,6 +201,18 @@ uint64_t progstats__recursion_misses(int fd)
 	return info.recursion_misses;
 }
 
+void progstats__run_add(int fd, uint64_t *run_time_ns, uint64_t *runs)
+{
+	struct bpf_prog_info info;
+
+	if (fd < 0)
+		return;
+	prog_info(fd, &info);
+	*run_time_ns += info.run_time_ns;
+	if (runs)
+		*runs += info.run_cnt;
+}
+
 /* The prog_id line of one fdinfo file (a program or a link), or 0. */
 uint32_t progstats__fdinfo_prog_id(int dirfd, const char *name)
 {

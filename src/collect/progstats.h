@@ -39,5 +39,8 @@ int progstats__own_ids(uint32_t *ids, int max);
 uint32_t progstats__fdinfo_prog_id(int dirfd, const char *name);
 /* The kernel's recursion_misses count of the program behind fd (0 when unreadable). */
 uint64_t progstats__recursion_misses(int fd);
+/* Add the bpf_stats of the program behind fd (nothing for fd < 0 or an unreadable one) to
+ * *run_time_ns and, when runs is set, its run count to *runs. */
+void progstats__run_add(int fd, uint64_t *run_time_ns, uint64_t *runs);
 
 #endif /* LAT_PROGSTATS_H */

@@ -717,14 +717,8 @@ int progtrace__runs(const struct progtrace *pt, uint32_t id, uint64_t *runs, uin
 /* Add one program's bpf_stats to *t and *n (n: only when runs is set). */
 static void prog_stats_add(const struct bpf_program *p, uint64_t *t, uint64_t *n)
 {
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
-
-	if (!p || bpf_program__fd(p) < 0 || bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
-		return;
-	*t += info.run_time_ns;
-	if (n)
-		*n += info.run_cnt;
+	if (p)
+		progstats__run_add(bpf_program__fd(p), t, n);
 }
 
 /* bpf_stats of the probes on program id. */

@@ -462,6 +462,12 @@ void model__set_stats(struct model *m, struct series *s, uint64_t cnt, uint64_t 
 	s->run_cnt = run_cnt;
 }
 
+void model__add_helper_cost(struct model *m, struct series *s, uint64_t ns)
+{
+	series__touch(m, s);
+	s->st_open.helper_ns += ns;
+}
+
 /* Apply a complete scan of loaded programs. */
 void model__apply_stats(struct model *m, const struct prog_stat *st, size_t n, uint64_t now_ns)
 {
@@ -809,6 +815,7 @@ static int series__close(struct model *m, struct series *s)
 	s->st_last = s->st_open;
 	s->st_cum.cnt += s->st_open.cnt;
 	s->st_cum.time_ns += s->st_open.time_ns;
+	s->st_cum.helper_ns += s->st_open.helper_ns;
 	memset(&s->st_open, 0, sizeof(s->st_open));
 	if (!s->has_hist)
 		return 0;
@@ -1051,7 +1058,8 @@ void model__row(const struct model *m, const struct series *s, bool cumulative, 
 /* CPU cost of the attached probes: the runs they timed times what each probed run costs,
  * measured at start-up (run_cost_ns), or the probe floor where it was not (a recording from
  * before it, the ring buffer's path); per program, what its probes' own programs took per
- * run (probe_ns, bpf_stats) where that is more. */
+ * run (probe_ns, bpf_stats) where that is more; plus, in helpers mode, its share of what the
+ * helper probes took (st_*.helper_ns). */
 double model__probe_cost_pct(const struct model *m, bool cumulative)
 {
 	uint64_t span_ns = cumulative ? m->last_end_ns - m->cum_start_ns
@@ -1069,6 +1077,7 @@ double model__probe_cost_pct(const struct model *m, bool cumulative)
 			continue;
 		runs = cumulative ? s->h_cum.count : s->h_last.count;
 		ns += (double)runs * (double)(s->probe_ns > per_run ? s->probe_ns : per_run);
+		ns += (double)(cumulative ? s->st_cum.helper_ns : s->st_last.helper_ns);
 	}
 	return ns / (double)span_ns * 100.0;
 }

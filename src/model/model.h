@@ -56,6 +56,9 @@ enum series_src {
 struct series_counts {
 	uint64_t cnt;     /* runs (stats) */
 	uint64_t time_ns; /* run time (stats) */
+	/* Helpers mode: what the helper probes' own programs took (bpf_stats), this program's
+	 * share by its helper calls (session/kind_helpers.c). */
+	uint64_t helper_ns;
 };
 
 struct series {
@@ -95,6 +98,10 @@ struct series {
 	 * bpf_stats (0: not measured): the cost counts the larger of it and the run cost
 	 * measured at start-up, since runs far apart cost more than the start-up's tight loop. */
 	uint64_t probe_ns;
+	/* Helpers mode: what the helper probes took per run of this program (its share of their
+	 * bpf_stats run time by its helper calls, over its runs) in the last interval where it
+	 * ran; it adds to probe_ns in the plan and the cost (0: not measured). */
+	uint64_t helper_ns;
 	/* Who holds the program and where it is attached (a program series on a live host or
 	 * from a recording; NULL when not known). attr_gen grows with every change. */
 	struct prog_attr *attr;
@@ -294,6 +301,8 @@ struct prog_stat {
 	char type_name[32];
 	uint64_t run_cnt, run_time_ns, recursion_misses;
 };
+/* Add ns of helper-probe time (this program's share) to series s's open interval. */
+void model__add_helper_cost(struct model *m, struct series *s, uint64_t ns);
 /* Apply a complete scan of loaded programs: new ones appear, missing ones are marked gone;
  * their counters are taken unless m->no_stats. */
 void model__apply_stats(struct model *m, const struct prog_stat *st, size_t n, uint64_t now_ns);
@@ -376,8 +385,9 @@ struct row {
 /* The owner and attach summaries of a row (struct row's owner and attach) from a. */
 void model__attr_owner(const struct prog_attr *a, char *buf, size_t len);
 void model__attr_attach(const struct prog_attr *a, char *buf, size_t len);
-/* Estimated CPU cost of the attached probes in the last interval (or cumulative), in percent
- * of one CPU: probed runs per second x the probe floor. */
+/* CPU cost of the attached probes in the last interval (or cumulative), in percent of one
+ * CPU: probed runs per second x what a probed run costs (model.c says which figure), plus the
+ * helper probes' measured time in helpers mode. */
 double model__probe_cost_pct(const struct model *m, bool cumulative);
 /* Compute a row for series s from the last interval or the cumulative figures. */
 void model__row(const struct model *m, const struct series *s, bool cumulative, struct row *r);

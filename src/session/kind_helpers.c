@@ -24,6 +24,9 @@ struct helpers_kind {
 	uint64_t key;             /* which programs the probes were set up for */
 	uint64_t busy_retired;    /* helper_busy of probe sets already freed */
 	uint64_t foreign_retired; /* helper_foreign of probe sets already freed */
+	/* The helper probes' bpf_stats run time already shared out (they start at 0 with hk->ht:
+	 * what they take from their first call on is counted). */
+	uint64_t cost_t;
 };
 
 /* One probed program's helper sites (helpers_sync). */
@@ -179,6 +182,67 @@ static void helpers_harvest(struct session *s, struct kind *k, bool force)
 		helpertrace__harvest(hk->ht, false);
 }
 
+/* The program's runs in the open interval: timed ones where it is measured, else bpf_stats. */
+static uint64_t prog_runs(const struct series *p)
+{
+	return p->meas_open && p->has_hist ? p->h_open.count : p->st_open.cnt;
+}
+
+/* A helper row's weight in sharing out the helper probes' time: its calls in the open interval,
+ * or 1 each when no row had any (calls of unwatched programs alone); 0 for a program no longer
+ * watched. */
+static uint64_t row_weight(const struct session *s, const struct series *h, bool by_calls)
+{
+	if (h->kind != LAT_EV_HELPER || !progtrace__attached(kind_progs__tracer(s), h->id))
+		return 0;
+	if (!by_calls)
+		return 1;
+	return h->has_hist ? h->h_open.count : 0;
+}
+
+/* What the helper probes took since the last close (their own bpf_stats run time: the calls of
+ * unwatched programs that reach the probed functions included, since watching causes it too),
+ * shared among the watched programs by their measured helper calls in the open interval, or by
+ * their helper rows when none was measured: each one's share goes to its open interval (the cost
+ * it adds, model.c) and, per run, to its helper_ns (the budget's plan). Needs bpf_stats. */
+static void helpers_closing(struct session *s, struct kind *k)
+{
+	struct helpers_kind *hk = k->st;
+	struct model *m = s->m;
+	uint64_t t, calls, dt, all = 0;
+	bool by_calls = true;
+
+	if (!hk->ht || s->o->no_stats)
+		return;
+	helpertrace__probe_stats(hk->ht, &t, &calls);
+	dt = t > hk->cost_t ? t - hk->cost_t : 0;
+	for (size_t i = 0; i < m->n; i++)
+		all += row_weight(s, &m->s[i], true);
+	if (!all) {
+		by_calls = false;
+		for (size_t i = 0; i < m->n; i++)
+			all += row_weight(s, &m->s[i], false);
+	}
+	if (!dt || !all)
+		return; /* no helper row yet: the time waits for the first */
+	hk->cost_t = t;
+	for (size_t i = 0; i < m->n; i++) {
+		const struct series *h = &m->s[i];
+		uint64_t w = row_weight(s, h, by_calls);
+		struct series *p;
+
+		if (w && (p = model__find(m, LAT_EV_PROG, h->id, 0, 0)))
+			model__add_helper_cost(m, p, (uint64_t)((double)dt * w / all));
+	}
+	for (size_t i = 0; i < m->n; i++) {
+		struct series *p = &m->s[i];
+		uint64_t runs;
+
+		if (p->kind == LAT_EV_PROG && p->st_open.helper_ns && (runs = prog_runs(p)))
+			p->helper_ns = p->st_open.helper_ns / runs;
+	}
+}
+
 /* Recursion misses of the probes; helper calls lost to a traced call already in flight
  * (helper_busy), and calls from a program that interrupted a watched one (hardirq, softirq,
  * NMI: helper_foreign), not attributed to it: named loss counters from the first time helpers
@@ -238,6 +302,10 @@ static void helpers_mode_changed(struct session *s, struct kind *k)
 	helpertrace__free(hk->ht);
 	hk->ht = NULL;
 	hk->key = 0;
+	hk->cost_t = 0;
+	/* No helper probe is left: watching a program costs only its own probes again. */
+	for (size_t i = 0; i < s->m->n; i++)
+		s->m->s[i].helper_ns = 0;
 }
 
 /* Helpers mode shows program se when its helper probes are attached. */
@@ -256,6 +324,7 @@ const struct kind_ops kind_helpers = {
 	.why = helpers_why,
 	.harvest = helpers_harvest,
 	.losses = helpers_losses,
+	.closing = helpers_closing,
 	.sync = helpers_sync,
 	.modes = 1u << MODE_HELPERS,
 	.enter = helpers_enter,

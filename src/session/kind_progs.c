@@ -568,10 +568,12 @@ static int gather(struct session *s, struct progs_kind *pk)
 			.id = se->id,
 			.rate = last_rate(s, se),
 			.run_ns = (double)se->probe_ns,
+			.extra_ns = (double)se->helper_ns,
 			.attached = progtrace__attached(pk->pt, se->id),
 		};
 		if (fixed > 0) { /* one run a second that costs the share asked for */
 			pk->cand[pk->ncand - 1].rate = 1;
+			pk->cand[pk->ncand - 1].extra_ns = 0;
 			pk->cand[pk->ncand - 1].run_ns =
 				fixed / 100 * (s->m->ncpu > 0 ? s->m->ncpu : 1) * 1e9;
 		}
@@ -654,7 +656,7 @@ static void progs_sync(struct session *s, struct kind *k)
 			snprintf(se->note, sizeof(se->note),
 				 NOTE_BUDGET ": needs %.3g%% of the machine's CPU, the budget is "
 				 "%.3g%%",
-				 watchplan__cost_pct(p->rate, p->run_ns > run_ns ? p->run_ns : run_ns,
+				 watchplan__cost_pct(p->rate, watchplan__run_ns(p, (double)run_ns),
 						     s->m->ncpu),
 				 pk->wp.budget_pct);
 		else if (p && !strncmp(se->note, NOTE_BUDGET, strlen(NOTE_BUDGET)))

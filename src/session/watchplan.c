@@ -91,6 +91,11 @@ static uint64_t turn_len(const struct watchplan *wp, int switches, int ncpu,
 	return need > (double)interval_ns ? (uint64_t)need : interval_ns;
 }
 
+double watchplan__run_ns(const struct wp_prog *p, double run_ns)
+{
+	return (p->run_ns > run_ns ? p->run_ns : run_ns) + p->extra_ns;
+}
+
 int watchplan__plan(struct watchplan *wp, struct wp_prog *p, size_t n, double run_ns, int ncpu,
 		    uint64_t now, uint64_t interval_ns)
 {
@@ -100,7 +105,7 @@ int watchplan__plan(struct watchplan *wp, struct wp_prog *p, size_t n, double ru
 	wp->want_pct = 0;
 	wp->nover = 0;
 	for (size_t i = 0; i < n; i++) {
-		cost[i] = watchplan__cost_pct(p[i].rate, p[i].run_ns > run_ns ? p[i].run_ns : run_ns,
+		cost[i] = watchplan__cost_pct(p[i].rate, watchplan__run_ns(&p[i], run_ns),
 					      ncpu);
 		wp->want_pct += cost[i];
 	}

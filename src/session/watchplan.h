@@ -37,6 +37,7 @@ struct wp_prog {
 	uint32_t id;
 	double rate;   /* runs a second (the last interval), < 0 when unknown */
 	double run_ns; /* what watching one run costs, when more than the plan's run_ns (0) */
+	double extra_ns; /* added to a run's cost whatever the above (helpers mode's probes) */
 	bool attached; /* probes on it now */
 	/* Set by watchplan__plan: */
 	bool want;     /* watch it from now on */
@@ -64,6 +65,9 @@ struct watchplan {
 /* Cost in % of the machine's CPU of a program running rate times a second, each run costing
  * run_ns more with probes, on ncpu CPUs. */
 double watchplan__cost_pct(double rate, double run_ns, int ncpu);
+
+/* What one run of p costs watched, when the plan's figure for a run is run_ns. */
+double watchplan__run_ns(const struct wp_prog *p, double run_ns);
 
 /* Decide which of p[0..n) to watch from now (ns): sets want/over/turns. p must be sorted by
  * id. interval_ns is the session's interval. Returns the number wanted. */

@@ -3,6 +3,7 @@
  * test_model.c - the aggregated model: stats deltas, intervals, gone programs, events,
  * cumulative figures, reset and loss counters.
  */
+#include <math.h>
 #include <string.h>
 
 #include "model/model.h"
@@ -96,6 +97,39 @@ static void test_events(void)
 	model__row(m, s, true, &r);
 	ASSERT_EQ(r.count, 0, "reset");
 	ASSERT_EQ(m->n, 1, "series stays");
+out:
+	model__free(m);
+}
+
+/* The probes' cost: 1,000 probed runs at 200 ns each in a 1 s interval is 0.02% of a CPU; the
+ * helper probes' 300,000 ns attributed to the program add 0.03%, in the interval and
+ * cumulatively; a reset forgets the cumulative share. */
+static void test_probe_cost(void)
+{
+	struct model *m = model__new(0);
+	struct lat_event e = { .kind = LAT_EV_PROG, .id = 9, .dur_ns = 500 };
+	struct series *s;
+
+	m->run_cost_ns = 200;
+	m->ncpu = 2;
+	for (int i = 0; i < 1000; i++)
+		ASSERT_OK(model__add_event(m, &e, SRC_FENTRY), "add");
+	s = model__find(m, LAT_EV_PROG, 9, 0, 0);
+	if (!ASSERT_NONNULL(s, "series 9"))
+		goto out;
+	model__close_interval(m, S);
+	ASSERT_TRUE(fabs(model__probe_cost_pct(m, false) - 0.02) < 1e-9, "runs x run cost");
+	for (int i = 0; i < 1000; i++)
+		ASSERT_OK(model__add_event(m, &e, SRC_FENTRY), "add");
+	model__add_helper_cost(m, s, 300000);
+	model__close_interval(m, 2 * S);
+	ASSERT_TRUE(fabs(model__probe_cost_pct(m, false) - 0.05) < 1e-9, "plus the helpers'");
+	ASSERT_TRUE(fabs(model__probe_machine_pct(m, false) - 0.025) < 1e-9, "of 2 CPUs");
+	ASSERT_EQ(s->st_cum.helper_ns, 300000, "cumulative share");
+	model__close_interval(m, 3 * S);
+	ASSERT_EQ(s->st_last.helper_ns, 0, "an interval without helper time");
+	model__reset(m, 3 * S);
+	ASSERT_EQ(s->st_cum.helper_ns, 0, "reset");
 out:
 	model__free(m);
 }
@@ -438,6 +472,7 @@ int main(void)
 	RUN_TEST(test_stats_deltas);
 	RUN_TEST(test_gone);
 	RUN_TEST(test_events);
+	RUN_TEST(test_probe_cost);
 	RUN_TEST(test_many_series);
 	RUN_TEST(test_losses);
 	RUN_TEST(test_p99_history);

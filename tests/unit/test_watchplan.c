@@ -106,6 +106,28 @@ static void test_turns(void)
 	ASSERT_TRUE(wp.rounds >= 1, "the turns wrapped");
 }
 
+/* Helpers mode's probes add to a run's cost whatever its base: two programs of 0.4% each fit
+ * a 1% budget, but not with 40 ns of helper probes on each 100 ns run (0.56% each). */
+static void test_extra(void)
+{
+	struct watchplan wp = { .budget_pct = 1.0 };
+	struct wp_prog p[2];
+
+	two_a_turn(p, 2);
+	ASSERT_EQ(watchplan__plan(&wp, p, 2, 100, 2, SEC, SEC), 2, "both fit");
+	ASSERT_TRUE(!p[0].turns, "no turns");
+	ASSERT_TRUE(fabs(watchplan__run_ns(&p[0], 100) - 100) < 1e-9, "base only");
+	p[0].run_ns = 150; /* more than the plan's figure: it counts instead, helpers on top */
+	p[0].extra_ns = p[1].extra_ns = 40;
+	ASSERT_TRUE(fabs(watchplan__run_ns(&p[0], 100) - 190) < 1e-9, "150 + 40");
+	ASSERT_TRUE(fabs(watchplan__run_ns(&p[1], 100) - 140) < 1e-9, "100 + 40");
+	p[0].run_ns = 0;
+	wp = (struct watchplan){ .budget_pct = 1.0 };
+	watchplan__plan(&wp, p, 2, 100, 2, SEC, SEC);
+	ASSERT_TRUE(p[0].turns && p[1].turns, "in turns once the helper probes count");
+	ASSERT_TRUE(fabs(wp.want_pct - 1.12) < 1e-9, "2 x 0.56%");
+}
+
 /* Switching costs: 10 ms a switch, budget 1% of 2 CPUs = 20 ms a second, a tenth of it for
  * switching = 2 ms a second: six switches need 30 s of turn. */
 static void test_turn_length(void)
@@ -174,6 +196,7 @@ int main(void)
 	RUN_TEST(test_cost);
 	RUN_TEST(test_all_fit);
 	RUN_TEST(test_turns);
+	RUN_TEST(test_extra);
 	RUN_TEST(test_turn_length);
 	RUN_TEST(test_turn_holds);
 	RUN_TEST(test_parse);

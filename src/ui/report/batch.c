@@ -390,6 +390,11 @@ static void json_row(struct jsonw *w, const struct session *s, const struct colu
 		jsonw__bool_field(w, "sampled", true);
 	if (r->s->probe_ns)
 		jsonw__u64_field(w, "probe_ns", r->s->probe_ns);
+	if (r->s->helper_ns)
+		jsonw__u64_field(w, "helper_ns", r->s->helper_ns);
+	if (r->s->st_cum.helper_ns)
+		jsonw__u64_field(w, "helper_probe_ns",
+				 s->o->cumulative ? r->s->st_cum.helper_ns : r->s->st_last.helper_ns);
 	if (r->s->note[0])
 		jsonw__string_field(w, "note", r->s->note);
 	batch__json_attr(w, r->s->attr);
