@@ -132,7 +132,7 @@ UI_SHIMS := $(patsubst tests/ui/%.c,$(OUTPUT)/tests/ui/%.so,$(wildcard tests/ui/
 
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all test unit install uninstall clean format bench fuzz vmtest vmtest-rt vmtest-510 vmtest-619 vmtest-612 vmtest-612-rt vmtest-612-full vmtest-bins vmtest-uevents vmbench deps
+.PHONY: all test unit install uninstall clean format bench fuzz vmtest vmtest-rt vmtest-510 vmtest-619 vmtest-612 vmtest-612-rt vmtest-612-full vmtest-bins vmtest-uevents vmbench vmbench-scale deps
 .PHONY: completions deb test-trixie mixin image deps-arm64 vmtest-arm64 vmtest-bins-arm64
 
 # A native build also leaves ./lattop in the tree, for the tests and for trying it out; a cross

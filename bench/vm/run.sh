@@ -54,6 +54,8 @@ printf 'VMB_ROUNDS=%s\nVMB_CALLS=%s\nVMB_REPEAT=%s\nVMB_OBS="%s"\nVMB_ICOUNT=%s\
 	"${VMB_ROUNDS:-3}" "${VMB_CALLS:-5}" "${VMB_REPEAT:-20000}" "$OBS" "${VMB_ICOUNT:+1}" \
 	"${VMB_DIAG:+1}" \
 	>>"$OUT/guest/vmbench.conf"
+printf 'VMB_SCALE_N=%s\nVMB_SCALE_SECS=%s\n' "${VMB_SCALE_N:-1000}" "${VMB_SCALE_SECS:-20}" \
+	>>"$OUT/guest/vmbench.conf"
 rm -f "$OUT/results.log"
 rc=0
 # multi-threaded TCG: the vCPUs must really run at once for the "all vCPUs driving" side.
@@ -70,8 +72,12 @@ reliable) append="tsc=reliable${append:+ $append}" ;;
 watchdog) ;;
 *) echo "vmbench: VMB_TSC must be reliable or watchdog, not '$VMB_TSC'" >&2; exit 2 ;;
 esac
+# VMB_SCALE=1 (make vmbench-scale): the scale benchmark instead (x_vmscale.sh: VMB_SCALE_N
+# programs, 1000, against 10; VMB_SCALE_SECS, 20, measured once all are probed).
+guest=x_vmbench
+[ -z "${VMB_SCALE:-}" ] || guest=x_vmscale
 OUTPUT=$OUTPUT VM_APPEND=$append VM_SMP=${VMB_SMP:-4} VM_TCG_THREAD=$tcg VM_ICOUNT=$icount \
-	VM_TESTS=x_vmbench VM_GUEST_EXTRA=$OUT/guest \
+	VM_TESTS=$guest VM_GUEST_EXTRA=$OUT/guest \
 	VM_BINS_EXTRA=$OUT/bins.txt VM_TEST_TIMEOUT=${VM_TEST_TIMEOUT:-2400} \
 	VM_RESULTS_OUT=$OUT/results.log bash tests/vm/run.sh || rc=$?
 if [ -s "$OUT/results.log" ]; then

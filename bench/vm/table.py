@@ -60,12 +60,40 @@ def spread(vals, fmt="{:.0f}"):
     return (fmt + " [" + fmt + " .. " + fmt + "]").format(med, min(vals), max(vals))
 
 
+def scale_table(info, sides, checks):
+    """make vmbench-scale: N probed programs against 10, as ratios."""
+    print(f"VM scale benchmark: kernel {info.get('kernel', '?')}, {info.get('ncpu', '?')} vCPUs "
+          f"(QEMU TCG), every program probed (--budget max), 1 s intervals, "
+          f"{info.get('secs', '?')} s measured after the probes were on every program")
+    print()
+    base = sides[0]
+    print(f"| figure | {base['n']} programs | " +
+          " | ".join(f"{x['n']} programs | ratio" for x in sides[1:]) + " |")
+    print("|---|---|" + "---|---|" * (len(sides) - 1))
+    for key, label in (("attach_s", "start until every program is probed (s)"),
+                       ("ui_pct", "UI thread CPU (% of a core)"),
+                       ("proc_pct", "process CPU (% of a core)"),
+                       ("hwm_kib", "peak memory, VmHWM (KiB)")):
+        b = float(base[key])
+        cells = []
+        for x in sides[1:]:
+            v = float(x[key])
+            cells.append(f"{x[key]} | {v / b:.2f}" if b > 0 else f"{x[key]} | -")
+        print(f"| {label} | {base[key]} | " + " | ".join(cells) + " |")
+    bad = [c for c in checks if c.startswith("FAIL")]
+    print()
+    print(f"Checks: {len(checks) - len(bad)} passed, {len(bad)} failed")
+    for c in bad:
+        print("  " + c)
+
+
 def main():
     info, bare, added, ratio, cpu, reports, checks = {}, {}, {}, {}, {}, {}, []
-    meas = {}
+    meas, calib, scale = {}, {}, []
     for line in open(sys.argv[1], errors="replace"):
         line = line.rstrip("\n")
-        if line.startswith(("PASS vm/vmbench", "FAIL vm/vmbench")):
+        if line.startswith(("PASS vm/vmbench", "FAIL vm/vmbench", "PASS vm/vmscale",
+                            "FAIL vm/vmscale")):
             checks.append(line)
         if not line.startswith("VMB "):
             continue
@@ -73,7 +101,13 @@ def main():
         if line.startswith("VMB info"):
             info = f
             continue
+        if line.startswith("VMB scale"):
+            scale.append(f)
+            continue
         r = int(f["round"])
+        if " calib " in line:
+            calib[r] = int(f["run_cost_ns"])
+            continue
         m = re.match(r"VMB round=\d+ (\w+report) (.*)", line)
         if m and (m.group(1) in REPORTS or m.group(1).startswith("v_")):
             reports.setdefault(m.group(1), []).append((r, m.group(2)))
@@ -93,6 +127,9 @@ def main():
     for (mode, t), per in added.items():
         ref = added.get((base_of(mode)[1], t), {})
         ratio[(mode, t)] = [per[r] / ref[r] for r in per if r in ref and ref[r] > 0]
+    if scale:
+        scale_table(info, scale, checks)
+        return
     ncpu = info.get("ncpu", "?")
     tcg = ("QEMU TCG -icount shift=0: a guest ns is one instruction executed"
            if info.get("icount") == "1" else "QEMU TCG")
@@ -125,6 +162,16 @@ def main():
                   f"{spread(ratio.get((mode, t), []), '{:.2f}')} | "
                   f"{spread([x[0] for x in c], '{:.0f}') if c else ''} | "
                   f"{spread([x[1] for x in c], '{:.0f}') if c else ''} |")
+    lat = added.get(("lattop", 1), {})
+    if any(r in lat for r in calib):
+        print()
+        print("Calibration: lattop's own start-up figure for a probed run (run_cost_ns: its empty "
+              "program with and without the probes, with bpf_stats on) against what the lattop "
+              "observer added to each solo run of the driven program in the same round:")
+        for r in sorted(r for r in calib if r in lat):
+            c, a = calib[r], lat[r]
+            ratio_s = f", ratio {c / a:.2f}" if a > 0 else ""
+            print(f"- round {r}: run_cost_ns {c}, observed {a}{ratio_s}")
     print()
     print("Counts and losses per round (expected = solo + all-vCPU runs of that round):")
     for kind in list(REPORTS) + sorted(k for k in reports if k not in REPORTS):

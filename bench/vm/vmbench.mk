@@ -25,3 +25,9 @@ $(VMB_OUT)/xdpbench: $(VMB_OUT)/xdpbench.o
 # Everything tests/vm/bins.txt lists is built as for vmtest (run.sh copies it all).
 vmbench: lattop $(VM_BINS) $(VM_PLAIN_BINS) $(OUTPUT)/tests/host/target $(VMB_OUT)/xdpbench
 	$(Q)OUTPUT=$(OUTPUT) bash bench/vm/run.sh
+
+# The scale benchmark (issue 32): VMB_SCALE_N (1000) programs every one probed, against 10, in
+# one boot (bench/vm/guest/x_vmscale.sh); VM_TEST_TIMEOUT 7200 s: under TCG each attach loads a
+# probe copy through the verifier.
+vmbench-scale: lattop $(VM_BINS) $(VM_PLAIN_BINS) $(OUTPUT)/tests/host/target $(OUTPUT)/tests/host/many $(VMB_OUT)/xdpbench
+	$(Q)OUTPUT=$(OUTPUT) VMB_SCALE=1 VM_TEST_TIMEOUT=$${VM_TEST_TIMEOUT:-7200} bash bench/vm/run.sh

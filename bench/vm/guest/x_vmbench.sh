@@ -144,6 +144,18 @@ lattop_obs() {
 	expect vmbench-$2-drops-$1 "$(csv_drops $T/l.csv)" 0
 }
 
+# calib ROUND PROG: lattop's own start-up figure for what a probed run costs (run_cost_ns: its
+# empty program run with and without the probes), from a one-interval session watching PROG,
+# for the table to set beside the lattop observer's added ns per run of the same round.
+calib() {
+	j=$(lattop -b -o json -n 1 -d 0.5 -p "$2" 2>$T/c.err | tail -n 1)
+	rc=$(echo "$j" | sed -n 's/.*"run_cost_ns":\([0-9]*\).*/\1/p')
+	if [ -z "$rc" ]; then
+		fail vmbench-calib-$1 "no run_cost_ns: $(tail -n 2 $T/c.err)"
+		return 1
+	fi
+	echo "VMB round=$1 calib run_cost_ns=$rc"
+}
 # stats_obs ROUND MODE: bpf_stats through an fd, as lattop enables it.
 stats_obs() {
 	if expect vmbench-$2-on-$1 "$(xcmd 'stats on')" ok; then
@@ -225,6 +237,7 @@ while [ $r -le $ROUNDS ]; do
 	if on lattop; then
 		bare $r
 		lattop_obs $r lattop lattop "$ID"
+		calib $r "$ID"
 	fi
 	if on lattopbefore; then
 		bare $r

@@ -1,0 +1,57 @@
+# The scale benchmark in the VM (`make vmbench-scale`, issue 32): N loaded programs, every one
+# probed (--budget max, no -p: the default watch), against 10 in the same boot, at 1 s
+# intervals: the time from start until the probes are on every program, then, over SECS seconds,
+# lattop's CPU (its UI thread, the whole process) and its peak memory (VmHWM). Each program runs
+# a few times every 100 ms (tests/host/many --run). Figures only: the checks are that every
+# program got its probes and that no run was lost.
+. /tests/lib.sh
+T=/tmp/vmscale
+mkdir -p $T
+[ -f /tests/vmbench.conf ] && . /tests/vmbench.conf
+N=${VMB_SCALE_N:-1000}
+SECS=${VMB_SCALE_SECS:-20}
+ulimit -n 1048576 2>/dev/null || ulimit -n 65536
+
+# ticks PID [TID]: utime + stime of the process (or one thread), in clock ticks (USER_HZ, 100).
+ticks() {
+	f=/proc/$1/stat
+	[ -z "$2" ] || f=/proc/$1/task/$2/stat
+	awk '{print $14 + $15}' $f
+}
+# side N: prints "VMB scale n=N attach_s=... ui_pct=... proc_pct=... hwm_kib=... probed=..."
+side() {
+	n=$1
+	many "$n" --run >$T/many.out 2>&1 &
+	fix=$!
+	wait_line '^ready' $T/many.out 3000 || { fail vmscale-fixture-$n "$(tail -n 2 $T/many.out)"; return 1; }
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	lattop -b -o json -d 1 --budget max >$T/s.json 2>$T/s.err &
+	lp=$!
+	i=0
+	while [ "$(tail -n 1 $T/s.json 2>/dev/null | sed -n 's/.*"probes":{"programs":\([0-9]*\).*/\1/p')" != "$n" ] &&
+		[ $i -lt 36000 ] && kill -0 $lp 2>/dev/null; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	a0=$(ticks $lp $lp) p0=$(ticks $lp)
+	sleep "$SECS"
+	a1=$(ticks $lp $lp) p1=$(ticks $lp)
+	hwm=$(awk '/^VmHWM/{print $2}' /proc/$lp/status)
+	kill -INT $lp
+	wait $lp
+	kill $fix
+	wait $fix 2>/dev/null
+	last=$(tail -n 1 $T/s.json)
+	probed=$(echo "$last" | sed -n 's/.*"probes":{"programs":\([0-9]*\).*/\1/p')
+	echo "VMB scale n=$n attach_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b - a}')" \
+		"ui_pct=$(awk -v a=$((a1 - a0)) -v s="$SECS" 'BEGIN{printf "%.2f", a / 100 / s * 100}')" \
+		"proc_pct=$(awk -v a=$((p1 - p0)) -v s="$SECS" 'BEGIN{printf "%.2f", a / 100 / s * 100}')" \
+		"hwm_kib=$hwm probed=${probed:-0}"
+	expect vmscale-probed-$n "${probed:-0}" "$n" || tail -n 3 $T/s.err
+	expect vmscale-no-loss-$n "$(echo "$last" | grep -o '"drops":{[^}]*}' | grep -o '[0-9]\+' | awk '{s+=$1} END{print s+0}')" 0
+}
+
+echo "VMB info kernel=$(uname -r) ncpu=$(nproc) scale_n=$N secs=$SECS"
+side 10
+side "$N"
