@@ -4,10 +4,12 @@
  * many_001, ... (FILTER_MAX of them by default) so a -p list and the filter editor can hold
  * the most entries lattop supports, or (bench/tui_live.sh) a session has N live rows.
  *
- * Usage: many [N] [--run]. Prints "ID NAME" per program, then "ready", then holds the
+ * Usage: many [N] [--run] [--btf]. Prints "ID NAME" per program, then "ready", then holds the
  * programs until stdin ends (or reads "quit"). With --run it ignores stdin and, until killed,
  * runs program i (i + tick) % 7 + 1 times every 100 ms (bpf_prog_test_run), so the rows'
- * figures differ and change every interval.
+ * figures differ and change every interval. With --btf each program is loaded with BTF of its
+ * own (one function of its name taking a pointer), as a compiler's would be, so that fentry can
+ * trace it (the VM's scale benchmark, bench/vm/guest/x_vmscale.sh).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -18,6 +20,7 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 
 #include "cli/opts.h"
 
@@ -39,6 +42,41 @@ static void run_forever(const int *fds, int n)
 	}
 }
 
+/* Load one socket filter named name, with BTF describing it as function name(void *ctx) when
+ * btf is set; the program fd, or -1 with errno. */
+static int load(const char *name, const struct bpf_insn *insns, int cnt, bool btf)
+{
+	struct bpf_func_info fi = { .insn_off = 0 };
+	LIBBPF_OPTS(bpf_prog_load_opts, o);
+	struct btf *b;
+	int ptr, proto, fd, err = 0;
+
+	if (!btf)
+		return bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, name, "GPL", insns, cnt, NULL);
+	b = btf__new_empty();
+	if (!b)
+		return -1;
+	err = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	ptr = btf__add_ptr(b, 0);
+	proto = btf__add_func_proto(b, 1);
+	if (err >= 0 && ptr >= 0 && proto >= 0 && !btf__add_func_param(b, "ctx", ptr))
+		err = btf__add_func(b, name, BTF_FUNC_GLOBAL, proto);
+	else
+		err = -1;
+	if (err < 0 || btf__load_into_kernel(b)) {
+		btf__free(b);
+		return -1;
+	}
+	fi.type_id = err;
+	o.prog_btf_fd = btf__fd(b);
+	o.func_info = &fi;
+	o.func_info_cnt = 1;
+	o.func_info_rec_size = sizeof(fi);
+	fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, name, "GPL", insns, cnt, &o);
+	btf__free(b); /* the program holds its BTF */
+	return fd;
+}
+
 int main(int argc, char **argv)
 {
 	/* r0 = 0; exit: the smallest program the verifier takes. */
@@ -47,9 +85,13 @@ int main(int argc, char **argv)
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
 	int n = argc > 1 ? atoi(argv[1]) : FILTER_MAX, *fds;
-	bool run = argc > 2 && !strcmp(argv[2], "--run");
+	bool run = false, btf = false;
 	char line[64];
 
+	for (int i = 2; i < argc; i++) {
+		run = run || !strcmp(argv[i], "--run");
+		btf = btf || !strcmp(argv[i], "--btf");
+	}
 	fds = calloc(n > 0 ? n : 1, sizeof(*fds));
 	if (!fds)
 		return 1;
@@ -61,7 +103,7 @@ int main(int argc, char **argv)
 		int fd;
 
 		snprintf(name, sizeof(name), "many_%03d", i);
-		fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, name, "GPL", insns, 2, NULL);
+		fd = load(name, insns, 2, btf);
 		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len)) {
 			fprintf(stderr, "many: cannot load program %d: %s\n", i, strerror(errno));
 			return 1;

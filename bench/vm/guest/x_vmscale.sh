@@ -2,7 +2,8 @@
 # probed (--budget max, no -p: the default watch), against 10 in the same boot, at 1 s
 # intervals: the time from start until the probes are on every program, then, over SECS seconds,
 # lattop's CPU (its UI thread, the whole process) and its peak memory (VmHWM). Each program runs
-# a few times every 100 ms (tests/host/many --run). Figures only: the checks are that every
+# a few times every 100 ms (tests/host/many --run, with BTF so that fentry can trace them: without
+# it they are "no-btf"). Figures only: the checks are that every
 # program got its probes and that no run was lost.
 . /tests/lib.sh
 T=/tmp/vmscale
@@ -21,7 +22,7 @@ ticks() {
 # side N: prints "VMB scale n=N attach_s=... ui_pct=... proc_pct=... hwm_kib=... probed=..."
 side() {
 	n=$1
-	many "$n" --run >$T/many.out 2>&1 &
+	many "$n" --run --btf >$T/many.out 2>&1 &
 	fix=$!
 	wait_line '^ready' $T/many.out 3000 || { fail vmscale-fixture-$n "$(tail -n 2 $T/many.out)"; return 1; }
 	t0=$(cut -d' ' -f1 /proc/uptime)
@@ -33,7 +34,8 @@ side() {
 	while :; do
 		k=$(tail -n 1 $T/s.json 2>/dev/null | sed -n 's/.*"probes":{"programs":\([0-9]*\).*/\1/p')
 		[ "${k:-0}" -ge "$n" ] || [ $i -ge 36000 ] || ! kill -0 $lp 2>/dev/null && break
-		[ $((i % 600)) != 599 ] || echo "  $n programs: ${k:-0} probed after $((i / 10 + 1)) s"
+		[ $((i % 300)) != 299 ] ||
+			echo "  $n programs: ${k:-0} probed at $(cut -d' ' -f1 /proc/uptime) s (lattop started at $t0 s)"
 		sleep 0.1
 		i=$((i + 1))
 	done
