@@ -73,11 +73,14 @@ def scale_table(info, sides, checks):
     for key, label in (("attach_s", "start until every program is probed (s)"),
                        ("ui_pct", "UI thread CPU (% of a core)"),
                        ("proc_pct", "process CPU (% of a core)"),
-                       ("hwm_kib", "peak memory, VmHWM (KiB)")):
-        b = float(base[key])
+                       ("hwm_kib", "peak memory, VmHWM (KiB)"),
+                       ("switch_ms", "CPU time of one attach, lattop's figure (ms)")):
+        if key not in base:
+            continue
+        b = float(base[key] or 0)
         cells = []
         for x in sides[1:]:
-            v = float(x[key])
+            v = float(x.get(key) or 0)
             cells.append(f"{x[key]} | {v / b:.2f}" if b > 0 else f"{x[key]} | -")
         print(f"| {label} | {base[key]} | " + " | ".join(cells) + " |")
     bad = [c for c in checks if c.startswith("FAIL")]

@@ -19,12 +19,12 @@ ticks() {
 	[ -z "$2" ] || f=/proc/$1/task/$2/stat
 	awk '{print $14 + $15}' $f
 }
-# side N: prints "VMB scale n=N attach_s=... ui_pct=... proc_pct=... hwm_kib=... probed=..."
+# side N (not n: lib.sh's ok sets n): prints "VMB scale n=N attach_s=... ui_pct=... proc_pct=... hwm_kib=... probed=..."
 side() {
-	n=$1
-	many "$n" --run --btf >$T/many.out 2>&1 &
+	want=$1
+	many "$want" --run --btf >$T/many.out 2>&1 &
 	fix=$!
-	wait_line '^ready' $T/many.out 3000 || { fail vmscale-fixture-$n "$(tail -n 2 $T/many.out)"; return 1; }
+	wait_line '^ready' $T/many.out 3000 || { fail vmscale-fixture-$want "$(tail -n 2 $T/many.out)"; return 1; }
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	lattop -b -o json -d 1 --budget max >$T/s.json 2>$T/s.err &
 	lp=$!
@@ -33,9 +33,9 @@ side() {
 	i=0
 	while :; do
 		k=$(tail -n 1 $T/s.json 2>/dev/null | sed -n 's/.*"probes":{"programs":\([0-9]*\).*/\1/p')
-		[ "${k:-0}" -ge "$n" ] || [ $i -ge 36000 ] || ! kill -0 $lp 2>/dev/null && break
+		[ "${k:-0}" -ge "$want" ] || [ $i -ge 36000 ] || ! kill -0 $lp 2>/dev/null && break
 		[ $((i % 300)) != 299 ] ||
-			echo "  $n programs: ${k:-0} probed at $(cut -d' ' -f1 /proc/uptime) s (lattop started at $t0 s)"
+			echo "  $want programs: ${k:-0} probed at $(cut -d' ' -f1 /proc/uptime) s (lattop started at $t0 s)"
 		sleep 0.1
 		i=$((i + 1))
 	done
@@ -50,12 +50,13 @@ side() {
 	wait $fix 2>/dev/null
 	last=$(tail -n 1 $T/s.json)
 	probed=$(echo "$last" | sed -n 's/.*"probes":{"programs":\([0-9]*\).*/\1/p')
-	echo "VMB scale n=$n attach_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b - a}')" \
+	echo "VMB scale n=$want attach_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b - a}')" \
 		"ui_pct=$(awk -v a=$((a1 - a0)) -v s="$SECS" 'BEGIN{printf "%.2f", a / 100 / s * 100}')" \
 		"proc_pct=$(awk -v a=$((p1 - p0)) -v s="$SECS" 'BEGIN{printf "%.2f", a / 100 / s * 100}')" \
-		"hwm_kib=$hwm probed=${probed:-0}"
-	ok vmscale-probed-$n [ "${probed:-0}" -ge "$n" ] || tail -n 3 $T/s.err
-	expect vmscale-no-loss-$n "$(echo "$last" | grep -o '"drops":{[^}]*}' | grep -o '[0-9]\+' | awk '{s+=$1} END{print s+0}')" 0
+		"hwm_kib=$hwm probed=${probed:-0}" \
+		"switch_ms=$(echo "$last" | sed -n 's/.*"switch_ns":\([0-9]*\).*/\1/p' | awk '{printf "%.0f", $1 / 1e6}')"
+	ok vmscale-probed-$want [ "${probed:-0}" -ge "$want" ] || tail -n 3 $T/s.err
+	expect vmscale-no-loss-$want "$(echo "$last" | grep -o '"drops":{[^}]*}' | grep -o '[0-9]\+' | awk '{s+=$1} END{print s+0}')" 0
 }
 
 echo "VMB info kernel=$(uname -r) ncpu=$(nproc) scale_n=$N secs=$SECS"
