@@ -172,6 +172,9 @@ static int feed(struct conv *c, uint64_t interval_ns)
 		ehpair__event(c->p, tp, pd->data + ev->raw_off + COMMON_LEN,
 			      ev->raw_len - COMMON_LEN, ev->time, ev->tid);
 	}
+	/* The file's end: the stops still held after this pass found no start (live, the
+	 * session's last passes do the same). */
+	ehpair__pass_end(c->p, end);
 	close_interval(c, end);
 	return c->oom || c->b.oom ? -ENOMEM : 0;
 }

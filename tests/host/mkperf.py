@@ -68,7 +68,7 @@ def events():
             ev.append((start + 200_000, c0, tid, "eh", eh_event(1, 1000 + i, "Inner")))
             ev.append((start + 500_000, c0, tid, "eh", eh_event(2, 1000 + i)))
         ev.append((start + dur, c1, tid, "eh", eh_event(2, i + 1, "RequestStop")))
-    ev.append((T0 + 2_500_000_000, 0, 999, "eh", eh_event(2, 77777)))  # no start: unmatched
+    ev.append((T0 + 3_950_000_000, 0, 999, "eh", eh_event(2, 77777)))  # no start: unmatched
     ev.append((T0 + 1_500_000_000, 1, 998, "other", b"\0" * 16))
     return ev
 
@@ -217,6 +217,15 @@ def v_time_span():
     return build(data=data + sample(EH_IDS[0], EH_CONFIG, 1, 1 << 62, 0, eh_event(1, 9, "Z")))[0]
 
 
+def v_escape():
+    """Terminal escapes in the host name and in an activity's name."""
+    ev = [(T0, 0, 1, "eh", eh_event(1, 1, "Bad\x1b[2J\x07")), (T0 + 5, 0, 1, "eh", eh_event(2, 1))]
+    g = build(data=data_section(ev))[0]
+    at = g.find(b"perfhost")
+    g[at:at + 8] = b"\x1b]0;pwn\x07"
+    return g
+
+
 def v_big_endian():
     g = build()[0]
     g[0:8] = b"2ELIFREP"
@@ -240,6 +249,7 @@ VARIANTS = {
     "ids-huge": v_ids_huge,
     "time-span": v_time_span,
     "big-endian": v_big_endian,
+    "escape": v_escape,
 }
 
 if __name__ == "__main__":
