@@ -10,8 +10,9 @@
  * whole into memory (replay__read, what lattop -r does first). Measured: the same read, then
  * the conversion into a recording of 1 s intervals (session/perf_src.c: the reader, the sort
  * by time, the pairing, the model, the encoder), then that recording scanned as the replay
- * scans it. The file sits in /tmp (the page cache after the first round). Rounds alternate
- * sides; medians are reported with the ratio.
+ * scans it. The file sits in /tmp (the page cache after the first round). Times are the
+ * thread's CPU time (user and system), so that other processes' load does not count; rounds
+ * alternate sides; medians are reported with the ratio.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +20,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "base/clock.h"
 #include "rec/rec.h"
 #include "rec/replay.h"
 #include "session/perf_src.h"
@@ -147,7 +147,7 @@ static struct out make_file(void)
 /* The file read whole: ns. */
 static uint64_t plain(const char *path)
 {
-	uint64_t t = now_ns();
+	uint64_t t = thread_ns();
 	uint8_t *d;
 	size_t n;
 	char err[256];
@@ -155,13 +155,13 @@ static uint64_t plain(const char *path)
 	if (replay__read(path, &d, &n, err, sizeof(err)))
 		exit(1);
 	free(d);
-	return now_ns() - t;
+	return thread_ns() - t;
 }
 
 /* Read, convert, scan: ns; the recording's size in *rec_len. */
 static uint64_t offline(const char *path, size_t *rec_len)
 {
-	uint64_t t = now_ns();
+	uint64_t t = thread_ns();
 	uint8_t *d, *rec;
 	size_t n;
 	char err[320];
@@ -178,7 +178,7 @@ static uint64_t offline(const char *path, size_t *rec_len)
 		exit(1);
 	rec__fini(&f);
 	free(rec);
-	return now_ns() - t;
+	return thread_ns() - t;
 }
 
 int main(void)
@@ -203,7 +203,8 @@ int main(void)
 		printf("  file kept: %s\n", path);
 	qsort(base, ROUNDS, sizeof(base[0]), bench_cmp_u64);
 	qsort(conv, ROUNDS, sizeof(conv[0]), bench_cmp_u64);
-	printf("perf.data offline read: %d activities (%d samples), %.1f MB, %d rounds, medians\n",
+	printf("perf.data offline read: %d activities (%d samples), %.1f MB, %d rounds, medians of "
+	       "CPU time\n",
 	       ACTS, 2 * ACTS, mb, ROUNDS);
 	printf("  plain read of the file          %9.1f MB/s\n",
 	       mb / ((double)base[ROUNDS / 2] / 1e9));
