@@ -42,12 +42,22 @@ def eh_event(op, act, name=None):
     return b
 
 
+# The other layout: every field perf-collect can be asked for but IDENTIFIER (the id is ID's,
+# after IP, TID, TIME and ADDR), with a callchain of 2.
+ALL_BUT_IDENTIFIER = 0x7EF
+
+
 def sample(sid, config, tid, time, cpu, payload):
     """A PERF_RECORD_SAMPLE of SAMPLE_TYPE: the raw data is the tracepoint's common fields
     and the payload, padded so that the record stays 8-byte aligned."""
     raw = struct.pack("<HBBi", config, 0, 0, tid) + payload
     raw += b"\0" * ((-(len(raw) + 4)) % 8)
-    body = struct.pack("<QIIQII", sid, tid, tid, time, cpu, 0) + struct.pack("<I", len(raw)) + raw
+    if SAMPLE_TYPE == ALL_BUT_IDENTIFIER:
+        body = struct.pack("<QIIQQQQIIQ", 0xFFFF0000, tid, tid, time, 0xADD, sid, sid, cpu, 0, 1)
+        body += struct.pack("<QQQ", 2, 0x1111, 0x2222)
+    else:
+        body = struct.pack("<QIIQII", sid, tid, tid, time, cpu, 0)
+    body += struct.pack("<I", len(raw)) + raw
     return struct.pack("<IHH", 9, 0, 8 + len(body)) + body
 
 
@@ -226,6 +236,13 @@ def v_escape():
     return g
 
 
+def v_sample_types():
+    """The good file's events in the other sample layout."""
+    global SAMPLE_TYPE
+    SAMPLE_TYPE = ALL_BUT_IDENTIFIER
+    return build()[0]
+
+
 def v_big_endian():
     g = build()[0]
     g[0:8] = b"2ELIFREP"
@@ -250,6 +267,7 @@ VARIANTS = {
     "time-span": v_time_span,
     "big-endian": v_big_endian,
     "escape": v_escape,
+    "sample-types": v_sample_types,
 }
 
 if __name__ == "__main__":

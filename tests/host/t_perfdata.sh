@@ -2,13 +2,13 @@
 # perf.data files of EventHeader tracepoints read offline (lattop -r FILE), on files written by
 # tests/host/mkperf.py as LinuxTracepoints' perf-collect lays them out: exact counts per
 # activity and per interval (the file's CPUs written out of time order, a stop before its
-# start), the loss counters, host and kernel of the file; the file found by its magic under
-# any name; -b text, CSV and JSON, --html, --compare; read without root. Damaged files (cut
-# short, huge sizes, bad offsets, overlapping sections, absurd counts, bad records and samples,
-# an absurd time span, big-endian) are one sentence and status 1 as damaged recordings are, or
-# play what is readable with one sentence saying what is not; terminal escapes in the file
-# never reach the terminal. No BPF. (The kernel's side, perf-collect itself against a live
-# session, is tests/vm/uevents/guest/u_40_perfdata.sh.)
+# start; both sample layouts), the loss counters, host and kernel of the file; the file found
+# by its magic under any name; -b text, CSV and JSON, --html, --compare; read without root.
+# Damaged files (cut short, huge sizes, bad offsets, overlapping sections, absurd counts, bad
+# records and samples, an absurd time span, big-endian) are one sentence and status 1 as
+# damaged recordings are, or play what is readable with one sentence saying what is not;
+# terminal escapes in the file never reach the terminal. No BPF. (The kernel's side,
+# perf-collect itself against a live session, is tests/vm/uevents/guest/u_40_perfdata.sh.)
 cd "$(dirname "$0")/../.." && . tests/lib.sh
 SUITE=${SUITE_PREFIX:-}host-perfdata
 GEN=tests/host/mkperf.py
@@ -52,6 +52,13 @@ $LATTOP -r "$TMP/good.data" -b >"$TMP/t.txt" 2>&1
 expect_eq text-exit $? 0
 check text-header grep -q 'host perfhost  kernel 6.12.0-test' "$TMP/t.txt"
 check text-request-row grep -qE '^ +2000 activity +Request +40 ' "$TMP/t.txt"
+
+# The other sample layout (ID, not IDENTIFIER, after IP, TID, TIME and ADDR; STREAM_ID,
+# PERIOD, a callchain): the same intervals, counts and counters.
+python3 $GEN "$TMP/st.data" sample-types
+$LATTOP -r "$TMP/st.data" -b -o csv -d 1 -n 10 >"$TMP/st.csv" 2>"$TMP/st.err"
+expect_eq sample-types "$? $(cat "$TMP/st.err")" "0 "
+expect_eq sample-types-same "$(cut -d, -f2- "$TMP/st.csv" | md5sum)" "$(cut -d, -f2- "$TMP/i.csv" | md5sum)"
 
 # Found by its magic under any name (even a recording's), read without root.
 cp "$TMP/good.data" "$TMP/named.lrec"
