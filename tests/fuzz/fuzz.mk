@@ -10,7 +10,8 @@
 # per input (FUZZ_LIMITS: an input running 10 s, a process over 512 MB or one malloc over 64 MB
 # is a failure). `make fuzz-cov` replays the corpus through coverage builds and prints the
 # per-function coverage of the reader, the replay and the writers (llvm-cov).
-# The seeds come from tests/fuzz/mkseeds.py and tests/fuzz/mkhostile.py (see there).
+# The seeds come from tests/fuzz/mkseeds.py and tests/fuzz/mkhostile.py (see there); the perf_*.data
+# ones from tests/host/mkperf.py (python3 tests/host/mkperf.py tests/fuzz/corpus/perf_V.data V).
 FUZZ_CC ?= clang
 FUZZ_TIME ?= 60
 FUZZ_LIMITS ?= -timeout=10 -rss_limit_mb=512 -malloc_limit_mb=64 -max_len=65536
