@@ -2,7 +2,7 @@
 # measured in the same run.
 BENCH_BINS := $(OUTPUT)/bench/collector_bench $(OUTPUT)/bench/ui_bench \
 	$(OUTPUT)/bench/rec_bench $(OUTPUT)/bench/prom_bench $(OUTPUT)/bench/flight_bench \
-	$(OUTPUT)/bench/split_bench $(OUTPUT)/bench/cpus_bench
+	$(OUTPUT)/bench/split_bench $(OUTPUT)/bench/cpus_bench $(OUTPUT)/bench/perf_bench
 
 $(OUTPUT)/bench/%: $(OUTPUT)/bench/%.o $(LIB)
 	$(call msg,LINK,$@)

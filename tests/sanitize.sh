@@ -50,18 +50,22 @@ for t in $tests; do
 		tail -n 30 "$out.$name.log"
 	fi
 done
-# The readers under clang's UBSan: crafted recordings, profiles and spans files replayed and
-# refused by the real binary (their checks print PASS/FAIL lines under this suite's name and
-# count towards its END line; their own END lines are checked here).
+# host_suite T: run tests/host/T.sh with the sanitized binary; its checks print PASS/FAIL lines
+# under this suite's name and count towards its END line; its own END line is checked here.
+host_suite() {
+	LATTOP=$out/lattop OUTPUT=$out SUITE_PREFIX="san-$san/" bash "tests/host/$1.sh" \
+		>"$out.$1.log" 2>&1
+	grep -v '^END ' "$out.$1.log"
+	k=$(grep -cE '^(PASS|FAIL|SKIP) ' "$out.$1.log")
+	n=$((n + k))
+	[ "$(grep '^END ' "$out.$1.log" | tail -n 1 | sed 's/.* //')" = "$k" ] ||
+		say "FAIL san-$san/$1-end: it stopped before its END line (see $out.$1.log)"
+}
+# The readers under clang's UBSan: crafted recordings, profiles, spans files and perf.data
+# files replayed and refused by the real binary.
 if [ "$san" = clang-undefined ]; then
-	for t in t_readers t_escape; do
-		LATTOP=$out/lattop OUTPUT=$out SUITE_PREFIX="san-$san/" bash "tests/host/$t.sh" \
-			>"$out.$t.log" 2>&1
-		grep -v '^END ' "$out.$t.log"
-		k=$(grep -cE '^(PASS|FAIL|SKIP) ' "$out.$t.log")
-		n=$((n + k))
-		[ "$(grep '^END ' "$out.$t.log" | tail -n 1 | sed 's/.* //')" = "$k" ] ||
-			say "FAIL san-$san/$t-end: it stopped before its END line (see $out.$t.log)"
+	for t in t_readers t_escape t_perfdata; do
+		host_suite $t
 	done
 	echo "END san-$san $n"
 	exit 0
@@ -84,6 +88,11 @@ if [ "$san" != thread ]; then
 		say "FAIL san-$san/live-spans: see $out.spans.log"
 		tail -n 30 "$out.spans.log"
 	fi
+fi
+# perf.data files read offline under ASan/UBSan: crafted ones (cut short, huge sizes, bad
+# offsets, overlapping sections, absurd counts) refused or played without a sanitizer report.
+if [ "$san" != thread ]; then
+	host_suite t_perfdata
 fi
 # --listen under both sanitizers: the UI thread publishing snapshots every 0.2 s while
 # libmicrohttpd's thread renders all three formats for back-to-back scrapes (TSan checks the

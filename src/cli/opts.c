@@ -559,7 +559,8 @@ static const struct opt_def opt_table[] = {
 	  FIELD(raw) },
 	{ "read", 'r', "FILE",
 	  "replay a recording (no root needed); with -b print per-\n"
-	  "interval reports (-n N) or totals over the recording",
+	  "interval reports (-n N) or totals over the recording,\n"
+	  "or a perf.data of EventHeader events (perf-collect)",
 	  o_read, 0 },
 	{ "compare", 0, "FILE",
 	  "with -r A: compare recording A (before) with FILE (B,\n"

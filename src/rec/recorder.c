@@ -171,13 +171,18 @@ char *recorder__meta_json(const struct rec_meta *meta)
 	jsonw__begin_object(w);
 	jsonw__string_field(w, "format", "lattop recording");
 	jsonw__string_field(w, "lattop_version", LATTOP_VERSION);
-	jsonw__string_field(w, "host", u.nodename);
-	jsonw__string_field(w, "kernel", u.release);
+	jsonw__string_field(w, "host", meta->host ? meta->host : u.nodename);
+	jsonw__string_field(w, "kernel", meta->kernel ? meta->kernel : u.release);
 	jsonw__string_field(w, "clock", "CLOCK_MONOTONIC");
 	/* The same instant on both clocks: replay maps interval times to wall time with it. */
-	jsonw__u64_field(w, "start_realtime_ns",
-			 (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec);
-	jsonw__u64_field(w, "start_monotonic_ns", now_ns());
+	if (meta->realtime_ns || meta->monotonic_ns) {
+		jsonw__u64_field(w, "start_realtime_ns", meta->realtime_ns);
+		jsonw__u64_field(w, "start_monotonic_ns", meta->monotonic_ns);
+	} else {
+		jsonw__u64_field(w, "start_realtime_ns",
+				 (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec);
+		jsonw__u64_field(w, "start_monotonic_ns", now_ns());
+	}
 	jsonw__u64_field(w, "interval_ns", meta->interval_ns);
 	jsonw__string_field(w, "mode", meta->mode_name);
 	jsonw__string_field(w, "filter", meta->filter);

@@ -33,6 +33,11 @@ struct rec_meta {
 	const char *filter;    /* the -p list */
 	uint64_t interval_ns;  /* -d */
 	bool raw;              /* --raw: every event too */
+	/* What the recording was made from, when not this machine now (a perf.data file read
+	 * offline): its host and kernel (NULL: uname's) and one instant on the wall clock and
+	 * on the recording's clock (both 0: now). */
+	const char *host, *kernel;
+	uint64_t realtime_ns, monotonic_ns;
 	/* Called before the "records" object to add fields of the caller's (a flight dump's
 	 * "dump" object); NULL for none. */
 	void (*extra)(struct jsonw *w, const void *arg);

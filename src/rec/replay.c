@@ -250,27 +250,30 @@ static int read_meta(struct replay *r, char *why, size_t whylen)
 	return read_budget(r, why, whylen);
 }
 
-/* Read and scan path; NULL with one sentence in err. */
-static struct replay *replay_open(struct replay *r, const char *path, char *err, size_t errlen)
+/* Read a whole regular file into memory. */
+int replay__read(const char *path, uint8_t **data, size_t *size, char *err, size_t errlen)
 {
 	const char *kind = "";
+	int e = read_file(path, data, size, &kind);
+
+	if (e == -ENODEV)
+		snprintf(err, errlen,
+			 "%s is %s, not a recording: give a file written with lattop -w", path,
+			 kind);
+	else if (e)
+		snprintf(err, errlen, "cannot read the recording %s: %s", path, strerror(-e));
+	return e;
+}
+
+/* Scan the recording held in r->data; NULL with one sentence in err. */
+static struct replay *replay_open(struct replay *r, const char *path, char *err, size_t errlen)
+{
 	char why[320];
 	int e;
 
 	snprintf(r->path, sizeof(r->path), "%s", path);
 	r->view_mode = -1;
 	r->speed_q = 2;
-	e = read_file(path, &r->data, &r->size, &kind);
-	if (e == -ENODEV) {
-		snprintf(err, errlen,
-			 "%s is %s, not a recording: give a file written with lattop -w", path,
-			 kind);
-		return NULL;
-	}
-	if (e) {
-		snprintf(err, errlen, "cannot read the recording %s: %s", path, strerror(-e));
-		return NULL;
-	}
 	e = rec__scan(&r->f, r->data, r->size, why, sizeof(why));
 	if (e) {
 		snprintf(err, errlen, "%s: %s", path, e == -ENOMEM ? "out of memory" : why);
@@ -289,20 +292,35 @@ static struct replay *replay_open(struct replay *r, const char *path, char *err,
 	return r;
 }
 
-/* Open path: read, scan, a fresh model. */
-struct replay *replay__new(const char *path, char *err, size_t errlen)
+/* Replay the recording data[size] (malloc'd; the replay owns it from now on). */
+struct replay *replay__new_data(const char *path, uint8_t *data, size_t size, char *err,
+				size_t errlen)
 {
 	struct replay *r = calloc(1, sizeof(*r));
 
 	if (!r) {
+		free(data);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	r->data = data;
+	r->size = size;
 	if (!replay_open(r, path, err, errlen)) {
 		replay__free(r);
 		return NULL;
 	}
 	return r;
+}
+
+/* Open path: read, scan, a fresh model. */
+struct replay *replay__new(const char *path, char *err, size_t errlen)
+{
+	uint8_t *data;
+	size_t size;
+
+	if (replay__read(path, &data, &size, err, errlen))
+		return NULL;
+	return replay__new_data(path, data, size, err, errlen);
 }
 
 /* Switch the view to a mode whose series the recording holds. */

@@ -23,6 +23,13 @@ struct replay;
  * NULL with one sentence naming the file in err when it cannot be read or is no recording. A
  * damaged tail is not an error: replay__damage says what was wrong. */
 struct replay *replay__new(const char *path, char *err, size_t errlen);
+/* Read the regular file path whole into *data (malloc'd), *size bytes. 0, or a negative errno
+ * with one sentence naming the file in err (a FIFO or a device is refused, never read). */
+int replay__read(const char *path, uint8_t **data, size_t *size, char *err, size_t errlen);
+/* As replay__new, from the recording data[size] read from path (malloc'd: the replay owns it,
+ * freed on failure too). The perf.data reader (session/perf_src.c) hands its recording so. */
+struct replay *replay__new_data(const char *path, uint8_t *data, size_t size, char *err,
+				size_t errlen);
 /* Free the replay and its model (NULL is a no-op). */
 void replay__free(struct replay *r);
 /* The model of the intervals applied so far. A seek backwards replaces it: read it again after

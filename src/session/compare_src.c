@@ -26,6 +26,10 @@ static int check_side(struct session *s, const char *path, char *err, size_t err
 			 replay__damage(rp));
 		return EXIT_USAGE;
 	}
+	if (s->warn[0]) { /* a damaged perf.data (perf_src.h) */
+		snprintf(err, errlen, "%.400s: a comparison needs whole recordings", s->warn);
+		return EXIT_USAGE;
+	}
 	if (!replay__count(rp)) {
 		snprintf(err, errlen, "%.200s holds no interval: there is nothing to compare", path);
 		return EXIT_USAGE;

@@ -16,11 +16,8 @@
 #include "collect/ehtrace.h"
 #include "rec/recorder.h"
 #include "session/kind.h"
+#include "session/kind_eh.h"
 #include "session/session.h"
-
-/* Series ids of activities: LAT_EV_SEG, EH_SEG_ID + the activity's series index (after the
- * spans' ids and the vhost chain's). */
-#define EH_SEG_ID 2000
 
 /* The kind's state: the reader, and how many of its series the model has so far. */
 struct eh_state {
@@ -35,6 +32,44 @@ static bool other_asked(const struct opts *o)
 	return o->nspans || o->profile_path || o->nfilter || o->demo;
 }
 
+/* Give activity idx, named name, its (empty) series in m. */
+int kind_eh__series(struct model *m, uint32_t idx, const char *name)
+{
+	struct series *se = model__series(m, LAT_EV_SEG, EH_SEG_ID + idx, 0, 0);
+	const struct hist_delta none = {};
+
+	if (!se || model__add_hist(m, se, NULL, NULL, 0, &none))
+		return -ENOMEM;
+	se->src |= SRC_FENTRY;
+	snprintf(se->name, sizeof(se->name), "%s", name);
+	snprintf(se->type, sizeof(se->type), "activity");
+	return 0;
+}
+
+/* One paired activity as the event of its series. */
+struct lat_event kind_eh__event(const struct ehpair_sample *p)
+{
+	struct lat_event e = {
+	    .kind = LAT_EV_SEG,
+	    .id = EH_SEG_ID + p->series,
+	    .tid = p->tid,
+	    .start_ns = p->start_ns,
+	    .dur_ns = p->dur_ns,
+	};
+
+	return e;
+}
+
+/* The pairing's loss counters into m's session-wide counters. */
+void kind_eh__counters(struct model *m, const struct ehpair_loss *l)
+{
+	model__set_counter(m, "eh_orphan", l->orphan);
+	model__set_counter(m, "eh_unmatched", l->unmatched);
+	model__set_counter(m, "eh_malformed", l->malformed);
+	model__set_counter(m, "eh_foreign", l->foreign);
+	model__set_counter(m, "eh_lost", l->lost);
+}
+
 /* Give the activity series the model lacks their (empty) series. */
 static void new_series(struct eh_state *st)
 {
@@ -42,17 +77,10 @@ static void new_series(struct eh_state *st)
 	uint32_t n = ehtrace__nseries(st->eh);
 
 	for (; st->nseries < n; st->nseries++) {
-		struct series *se = model__series(s->m, LAT_EV_SEG, EH_SEG_ID + st->nseries, 0, 0);
-		const struct hist_delta none = {};
 		const char *name = ehtrace__series_name(st->eh, st->nseries);
 
-		if (!se || model__add_hist(s->m, se, NULL, NULL, 0, &none)) {
+		if (kind_eh__series(s->m, st->nseries, name))
 			session__error(s, "out of memory: activity %s has no series", name);
-			continue;
-		}
-		se->src |= SRC_FENTRY;
-		snprintf(se->name, sizeof(se->name), "%s", name);
-		snprintf(se->type, sizeof(se->type), "activity");
 	}
 }
 
@@ -63,13 +91,7 @@ static void on_sample(void *arg, const struct ehpair_sample *p)
 
 	if (p->series >= st->nseries)
 		new_series(st); /* named after the count was read: published before the sample */
-	struct lat_event e = {
-	    .kind = LAT_EV_SEG,
-	    .id = EH_SEG_ID + p->series,
-	    .tid = p->tid,
-	    .start_ns = p->start_ns,
-	    .dur_ns = p->dur_ns,
-	};
+	struct lat_event e = kind_eh__event(p);
 
 	model__add_event(st->s->m, &e, SRC_FENTRY);
 	/* --raw records every sample, the activities' as the ring buffer's (a no-op otherwise). */
@@ -160,11 +182,7 @@ static void eh_closing(struct session *s, struct kind *k)
 	if (!st)
 		return;
 	ehtrace__loss(st->eh, &l);
-	model__set_counter(s->m, "eh_orphan", l.orphan);
-	model__set_counter(s->m, "eh_unmatched", l.unmatched);
-	model__set_counter(s->m, "eh_malformed", l.malformed);
-	model__set_counter(s->m, "eh_foreign", l.foreign);
-	model__set_counter(s->m, "eh_lost", l.lost);
+	kind_eh__counters(s->m, &l);
 }
 
 /* Segments mode shows the activities when the reader is open (not open: the sentence segments

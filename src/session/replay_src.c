@@ -12,7 +12,10 @@
 #include <string.h>
 
 #include "base/text.h"
+#include "collect/perfdata.h"
+#include "collect/spans.h"
 #include "rec/replay.h"
+#include "session/perf_src.h"
 #include "session/replay_src.h"
 #include "session/session.h"
 
@@ -88,6 +91,33 @@ static int check_recorded(const struct session *s, char *err, size_t errlen)
 	return EXIT_OK;
 }
 
+/* Read o->replay: a recording, or a perf.data file (known by its magic, whatever its name)
+ * turned into one at -d (perf_src.h); a damaged perf.data's sentence goes to s->warn. NULL
+ * with one sentence in err. */
+static struct replay *open_file(struct session *s, const struct opts *o, char *err,
+				size_t errlen)
+{
+	char why[320];
+	uint8_t *data, *rec;
+	size_t size, len;
+	int e;
+
+	if (replay__read(o->replay, &data, &size, err, errlen))
+		return NULL;
+	if (!pdata__is(data, size))
+		return replay__new_data(o->replay, data, size, err, errlen);
+	e = perf_src__convert(data, size, o->interval_ns, SPAN_TIMEOUT_NS, &rec, &len, why,
+			      sizeof(why));
+	free(data);
+	if (e) {
+		snprintf(err, errlen, "%s: %s", o->replay, why);
+		return NULL;
+	}
+	if (why[0])
+		snprintf(s->warn, sizeof(s->warn), "%.100s: %s", o->replay, why);
+	return replay__new_data(o->replay, rec, len, err, errlen);
+}
+
 /* Open o->replay as the source of s. */
 int session__open_replay(struct session *s, struct opts *o, char *err, size_t errlen)
 {
@@ -99,7 +129,7 @@ int session__open_replay(struct session *s, struct opts *o, char *err, size_t er
 	s->o = o;
 	s->lock_fd = -1;
 	s->user_filter = o->nfilter > 0;
-	s->rp = replay__new(o->replay, err, errlen);
+	s->rp = open_file(s, o, err, errlen);
 	if (!s->rp)
 		return EXIT_RUNTIME;
 	if (replay__interval_ns(s->rp))
@@ -130,13 +160,13 @@ int session__open_replay(struct session *s, struct opts *o, char *err, size_t er
 		snprintf(err, errlen, "%s (-m)", why);
 		return EXIT_USAGE;
 	}
-	/* A damaged tail: everything before it plays; say what was wrong, on screen too. */
-	if (replay__damage(s->rp)[0]) {
+	/* A damaged tail: everything before it plays; say what was wrong, on screen too (a
+	 * damaged perf.data's sentence is in s->warn already). */
+	if (replay__damage(s->rp)[0])
 		snprintf(s->warn, sizeof(s->warn), "%.100s: %s", o->replay, replay__damage(s->rp));
-		/* A comparison refuses a damaged file in one sentence of its own. */
-		if (!o->compare)
-			text__line(stderr, "lattop: ", s->warn);
-	}
+	/* A comparison refuses a damaged file in one sentence of its own. */
+	if (s->warn[0] && !o->compare)
+		text__line(stderr, "lattop: ", s->warn);
 	/* The first interval is shown; reports move on from there. */
 	session__seek(s, 1);
 	s->opened = true;

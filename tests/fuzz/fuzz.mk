@@ -3,12 +3,15 @@
 #   fuzz_replay  `lattop -r FILE` as a whole: the metadata, the apply path, seeks, and every
 #                output format (totals text/CSV/JSON, per-interval reports in each mode with
 #                --hist and -c, --events CSV and trace); links all of src/ but main.c;
-#   fuzz_evhdr   the EventHeader decoder (header, extensions, metadata) and tracepoint names.
+#   fuzz_evhdr   the EventHeader decoder (header, extensions, metadata) and tracepoint names;
+#   fuzz_perf    perf.data files read offline: the reader, the pairing and the recording made of
+#                them (session/perf_src.c), then `lattop -r` of the input (links as fuzz_replay).
 # `make fuzz` runs each for FUZZ_TIME seconds on the seed corpus with bounded memory and time
 # per input (FUZZ_LIMITS: an input running 10 s, a process over 512 MB or one malloc over 64 MB
 # is a failure). `make fuzz-cov` replays the corpus through coverage builds and prints the
 # per-function coverage of the reader, the replay and the writers (llvm-cov).
-# The seeds come from tests/fuzz/mkseeds.py and tests/fuzz/mkhostile.py (see there).
+# The seeds come from tests/fuzz/mkseeds.py and tests/fuzz/mkhostile.py (see there); the perf_*.data
+# ones from tests/host/mkperf.py (python3 tests/host/mkperf.py tests/fuzz/corpus/perf_V.data V).
 FUZZ_CC ?= clang
 FUZZ_TIME ?= 60
 FUZZ_LIMITS ?= -timeout=10 -rss_limit_mb=512 -malloc_limit_mb=64 -max_len=65536
@@ -33,6 +36,7 @@ FUZZ_RP_CPPFLAGS = -D_GNU_SOURCE -DLATTOP_VERSION='"$(VERSION)"' -Ibpf -I$(OUTPU
 	$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 FUZZ_RP_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lz -lpthread -lm
 FUZZ_EH_BIN := $(FUZZ_OUT)/fuzz_evhdr
+FUZZ_PD_BIN := $(FUZZ_OUT)/fuzz_perf
 LLVM_PROFDATA ?= llvm-profdata
 LLVM_COV ?= llvm-cov
 
@@ -62,14 +66,23 @@ $(FUZZ_RP_COV): $(FUZZ_RP_DEPS)
 	$(Q)$(FUZZ_CC) -g -O1 -fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping \
 		$(FUZZ_RP_CPPFLAGS) -o $@ tests/fuzz/fuzz_replay.c $(FUZZ_RP_SRCS) $(FUZZ_RP_LIBS)
 
+$(FUZZ_PD_BIN): $(subst fuzz_replay.c,fuzz_perf.c,$(FUZZ_RP_DEPS))
+	$(call msg,FUZZ-CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		$(FUZZ_RP_CPPFLAGS) -o $@ tests/fuzz/fuzz_perf.c $(FUZZ_RP_SRCS) $(FUZZ_RP_LIBS)
+
 $(FUZZ_EH_BIN): tests/fuzz/fuzz_evhdr.c src/base/evhdr.c src/base/evhdr.h
 	$(call msg,FUZZ-CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-Isrc -o $@ tests/fuzz/fuzz_evhdr.c src/base/evhdr.c
 
-fuzz: $(FUZZ_BIN) $(FUZZ_RP_BIN) $(FUZZ_EH_BIN)
-	$(Q)mkdir -p $(FUZZ_OUT)/corpus $(FUZZ_OUT)/corpus_replay $(FUZZ_OUT)/corpus_evhdr
+fuzz: $(FUZZ_BIN) $(FUZZ_RP_BIN) $(FUZZ_EH_BIN) $(FUZZ_PD_BIN)
+	$(Q)mkdir -p $(FUZZ_OUT)/corpus $(FUZZ_OUT)/corpus_replay $(FUZZ_OUT)/corpus_evhdr \
+		$(FUZZ_OUT)/corpus_perf
+	$(FUZZ_PD_BIN) -max_total_time=$(FUZZ_TIME) $(FUZZ_LIMITS) $(FUZZ_OUT)/corpus_perf \
+		tests/fuzz/corpus
 	$(FUZZ_EH_BIN) -max_total_time=$(FUZZ_TIME) $(FUZZ_LIMITS) $(FUZZ_OUT)/corpus_evhdr
 	$(FUZZ_BIN) -max_total_time=$(FUZZ_TIME) $(FUZZ_LIMITS) $(FUZZ_OUT)/corpus tests/fuzz/corpus
 	$(FUZZ_RP_BIN) -max_total_time=$(FUZZ_TIME) $(FUZZ_LIMITS) -dict=tests/fuzz/rec.dict \

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Brief libFuzzer runs (ASan+UBSan) on the seed corpus: the recording reader alone (fuzz_rec),
-# then `lattop -r` as a whole (fuzz_replay: metadata, apply path, seeks, every output format).
+# then `lattop -r` as a whole (fuzz_replay: metadata, apply path, seeks, every output format),
+# then perf.data files read offline (fuzz_perf: the reader, the pairing, the recording of them).
 # No crash, no hang (10 s per input), no process over 512 MB and no single allocation over
 # 64 MB (a replay that costs far more than its input), no leak, no sanitizer report. The
 # harnesses recompute each record's CRC, so mutations reach the payloads. About 40 s of CPU in
@@ -27,7 +28,8 @@ fuzz() {
 	fi
 }
 
-if ! make -s "$OUTPUT/fuzz/fuzz_rec" "$OUTPUT/fuzz/fuzz_replay" >"$TMP/build.log" 2>&1; then
+if ! make -s "$OUTPUT/fuzz/fuzz_rec" "$OUTPUT/fuzz/fuzz_replay" "$OUTPUT/fuzz/fuzz_perf" \
+	>"$TMP/build.log" 2>&1; then
 	fail build "$(tail -n 5 "$TMP/build.log")"
 	end_suite
 	exit 0
@@ -35,6 +37,7 @@ fi
 pass build
 fuzz reader "$OUTPUT/fuzz/fuzz_rec" 10
 fuzz replay "$OUTPUT/fuzz/fuzz_replay" 30 -dict=tests/fuzz/rec.dict
+fuzz perf "$OUTPUT/fuzz/fuzz_perf" 20
 # The seeds themselves replay (no crash, exit 0) through the real binary.
 for f in tests/fuzz/corpus/*; do
 	$LATTOP -r "$f" -b -o json >/dev/null 2>&1
