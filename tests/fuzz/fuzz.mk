@@ -70,7 +70,8 @@ $(FUZZ_EH_BIN): tests/fuzz/fuzz_evhdr.c src/base/evhdr.c src/base/evhdr.h
 
 fuzz: $(FUZZ_BIN) $(FUZZ_RP_BIN) $(FUZZ_EH_BIN)
 	$(Q)mkdir -p $(FUZZ_OUT)/corpus $(FUZZ_OUT)/corpus_replay $(FUZZ_OUT)/corpus_evhdr
-	$(FUZZ_EH_BIN) -max_total_time=$(FUZZ_TIME) $(FUZZ_LIMITS) $(FUZZ_OUT)/corpus_evhdr
+	$(FUZZ_EH_BIN) -max_total_time=$(FUZZ_TIME) $(FUZZ_LIMITS) $(FUZZ_OUT)/corpus_evhdr \
+		tests/fuzz/corpus_evhdr
 	$(FUZZ_BIN) -max_total_time=$(FUZZ_TIME) $(FUZZ_LIMITS) $(FUZZ_OUT)/corpus tests/fuzz/corpus
 	$(FUZZ_RP_BIN) -max_total_time=$(FUZZ_TIME) $(FUZZ_LIMITS) -dict=tests/fuzz/rec.dict \
 		$(FUZZ_OUT)/corpus_replay tests/fuzz/corpus
