@@ -17,11 +17,12 @@
 
 #define SWEEP_NS 1000000000ull /* orphan starts are looked for once a second */
 #define NO_SERIES UINT32_MAX   /* a start of an activity no series asked for */
+#define EHPAIR_KEY_MAX 32      /* a by field's value kept while its activity runs (text) */
 
 /* What the fields of an activity's events said, for its options (start, then stop). */
 struct took {
-	uint32_t split;	   /* the split row (NO_SERIES: none yet) */
-	bool has_value, pass, tested;
+	char by[EHPAIR_KEY_MAX]; /* the by field's value as text ("" none yet) */
+	bool has_by, has_value, pass, tested;
 	uint64_t value;
 };
 
@@ -458,23 +459,21 @@ static uint32_t split_row(struct ehpair *p, uint32_t base, const struct ehpair_o
 	return find_or_new(p, b->name, b->activity, (int)base, b->kind, key, b->src);
 }
 
-/* Read what options o want from the fields of ev into t (a field found replaces what t had);
- * base is the row a split row goes under. A field list that stops decoding ends the reading. */
-static void take_fields(struct ehpair *p, const struct evhdr_event *ev, const struct ehpair_opts *o,
-			uint32_t base, struct took *t)
+/* Read what options o want from the fields of ev into t (a field found replaces what t had).
+ * A field list that stops decoding ends the reading. */
+static void take_fields(const struct evhdr_event *ev, const struct ehpair_opts *o, struct took *t)
 {
 	struct evhdr_fields it;
 	struct evhdr_value v;
 	const char *nm;
 	uint32_t nl;
-	char txt[EHPAIR_NAME_MAX];
 
 	if (!o || !ev->meta || evhdr__fields_begin(ev, &it, &nm, &nl))
 		return;
 	while (evhdr__field_next(&it, &v) == 1) {
-		if (is_field(&v.f, o->by) && base != NO_SERIES) {
-			evhdr__value_text(&v, txt, sizeof(txt));
-			t->split = split_row(p, base, o, txt);
+		if (is_field(&v.f, o->by)) {
+			evhdr__value_text(&v, t->by, sizeof(t->by));
+			t->has_by = true;
 		}
 		if (is_field(&v.f, o->value) && (v.kind == EVHDR_V_UINT || v.kind == EVHDR_V_INT)) {
 			t->has_value = true;
@@ -498,8 +497,7 @@ static void start(struct ehpair *p, const struct evhdr_event *ev, uint64_t ts, u
 	memcpy(pe.id, ev->activity, EVHDR_ID_SIZE);
 	pe.has_parent = ev->has_related;
 	memcpy(pe.parent_id, ev->related, EVHDR_ID_SIZE);
-	pe.t.split = NO_SERIES;
-	take_fields(p, ev, opts_of(p, src), series, &pe.t);
+	take_fields(ev, opts_of(p, src), &pe.t);
 	if (at >= 0) {
 		bump(&p->orphan, 1);
 		p->pend[at] = pe;
@@ -525,6 +523,7 @@ static void emit_row(struct ehpair *p, const struct pend *pe, uint64_t start_ns,
 	struct ehpair_sample s = {.series = pe->series, .tid = tid, .start_ns = start_ns,
 				  .dur_ns = dur};
 	const struct series_def *d = &p->ser[pe->series];
+	uint32_t self;
 
 	if ((o && o->if_field[0] && !(pe->t.tested && pe->t.pass)) ||
 	    (o && o->value[0] && !pe->t.has_value)) {
@@ -534,15 +533,15 @@ static void emit_row(struct ehpair *p, const struct pend *pe, uint64_t start_ns,
 	if (o && o->value[0])
 		s.dur_ns = pe->t.value;
 	p->emit(p->arg, &s);
-	if (pe->t.split != NO_SERIES) {
-		s.series = pe->t.split;
+	if (o && o->by[0] && pe->t.has_by &&
+	    (s.series = split_row(p, pe->series, o, pe->t.by)) != NO_SERIES)
 		p->emit(p->arg, &s);
-	}
 	if (!pe->had_child || (o && o->value[0]))
 		return;
-	s.series = find_or_new(p, d->name, d->activity, (int)pe->series, EHPAIR_SELF, "", -1);
+	self = find_or_new(p, d->name, d->activity, (int)pe->series, EHPAIR_SELF, "", -1);
+	s.series = self;
 	s.dur_ns = dur > pe->child_ns ? dur - pe->child_ns : 0;
-	if (s.series != NO_SERIES)
+	if (self != NO_SERIES)
 		p->emit(p->arg, &s);
 }
 
@@ -568,7 +567,7 @@ static bool stop(struct ehpair *p, const uint8_t *id, uint64_t ts, uint32_t tid,
 	if (pe.series == NO_SERIES)
 		return true;
 	if (data && !evhdr__decode(data, len, &ev, NULL))
-		take_fields(p, &ev, opts_of(p, pe.src), pe.series, &pe.t);
+		take_fields(&ev, opts_of(p, pe.src), &pe.t);
 	emit_row(p, &pe, pe.start_ns, dur, tid);
 	return true;
 }
@@ -637,8 +636,7 @@ static void plain(struct ehpair *p, int tp, const struct evhdr_event *ev, uint64
 	if (pe.series == NO_SERIES)
 		return;
 	pe.src = (int16_t)src;
-	pe.t.split = NO_SERIES;
-	take_fields(p, ev, opts_of(p, src), pe.series, &pe.t);
+	take_fields(ev, opts_of(p, src), &pe.t);
 	emit_row(p, &pe, ts, 0, tid);
 }
 

@@ -35,6 +35,23 @@ static bool other_asked(const struct opts *o)
 	return o->nspans || o->profile_path || o->nfilter || o->demo;
 }
 
+/* The kind (a KIND column: activity, self, event, or value for a field's values) and parent
+ * (the PARENT column: its parent row's name, kept in the series' second label) of series i. */
+static void type_of(struct eh_state *st, uint32_t i, struct series *se)
+{
+	struct ehpair_info in;
+
+	ehtrace__series_info(st->eh, i, &in);
+	snprintf(se->type, sizeof(se->type), "%s",
+		 in.value		     ? "value"
+		 : in.kind == EHPAIR_SELF  ? "self"
+		 : in.kind == EHPAIR_EVENT ? "event"
+					   : "activity");
+	if (in.parent >= 0)
+		snprintf(se->sub, sizeof(se->sub), "%s",
+			 ehtrace__series_name(st->eh, (uint32_t)in.parent));
+}
+
 /* Give the activity series the model lacks their (empty) series. */
 static void new_series(struct eh_state *st)
 {
@@ -52,7 +69,7 @@ static void new_series(struct eh_state *st)
 		}
 		se->src |= SRC_FENTRY;
 		snprintf(se->name, sizeof(se->name), "%s", name);
-		snprintf(se->type, sizeof(se->type), "activity");
+		type_of(st, st->nseries, se);
 	}
 }
 
@@ -165,6 +182,8 @@ static void eh_closing(struct session *s, struct kind *k)
 	model__set_counter(s->m, "eh_malformed", l.malformed);
 	model__set_counter(s->m, "eh_foreign", l.foreign);
 	model__set_counter(s->m, "eh_lost", l.lost);
+	model__set_counter(s->m, "eh_filtered", l.filtered);
+	model__set_counter(s->m, "eh_folded", l.folded);
 }
 
 /* Segments mode shows the activities when the reader is open (not open: the sentence segments
