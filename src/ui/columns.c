@@ -39,7 +39,7 @@ static void get_parent(const struct row *r, struct cell *c)
 
 static void get_name(const struct row *r, struct cell *c)
 {
-	*c = (struct cell){ .t = CELL_STR, .s = r->s->name };
+	*c = (struct cell){ .t = CELL_STR, .s = r->s->name, .indent = r->depth };
 	if (r->s->kind == LAT_EV_PROG_CPU)
 		c->shown = r->label;
 }
@@ -445,6 +445,12 @@ void cell__text(const struct cell *c, char *buf, size_t len)
 		fmt_rate(c->d, buf, len);
 		break;
 	case CELL_STR: /* names come from the kernel or a file */
+		if (c->indent && len > 2u * c->indent) { /* a child row of a tree */
+			memset(buf, ' ', 2u * c->indent);
+			text__esc(buf + 2u * c->indent, len - 2u * c->indent,
+				  c->shown ? c->shown : c->s);
+			break;
+		}
 		text__esc(buf, len, c->shown ? c->shown : c->s);
 		break;
 	case CELL_NS:

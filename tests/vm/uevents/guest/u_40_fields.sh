@@ -50,7 +50,8 @@ expect lattop-b-exit $? 0
 show b
 # Session A: the whole provider, before its level-5 tracepoint exists.
 ok late-tracepoint-absent [ ! -e /sys/kernel/tracing/events/user_events/LatTestProvider_L5K2 ]
-lattop --activities LatTestProvider:level=5 -b -c -o csv -d 1 -D 600 >$T/a.csv 2>$T/a.err &
+lattop --activities LatTestProvider:level=5 -b -c -o csv -d 1 -D 600 -w $T/a.lrec \
+	>$T/a.csv 2>$T/a.err &
 la=$!
 wait_line '^ts_ns' $T/a.csv 600 || fail lattop-a-started "$(cat $T/a.err)"
 expect producer-a "$(eh-producer fields $N $LATE)" "late listening"
@@ -80,6 +81,20 @@ expect a-lateact "$(scol count LateAct $T/a.csv)" $LATE
 for c in eh_orphan eh_unmatched eh_malformed eh_foreign eh_lost eh_filtered eh_folded; do
 	expect "a-$c" "$(ctr $c $T/a.csv)" 0
 done
+# Rows as a tree: Request's children right after it (by count: Inner, then Request self).
+order=$(awk -F, 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next} {ts[NR]=$1; sp[NR]=$h["span"]}
+	END{for(i=2;i<=NR;i++) if(ts[i]==ts[NR]) printf "%s;", sp[i]}' $T/a.csv)
+echo "  last interval's rows in order: $order"
+case "$order" in
+*"Request;Inner;Request self;"*) pass a-tree-order ;;
+*) fail a-tree-order "$order" ;;
+esac
+# The recording keeps each row's kind and parent (the replay's JSON report).
+lattop -r $T/a.lrec -b -c -o json >$T/r.json 2>$T/r.err
+expect rec-exit $? 0
+ok rec-inner grep -q '"parent":"Request","type":"activity","name":"Inner","count":30,' $T/r.json
+ok rec-self grep -q '"parent":"Request","type":"self","name":"Request self","count":20,' $T/r.json
+ok rec-late grep -q '"parent":"","type":"event","name":"Late","count":12,' $T/r.json
 
 # B: Requests with status -5 (i % 5 == 0: 8 of 40, sizes 100 200 300 400 twice each, first
 # seen in that order), split by size: 3 rows, then "other".
