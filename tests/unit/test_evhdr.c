@@ -220,7 +220,8 @@ static size_t event(uint8_t *b, const uint8_t *m, size_t mlen, const uint8_t *pl
 	b[n++] = be ? 0 : EVHDR_EXT_METADATA, b[n++] = be ? EVHDR_EXT_METADATA : 0;
 	memcpy(b + n, m, mlen);
 	n += mlen;
-	memcpy(b + n, pl, plen);
+	if (plen)
+		memcpy(b + n, pl, plen);
 	return n + plen;
 }
 
