@@ -60,7 +60,26 @@ enum evhdr_enc {
 #define EVHDR_ENC_CHAIN 0x80  /* a format byte follows */
 #define EVHDR_FMT_CHAIN 0x80  /* a u16 tag follows the format byte */
 #define EVHDR_FMT_UNSIGNED 1
-#define EVHDR_FMT_STRING_UTF 12
+#define EVHDR_FMT_STRING_UTF 12 /* (12 is UTF with a byte-order mark when present) */
+/* Field formats (a field's format byte without its chain flag; 0 = the encoding's default). */
+enum evhdr_fmt {
+	EVHDR_FMT_DEFAULT = 0,
+	EVHDR_FMT_SIGNED = 2,
+	EVHDR_FMT_HEX = 3,
+	EVHDR_FMT_ERRNO = 4,
+	EVHDR_FMT_PID = 5,
+	EVHDR_FMT_TIME = 6,
+	EVHDR_FMT_BOOL = 7,
+	EVHDR_FMT_FLOAT = 8,
+	EVHDR_FMT_HEXBYTES = 9,
+	EVHDR_FMT_STRING8 = 10,
+	EVHDR_FMT_UTF = 11,
+	EVHDR_FMT_UUID = 15,
+	EVHDR_FMT_PORT = 16,
+	EVHDR_FMT_IP = 17,
+	EVHDR_FMT_IP_OLD = 18,
+};
+#define EVHDR_DEPTH_MAX 8 /* structs nested in arrays of structs, deepest decoded */
 
 /* One decoded event; the pointers point into the buffer given to evhdr__decode. */
 struct evhdr_event {
@@ -88,6 +107,26 @@ struct evhdr_meta_iter {
 	bool le;
 };
 
+/* What a decoded field value is: an integer (signed or not), an 8-bit string, or anything
+ * else (arrays, floats, 128-bit values, wide strings, binary, structs), which is skipped with
+ * its bytes known but not interpreted. */
+enum evhdr_vkind { EVHDR_V_UINT, EVHDR_V_INT, EVHDR_V_STR, EVHDR_V_OTHER };
+
+/* One field of an event: its definition and value (pointers into the event). */
+struct evhdr_value {
+	struct evhdr_field f;
+	enum evhdr_vkind kind;
+	uint64_t u;	      /* UINT: the value; INT: the value as int64_t */
+	const uint8_t *data;  /* STR: the string's bytes (no count, no NUL); else the field's */
+	uint32_t len;	      /* bytes at data */
+};
+
+/* Walks an event's fields: its metadata's definitions and its payload together. */
+struct evhdr_fields {
+	struct evhdr_meta_iter m;
+	const uint8_t *p, *end; /* the payload not decoded yet */
+};
+
 /* Decode the EventHeader event of len bytes at buf into ev. Returns 0, or -EBADMSG with a
  * short reason in *why (a static string) for an event shorter than its header, an extension
  * running past the end, an extension of kind 0, an activity id that is not 16 or 32 bytes, a
@@ -102,6 +141,21 @@ int evhdr__meta_name(const uint8_t *meta, uint32_t meta_len, bool le, const char
  * runs past the metadata, has an encoding of 0 or past the last one, both array flags, or a
  * constant array of length 0. */
 int evhdr__meta_next(struct evhdr_meta_iter *it, struct evhdr_field *f);
+/* Start walking the fields of decoded event ev (it must have metadata); name and name_len get
+ * the event name as evhdr__meta_name gives it. Returns 0 or -EBADMSG. */
+int evhdr__fields_begin(const struct evhdr_event *ev, struct evhdr_fields *it, const char **name,
+			uint32_t *name_len);
+/* The next field of it with its value: 1 with v filled, 0 at the end, -EBADMSG when a
+ * definition is malformed, a value runs past the payload, a struct has no members or arrays
+ * of structs nest deeper than EVHDR_DEPTH_MAX. A scalar struct is one EVHDR_V_OTHER value
+ * followed by its members; an array of structs is one EVHDR_V_OTHER value, its members not
+ * reported. The work is bounded by the payload's length times the metadata's. */
+int evhdr__field_next(struct evhdr_fields *it, struct evhdr_value *v);
+/* The value of v as text into buf (len > 0): an integer in decimal (hex with 0x for the hex
+ * format), a string in its visible form (bytes outside printable ASCII as '?'), "?" for
+ * EVHDR_V_OTHER. */
+void evhdr__value_text(const struct evhdr_value *v, char *buf, size_t len);
+
 /* Check a tracepoint name (Provider_L<level>K<keyword>[Options], under EVHDR_NAME_MAX, no
  * ' ' or ':'); provider gets the provider name (provlen bytes at most), *level and *keyword
  * their values. Returns 0 or -EINVAL. */

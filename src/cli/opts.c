@@ -473,10 +473,14 @@ static const struct opt_def opt_table[] = {
 	  "(0.1 to 86400, default 10; counted as evicted): -u\n"
 	  "spans and file spans that set no \"timeout\"",
 	  o_span_timeout, 0 },
-	{ "activities", 0, "TP[:NAME]",
-	  "EventHeader activities (user_events tracepoint TP,\n"
-	  "e.g. MyProvider_L4K1) as spans: one per activity\n"
-	  "name, or the one named NAME; repeatable",
+	{ "activities", 0, "SRC[:ITEM,...]",
+	  "EventHeader activities as spans: SRC a user_events\n"
+	  "tracepoint (MyProvider_L4K1) or a whole provider\n"
+	  "(MyProvider, its tracepoints present and future);\n"
+	  "a row per activity and plain event name, children\n"
+	  "under their parent; ITEMs: NAME (that one only),\n"
+	  "by=FIELD, top=N, value=FIELD, if=FIELD<op>VALUE,\n"
+	  "level=N, kw=MASK (a provider's); repeatable",
 	  o_activities, 0 },
 	{ "eventheader", 0, NULL,
 	  "write each closed interval's figures as EventHeader\n"

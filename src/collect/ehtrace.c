@@ -4,6 +4,7 @@
  * ring per tracepoint and CPU on a reader thread, pair them (ehpair.c) and queue the samples.
  * See ehtrace.h.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -48,7 +49,9 @@ struct ehtrace {
 	struct pollfd *pfd; /* the reader's, one per ring */
 	int nring, cap;
 	pthread_t thread;
-	bool started;
+	bool started, follow; /* follow: a provider was asked */
+	uint64_t followed_ns;  /* the reader's last look for new tracepoints */
+	int ncpu;
 	atomic_bool stop; /* UI thread writes (release), reader reads (acquire) */
 	long page;
 };
@@ -251,6 +254,56 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* Open the rings of tracepoint i (name) on every CPU. 0 or -errno with err. */
+static int open_tp(struct ehtrace *t, int i, const char *name, char *err, size_t errlen)
+{
+	long id = tp_id(name);
+	int e;
+
+	if (id < 0) {
+		snprintf(err, errlen, "cannot read the perf id of user_events:%s: %s", name,
+			 strerror((int)-id));
+		return (int)id;
+	}
+	for (int cpu = 0; cpu < t->ncpu; cpu++) {
+		e = open_ring(t, i, id, cpu);
+		if (e < 0) {
+			snprintf(err, errlen, "cannot open perf on user_events:%s: %s", name,
+				 strerror(-e));
+			return e;
+		}
+	}
+	return 0;
+}
+
+/* Take the providers' tracepoints that exist now and are not followed yet (a tracepoint whose
+ * rings do not open is counted lost once, and not retried). */
+static void follow_new(struct ehtrace *t)
+{
+	const char *tracefs = tpformat__tracefs();
+	char path[128], err[256];
+	struct dirent *de;
+	DIR *d;
+
+	if (!tracefs)
+		return;
+	snprintf(path, sizeof(path), "%s/events/user_events", tracefs);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		int i = ehpair__follow(t->pair, de->d_name), first = t->nring;
+
+		if (i < 0)
+			continue;
+		if (open_tp(t, i, de->d_name, err, sizeof(err)))
+			ehpair__add_lost(t->pair, 1);
+		for (int k = first; k < t->nring; k++)
+			t->pfd[k] = (struct pollfd){.fd = t->ring[k].fd, .events = POLLIN};
+	}
+	closedir(d);
+}
+
 /* The reader thread: wait for a ring to fill a quarter (or POLL_MS), read them all, end the
  * pass; a last pass after the stop. */
 static void *reader(void *arg)
@@ -258,6 +311,7 @@ static void *reader(void *arg)
 	struct ehtrace *t = arg;
 	struct pollfd *pfd = t->pfd;
 	bool last = false;
+	uint64_t now;
 
 	for (int i = 0; i < t->nring; i++)
 		pfd[i] = (struct pollfd){.fd = t->ring[i].fd, .events = POLLIN};
@@ -267,32 +321,57 @@ static void *reader(void *arg)
 			poll(pfd, (nfds_t)t->nring, POLL_MS);
 		for (int i = 0; i < t->nring; i++)
 			drain_ring(t, &t->ring[i]);
-		ehpair__pass_end(t->pair, mono_ns());
+		now = mono_ns();
+		ehpair__pass_end(t->pair, now);
+		if (t->follow && !last && now - t->followed_ns >= EHTRACE_FOLLOW_NS) {
+			t->followed_ns = now;
+			follow_new(t);
+		}
 	}
 	return NULL;
 }
 
-/* Add the specs to the pairing, register their tracepoints and open their rings. */
-static int open_all(struct ehtrace *t, const struct ehtrace_spec *sp, int n, char *err,
-		    size_t errlen)
+/* Add the specs to the pairing: each tracepoint, or each provider. 0, or -ENOENT with err. */
+static int add_specs(struct ehtrace *t, const struct ehtrace_spec *sp, int n, char *err,
+		     size_t errlen)
 {
-	/* Every possible CPU id (sparse ids included; an offline one has no ring: open_ring). */
-	int ncpu = progagg__ncpu(), e;
-
 	for (int i = 0; i < n; i++) {
-		e = ehpair__add(t->pair, sp[i].tp, sp[i].activity[0] ? sp[i].activity : NULL,
-				sp[i].series[0] ? sp[i].series : NULL);
+		const char *act = sp[i].activity[0] ? sp[i].activity : NULL;
+		int e;
+
+		if (sp[i].provider) {
+			e = ehpair__add_provider(t->pair, sp[i].tp, sp[i].level, sp[i].kw, act,
+						 &sp[i].o);
+			t->follow = true;
+		} else {
+			e = ehpair__add_opts(t->pair, sp[i].tp, act,
+					     sp[i].series[0] ? sp[i].series : NULL, &sp[i].o);
+		}
 		if (e < 0) {
 			snprintf(err, errlen,
 				 e == -EINVAL
 				     ? "'%s' is not an EventHeader tracepoint name "
 				       "(Provider_L<level>K<keyword>, e.g. MyProvider_L4K1)"
-				     : "'%s': too many EventHeader tracepoints or activities",
+				     : "'%s': too many EventHeader tracepoints, activities or options",
 				 sp[i].tp);
 			return -ENOENT;
 		}
 	}
-	t->cap = ehpair__ntp(t->pair) * ncpu;
+	return 0;
+}
+
+/* Add the specs to the pairing, register their tracepoints (a provider's are followed, not
+ * registered) and open their rings. */
+static int open_all(struct ehtrace *t, const struct ehtrace_spec *sp, int n, char *err,
+		    size_t errlen)
+{
+	int e;
+
+	/* Every possible CPU id (sparse ids included; an offline one has no ring: open_ring). */
+	t->ncpu = progagg__ncpu();
+	if ((e = add_specs(t, sp, n, err, errlen)))
+		return e;
+	t->cap = (t->follow ? EHPAIR_TP_MAX : ehpair__ntp(t->pair)) * t->ncpu;
 	t->ring = calloc((size_t)t->cap, sizeof(*t->ring));
 	t->pfd = calloc((size_t)t->cap, sizeof(*t->pfd));
 	if (!t->ring || !t->pfd) {
@@ -301,24 +380,15 @@ static int open_all(struct ehtrace *t, const struct ehtrace_spec *sp, int n, cha
 	}
 	for (int i = 0; i < ehpair__ntp(t->pair); i++) {
 		const char *name = ehpair__tp_name(t->pair, i);
-		long id;
 
 		if ((e = reg_tp(t, i, name, err, errlen)))
 			return e == -EADDRINUSE ? -ENOENT : e;
-		id = tp_id(name);
-		if (id < 0) {
-			snprintf(err, errlen, "cannot read the perf id of user_events:%s: %s", name,
-				 strerror((int)-id));
-			return (int)id;
-		}
-		for (int cpu = 0; cpu < ncpu; cpu++) {
-			e = open_ring(t, i, id, cpu);
-			if (e < 0) {
-				snprintf(err, errlen, "cannot open perf on user_events:%s: %s",
-					 name, strerror(-e));
-				return e;
-			}
-		}
+		if ((e = open_tp(t, i, name, err, errlen)))
+			return e;
+	}
+	if (t->follow) {
+		follow_new(t);
+		t->followed_ns = mono_ns();
 	}
 	return 0;
 }
@@ -384,6 +454,12 @@ uint32_t ehtrace__nseries(const struct ehtrace *t) { return t ? ehpair__nseries(
 const char *ehtrace__series_name(const struct ehtrace *t, uint32_t i)
 {
 	return ehpair__series_name(t->pair, i);
+}
+
+/* What series i is. */
+void ehtrace__series_info(const struct ehtrace *t, uint32_t i, struct ehpair_info *out)
+{
+	ehpair__series_info(t->pair, i, out);
 }
 
 /* The loss counters, the queue's drops included. */

@@ -12,6 +12,10 @@
  * kernel/trace/trace_events_user.c, user_event_perf); ftrace's ring would do, but perf gives
  * per-CPU rings with the writer's thread, its CPU, a chosen clock and a count of what it lost.
  *
+ * A provider's tracepoints are followed, present and future: the reader looks for new ones in
+ * tracefs's events/user_events once a second (EHTRACE_FOLLOW_NS) and opens their rings (events
+ * written before that are not seen).
+ *
  * Thread use: ehtrace__new, ehtrace__drain and ehtrace__free on the UI thread; the others on
  * any thread. The reader thread is ehtrace's own.
  */
@@ -24,11 +28,18 @@
 #include "base/evhdr.h"
 #include "collect/ehpair.h"
 
-/* One activity source: a tracepoint, and one named activity on it or every activity. */
+#define EHTRACE_FOLLOW_NS 1000000000ull /* a provider's new tracepoints looked for */
+
+/* One activity source: a tracepoint (or a provider's tracepoints), and one named activity on
+ * it or every activity, with what to take from the events' fields. */
 struct ehtrace_spec {
-	char tp[EVHDR_NAME_MAX];	/* Provider_L<level>K<keyword>[Options] */
+	char tp[EVHDR_NAME_MAX];	/* Provider_L<level>K<keyword>[Options], or a provider */
 	char activity[EHPAIR_NAME_MAX]; /* the start event's name; "" = every activity */
 	char series[EHPAIR_NAME_MAX];	/* the series name ("" = the activity's name) */
+	struct ehpair_opts o;		/* fields: split, filter, value */
+	bool provider;			/* tp names a provider: every tracepoint of it */
+	uint8_t level;			/* a provider's: levels up to it (0: any) */
+	uint64_t kw;			/* a provider's: keywords with one of these bits (0: any) */
 };
 
 struct ehtrace;
@@ -47,6 +58,7 @@ size_t ehtrace__drain(struct ehtrace *t, void (*fn)(void *arg, const struct ehpa
 /* Series known so far and the name of series i (ehpair.h). */
 uint32_t ehtrace__nseries(const struct ehtrace *t);
 const char *ehtrace__series_name(const struct ehtrace *t, uint32_t i);
+void ehtrace__series_info(const struct ehtrace *t, uint32_t i, struct ehpair_info *out);
 /* Loss counters (the sample queue's drops are in lost). */
 void ehtrace__loss(const struct ehtrace *t, struct ehpair_loss *out);
 /* Read the perf records of a ring of size bytes (a power of two) at data from offset tail up

@@ -381,6 +381,7 @@ struct row {
 	char container[80];
 	char attach[144];
 	char label[16]; /* a CPU row (LAT_EV_PROG_CPU): "  cpu N", its name under its program */
+	uint8_t depth;	/* an EventHeader child activity row: how deep under its top row */
 };
 /* The owner and attach summaries of a row (struct row's owner and attach) from a. */
 void model__attr_owner(const struct prog_attr *a, char *buf, size_t len);

@@ -2,6 +2,7 @@
 /*
  * rows.c - sort rows and group helper rows under their programs (see rows.h).
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,4 +119,71 @@ size_t rows__with_cpus(const struct model *m, bool cumulative, const struct row_
 	for (size_t i = 0; i < m->n && !any; i++)
 		any = m->s[i].kind == LAT_EV_PROG_CPU;
 	return any ? with_children(m, LAT_EV_PROG_CPU, cumulative, ord, rows, n, max) : n;
+}
+
+/* Whether s is an EventHeader activity's row (session/kind_eh.c names their kinds). */
+static bool eh_row(const struct series *s)
+{
+	return s->kind == LAT_EV_SEG &&
+	       (!strcmp(s->type, "activity") || !strcmp(s->type, "self") ||
+		!strcmp(s->type, "event") || !strcmp(s->type, "value"));
+}
+
+/* The index of row i's parent among rows[0..n), or -1. */
+static long parent_of(const struct row *rows, size_t n, size_t i)
+{
+	const struct series *s = rows[i].s;
+
+	if (!eh_row(s) || !s->sub[0])
+		return -1;
+	for (size_t k = 0; k < n; k++)
+		if (k != i && eh_row(rows[k].s) && !strcmp(rows[k].s->name, s->sub))
+			return (long)k;
+	return -1;
+}
+
+/* Append row i of in and, depth first, its children (in sorted order) to out. */
+static void put_subtree(const struct row *in, const long *par, size_t n, size_t i, int depth,
+			struct row *out, size_t *nout, bool *done)
+{
+	out[*nout] = in[i];
+	out[*nout].depth = (uint8_t)depth;
+	(*nout)++;
+	done[i] = true;
+	if (depth == ROWS_TREE_DEPTH)
+		return;
+	for (size_t k = 0; k < n; k++)
+		if (!done[k] && par[k] == (long)i)
+			put_subtree(in, par, n, k, depth + 1, out, nout, done);
+}
+
+/* Reorder rows as a tree of activities. */
+void rows__tree(struct row *rows, size_t n)
+{
+	struct row *in = malloc(n * sizeof(*in));
+	long *par = malloc(n * sizeof(*par));
+	bool *done = calloc(n, sizeof(*done));
+	size_t nout = 0;
+	bool any = false;
+
+	if (!in || !par || !done)
+		goto out; /* memory short: the sorted order stands */
+	memcpy(in, rows, n * sizeof(*in));
+	for (size_t i = 0; i < n; i++)
+		any |= (par[i] = parent_of(in, n, i)) >= 0;
+	if (!any)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		if (!done[i] && par[i] < 0)
+			put_subtree(in, par, n, i, 0, rows, &nout, done);
+	for (size_t i = 0; i < n; i++) /* cycles and rows past the depth */
+		if (!done[i]) {
+			rows[nout] = in[i];
+			rows[nout++].depth = 0;
+			done[i] = true;
+		}
+out:
+	free(in);
+	free(par);
+	free(done);
 }

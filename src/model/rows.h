@@ -34,4 +34,11 @@ size_t rows__with_helpers(const struct model *m, bool cumulative, const struct r
 size_t rows__with_cpus(const struct model *m, bool cumulative, const struct row_order *ord,
 		       struct row *rows, size_t n, size_t max);
 
+/* Segments mode: reorder rows[0..n) (sorted) as a tree: each EventHeader activity row whose
+ * parent row (its series' second label names it) is among them follows its parent, siblings
+ * in their sorted order, with depth set (at most ROWS_TREE_DEPTH; a row whose parents form a
+ * cycle, or past the depth, keeps depth 0 at the end). The same n rows. */
+#define ROWS_TREE_DEPTH 8
+void rows__tree(struct row *rows, size_t n);
+
 #endif /* LAT_ROWS_H */

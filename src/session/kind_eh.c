@@ -32,8 +32,11 @@ static bool other_asked(const struct opts *o)
 	return o->nspans || o->profile_path || o->nfilter || o->demo;
 }
 
-/* Give activity idx, named name, its (empty) series in m. */
-int kind_eh__series(struct model *m, uint32_t idx, const char *name)
+/* Give activity idx, described by in (its parent's name: parent, NULL for none), its (empty)
+ * series in m: the KIND column says activity, self, event, or value (a field's values), and
+ * the PARENT column (the series' second label) its parent row's name. */
+int kind_eh__series(struct model *m, uint32_t idx, const struct ehpair_info *in,
+		    const char *parent)
 {
 	struct series *se = model__series(m, LAT_EV_SEG, EH_SEG_ID + idx, 0, 0);
 	const struct hist_delta none = {};
@@ -41,8 +44,14 @@ int kind_eh__series(struct model *m, uint32_t idx, const char *name)
 	if (!se || model__add_hist(m, se, NULL, NULL, 0, &none))
 		return -ENOMEM;
 	se->src |= SRC_FENTRY;
-	snprintf(se->name, sizeof(se->name), "%s", name);
-	snprintf(se->type, sizeof(se->type), "activity");
+	snprintf(se->name, sizeof(se->name), "%s", in->name ? in->name : "");
+	snprintf(se->type, sizeof(se->type), "%s",
+		 in->value		   ? "value"
+		 : in->kind == EHPAIR_SELF  ? "self"
+		 : in->kind == EHPAIR_EVENT ? "event"
+					    : "activity");
+	if (parent)
+		snprintf(se->sub, sizeof(se->sub), "%s", parent);
 	return 0;
 }
 
@@ -68,6 +77,8 @@ void kind_eh__counters(struct model *m, const struct ehpair_loss *l)
 	model__set_counter(m, "eh_malformed", l->malformed);
 	model__set_counter(m, "eh_foreign", l->foreign);
 	model__set_counter(m, "eh_lost", l->lost);
+	model__set_counter(m, "eh_filtered", l->filtered);
+	model__set_counter(m, "eh_folded", l->folded);
 }
 
 /* Give the activity series the model lacks their (empty) series. */
@@ -77,10 +88,13 @@ static void new_series(struct eh_state *st)
 	uint32_t n = ehtrace__nseries(st->eh);
 
 	for (; st->nseries < n; st->nseries++) {
-		const char *name = ehtrace__series_name(st->eh, st->nseries);
+		struct ehpair_info in;
 
-		if (kind_eh__series(s->m, st->nseries, name))
-			session__error(s, "out of memory: activity %s has no series", name);
+		ehtrace__series_info(st->eh, st->nseries, &in);
+		if (kind_eh__series(s->m, st->nseries, &in,
+				    in.parent >= 0 ? ehtrace__series_name(st->eh, (uint32_t)in.parent)
+						   : NULL))
+			session__error(s, "out of memory: activity %s has no series", in.name);
 	}
 }
 

@@ -20,9 +20,11 @@ struct model;
  * spans' ids and the vhost chain's). */
 #define EH_SEG_ID 2000
 
-/* Give activity idx (ehpair's series index), named name, its empty series in m (segments
- * mode, type "activity"). 0 or -ENOMEM. */
-int kind_eh__series(struct model *m, uint32_t idx, const char *name);
+/* Give activity idx (ehpair's series index), described by in, its empty series in m
+ * (segments mode; type activity, self, event or value; parent: its parent row's name, kept as
+ * the series' second label, or NULL). 0 or -ENOMEM. */
+int kind_eh__series(struct model *m, uint32_t idx, const struct ehpair_info *in,
+		    const char *parent);
 /* A paired activity as the event of its series (for model__add_event with SRC_FENTRY). */
 struct lat_event kind_eh__event(const struct ehpair_sample *p);
 /* The pairing's loss counters as m's session-wide eh_* counters. */

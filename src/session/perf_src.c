@@ -39,9 +39,15 @@ static void new_series(struct conv *c)
 {
 	uint32_t n = ehpair__nseries(c->p);
 
-	for (; c->nseries < n; c->nseries++)
-		if (kind_eh__series(c->m, c->nseries, ehpair__series_name(c->p, c->nseries)))
+	for (; c->nseries < n; c->nseries++) {
+		struct ehpair_info in;
+
+		ehpair__series_info(c->p, c->nseries, &in);
+		if (kind_eh__series(c->m, c->nseries, &in,
+				    in.parent >= 0 ? ehpair__series_name(c->p, (uint32_t)in.parent)
+						   : NULL))
 			c->oom = 1;
+	}
 }
 
 /* One paired activity into its series. */

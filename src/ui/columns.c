@@ -23,9 +23,23 @@ static void get_type(const struct row *r, struct cell *c)
 		c->shown = "";
 }
 
+/* Whether s is an EventHeader activity's row (session/kind_eh.c names their kinds). */
+static bool eh_row(const struct series *s)
+{
+	return s->kind == LAT_EV_SEG &&
+	       (!strcmp(s->type, "activity") || !strcmp(s->type, "self") ||
+		!strcmp(s->type, "event") || !strcmp(s->type, "value"));
+}
+
+/* An activity row's parent row (its second label), "" for the others. */
+static void get_parent(const struct row *r, struct cell *c)
+{
+	*c = (struct cell){ .t = CELL_STR, .s = eh_row(r->s) ? r->s->sub : "" };
+}
+
 static void get_name(const struct row *r, struct cell *c)
 {
-	*c = (struct cell){ .t = CELL_STR, .s = r->s->name };
+	*c = (struct cell){ .t = CELL_STR, .s = r->s->name, .indent = r->depth };
 	if (r->s->kind == LAT_EV_PROG_CPU)
 		c->shown = r->label;
 }
@@ -209,6 +223,7 @@ const struct column seg_columns[] = {
 	{ "SPAN", "span", 18, true, get_name, 0, false },
 	{ "KIND", "kind", 10, true, get_type, 5, false },
 	LATENCY_COLUMNS,
+	{ "PARENT", "parent", 12, true, get_parent, 12, false },
 	{ "UNMATCHED", "unmatched", 10, false, get_unmatched, 8, false },
 	{ "EVICTED", "evicted", 8, false, get_evicted, 9, false },
 	{ "COLLIDED", "collided", 8, false, get_collided, 10, false },
@@ -430,6 +445,12 @@ void cell__text(const struct cell *c, char *buf, size_t len)
 		fmt_rate(c->d, buf, len);
 		break;
 	case CELL_STR: /* names come from the kernel or a file */
+		if (c->indent && len > 2u * c->indent) { /* a child row of a tree */
+			memset(buf, ' ', 2u * c->indent);
+			text__esc(buf + 2u * c->indent, len - 2u * c->indent,
+				  c->shown ? c->shown : c->s);
+			break;
+		}
 		text__esc(buf, len, c->shown ? c->shown : c->s);
 		break;
 	case CELL_NS:

@@ -30,6 +30,7 @@ struct cell {
 	 * names its CPU under its program, while JSON and CSV keep the program's name. */
 	const char *shown;
 	bool plain; /* CELL_U64 without thousands separators (IDs are names, not amounts) */
+	uint8_t indent; /* CELL_STR: the text views indent it by two spaces per step (a tree) */
 };
 
 struct column {

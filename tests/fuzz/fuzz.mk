@@ -83,7 +83,8 @@ fuzz: $(FUZZ_BIN) $(FUZZ_RP_BIN) $(FUZZ_EH_BIN) $(FUZZ_PD_BIN)
 		$(FUZZ_OUT)/corpus_perf
 	$(FUZZ_PD_BIN) -max_total_time=$(FUZZ_TIME) $(FUZZ_LIMITS) $(FUZZ_OUT)/corpus_perf \
 		tests/fuzz/corpus
-	$(FUZZ_EH_BIN) -max_total_time=$(FUZZ_TIME) $(FUZZ_LIMITS) $(FUZZ_OUT)/corpus_evhdr
+	$(FUZZ_EH_BIN) -max_total_time=$(FUZZ_TIME) $(FUZZ_LIMITS) $(FUZZ_OUT)/corpus_evhdr \
+		tests/fuzz/corpus_evhdr
 	$(FUZZ_BIN) -max_total_time=$(FUZZ_TIME) $(FUZZ_LIMITS) $(FUZZ_OUT)/corpus tests/fuzz/corpus
 	$(FUZZ_RP_BIN) -max_total_time=$(FUZZ_TIME) $(FUZZ_LIMITS) -dict=tests/fuzz/rec.dict \
 		$(FUZZ_OUT)/corpus_replay tests/fuzz/corpus

@@ -7,11 +7,36 @@
 cd "$(dirname "$0")/../.." && . tests/lib.sh
 SUITE=host-activities
 
-BADTP="not an EventHeader tracepoint name: give Provider_L<level>K<keyword> in hex"
+BADTP="neither an EventHeader tracepoint name \(Provider_L<level>K<keyword> in hex, e.g. MyProvider_L4K1\) nor a provider name"
 expect_usage bad-tracepoint 2 "^lattop: --activities Prov_L4: $BADTP" --activities Prov_L4 -b -n 1
 expect_usage bad-level 2 "^lattop: --activities Prov_L0K1: $BADTP" --activities Prov_L0K1 -b -n 1
-expect_usage empty-activity 2 "the activity name after ':' must be 1 to 63 characters" \
+expect_usage empty-activity 2 "^lattop: --activities Prov_L4K1:: an empty or too long item \(\): give TRACEPOINT or PROVIDER" \
 	--activities Prov_L4K1: -b -n 1
+expect_usage bad-provider 2 "^lattop: --activities My-Prov: $BADTP" --activities My-Prov -b -n 1
+# The items after ':' (fields, filters, a provider's level and keyword mask).
+while IFS='|' read -r name arg msg; do
+	expect_usage "$name" 2 "^lattop: --activities $arg: $msg: give TRACEPOINT or PROVIDER" \
+		--activities "$arg" -b -n 1
+done <<'EOF'
+two-names|P_L4K1:A,B|two activity names \(B\)
+bad-activity|P_L4K1:a;b|a bad activity name \(a;b\)
+by-bad-field|P_L4K1:by=a.b|a field name is letters, digits and '_' \(by=a.b\)
+value-empty|P_L4K1:value=|a field name is letters, digits and '_' \(value=\)
+if-no-op|P_L4K1:if=status|if= takes FIELD, one of == != < <= > >=, and a value \(if=status\)
+if-no-value|P_L4K1:if=status!=|if= takes FIELD, one of == != < <= > >=, and a value \(if=status!=\)
+if-no-field|P_L4K1:if===1|if= takes FIELD, one of == != < <= > >=, and a value \(if===1\)
+top-zero|P_L4K1:by=x,top=0|top= takes 1 to 32 \(top=0\)
+top-big|P_L4K1:by=x,top=33|top= takes 1 to 32 \(top=33\)
+level-on-tp|P_L4K1:level=4|level= and kw= apply to a provider, not to one tracepoint \(level=4\)
+kw-on-tp|P_L4K1:kw=1|level= and kw= apply to a provider, not to one tracepoint \(kw=1\)
+level-zero|Prov:level=0|level= takes 1 to 255 \(level=0\)
+level-big|Prov:level=256|level= takes 1 to 255 \(level=256\)
+kw-bad|Prov:kw=x1|kw= takes a keyword mask such as 0x1 \(kw=x1\)
+unknown|Prov:colour=red|an unknown item \(colour=red\)
+empty-item|Prov:level=4,,kw=1|an empty or too long item \(\)
+EOF
+expect_usage top-without-by 2 "^lattop: --activities P_L4K1:top=3: top= needs by=FIELD: give" \
+	--activities P_L4K1:top=3 -b -n 1
 expect_usage activities-replay 2 "do not apply to -r" --activities Prov_L4K1 -r tests/data/sample.lrec -b
 
 # The "activities" of a spans file: checked like the option, each error naming the file.
@@ -22,8 +47,13 @@ printf '{"activities":[{"tracepoint":"X_L4","activity":"a"}]}' >"$TMP/bad2.json"
 expect_usage file-bad-tracepoint 2 "^lattop: $TMP/bad2.json: activities\[0\]: X_L4:a: $BADTP" \
 	--spans "$TMP/bad2.json" -b -n 1
 printf '{"activities":[{"tracepoint":"X_L4K1","name":"a"}]}' >"$TMP/bad3.json"
-expect_usage file-name-without-activity 2 "needs a string \"tracepoint\", optionally an \"activity\"" \
+expect_usage file-name-without-activity 2 "needs a string \"tracepoint\" \\(a tracepoint or a provider\\), optionally an \"activity\"" \
 	--spans "$TMP/bad3.json" -b -n 1
+printf '{"activities":[{"tracepoint":"X_L4K1","by":"a b"}]}' >"$TMP/bad5.json"
+expect_usage file-bad-by 2 "^lattop: $TMP/bad5.json: activities\[0\]: X_L4K1:by=a b: a field name is letters" \
+	--spans "$TMP/bad5.json" -b -n 1
+printf '{"activities":[{"tracepoint":"X_L4K1","top":3}]}' >"$TMP/bad6.json"
+expect_usage file-top-number 2 "strings \"by\", \"value\", \"if\", \"top\"" --spans "$TMP/bad6.json" -b -n 1
 printf '{"activities":[]}' >"$TMP/bad4.json"
 expect_usage file-empty 2 "'activities' must be a non-empty array" --spans "$TMP/bad4.json" -b -n 1
 
@@ -36,7 +66,7 @@ MISSING="this kernel has no user_events \(/sys/kernel/tracing/user_events_data i
 expect_usage no-user-events 2 "^lattop: $MISSING: use a kernel that enables it" --activities Prov_L4K1 -b -n 1
 expect_usage no-user-events-named 2 "^lattop: $MISSING" --activities Prov_L4K1:Request -b -n 1 -o json
 expect_usage no-user-events-emit 2 "^lattop: $MISSING" --eventheader -b -n 1
-printf '{"activities":[{"tracepoint":"MyService_L4K1","activity":"Request","name":"req"}]}' \
+printf '{"activities":[{"tracepoint":"MyService_L4K1","activity":"Request","name":"req","by":"status","if":"status!=0","top":"4"},{"tracepoint":"MyService","level":"4","kw":"0x1"}]}' \
 	>"$TMP/good.json"
 expect_usage no-user-events-file 2 "^lattop: $MISSING" --spans "$TMP/good.json" -b -n 1
 # Something else asked (the demo): a warning, and the demo's programs measured as ever.

@@ -30,7 +30,7 @@ expect_eq json-no-stderr "$(cat "$TMP/t.err")" ""
 expect_eq json-counts "$(js '[(s["name"], s["type"], s["count"]) for s in J["segments"]]' "$TMP/t.json")" \
 	"[('Request', 'activity', 40), ('Inner', 'activity', 10)]"
 expect_eq json-counters "$(js 'J["counters"]' "$TMP/t.json")" \
-	"{'eh_orphan': 0, 'eh_unmatched': 1, 'eh_malformed': 0, 'eh_foreign': 0, 'eh_lost': 3}"
+	"{'eh_orphan': 0, 'eh_unmatched': 1, 'eh_malformed': 0, 'eh_foreign': 0, 'eh_lost': 3, 'eh_filtered': 0, 'eh_folded': 0}"
 expect_eq json-file "$(js '(J["host"], J["kernel"], J["source"], J["intervals"])' "$TMP/t.json")" \
 	"('perfhost', '6.12.0-test', 'perf.data', 4)"
 # Each duration as written: Requests of 1 to 8 ms, Inners of 0.3 ms, within the bucket error.

@@ -192,6 +192,192 @@ static void test_many(void)
 	ehpair__free(p);
 }
 
+/* An event with opcode op, activity id k (none when k < 0), related id rel (none when < 0),
+ * metadata: name, then a u32 field "size" and an i32 field (format signed) "status" when
+ * fields; the payload size, status. Returns its length. */
+static size_t evf(uint8_t *b, uint8_t op, int k, int rel, const char *name, bool fields,
+		  uint32_t size, int32_t status)
+{
+	size_t n = 0, nl = strlen(name) + 1, idlen = rel >= 0 ? 32 : 16, ml;
+	uint8_t meta[128];
+
+	memcpy(meta, name, nl);
+	ml = nl;
+	if (fields) {
+		memcpy(meta + ml, "size\0\x04status\0\x84\x02", 15);
+		ml += 15;
+	}
+	b[n++] = EVHDR_F_LE | EVHDR_F_PTR64 | EVHDR_F_EXT;
+	b[n++] = 0, b[n++] = 0, b[n++] = 0, b[n++] = 0, b[n++] = 0;
+	b[n++] = op;
+	b[n++] = 4;
+	if (k >= 0) {
+		b[n++] = (uint8_t)idlen, b[n++] = 0;
+		b[n++] = EVHDR_EXT_ACTIVITY, b[n++] = 0x80;
+		memset(b + n, 0, idlen);
+		b[n] = (uint8_t)k;
+		if (rel >= 0)
+			b[n + 16] = (uint8_t)rel;
+		n += idlen;
+	}
+	b[n++] = (uint8_t)ml, b[n++] = 0;
+	b[n++] = EVHDR_EXT_METADATA, b[n++] = 0;
+	memcpy(b + n, meta, ml);
+	n += ml;
+	if (fields) {
+		memcpy(b + n, &size, 4);
+		memcpy(b + n + 4, &status, 4);
+		n += 8;
+	}
+	return n;
+}
+
+/* Samples of series i so far, and the sum of their durations. */
+static int count_of(uint32_t i, uint64_t *sum)
+{
+	int c = 0;
+
+	*sum = 0;
+	for (int k = 0; k < ngot && k < MAXS; k++)
+		if (got[k].series == i) {
+			c++;
+			*sum += got[k].dur_ns;
+		}
+	return c;
+}
+
+/* The series named name, or -1. */
+static int named(struct ehpair *p, const char *name)
+{
+	for (uint32_t i = 0; i < ehpair__nseries(p); i++)
+		if (!strcmp(ehpair__series_name(p, i), name))
+			return (int)i;
+	return -1;
+}
+
+/* Children under their parent's row; the parent's self time is its time less its children's. */
+static void test_parents(void)
+{
+	struct ehpair *p = ehpair__new(1000000000ull, on_sample, NULL);
+	struct ehpair_info info;
+	uint8_t b[256];
+	uint64_t sum;
+	int req, inner, self, other;
+
+	ngot = 0;
+	ehpair__add(p, "Prov_L4K1", NULL, NULL);
+	ehpair__event(p, 0, b, evf(b, EVHDR_OP_START, 1, -1, "Req", false, 0, 0), 100, 1);
+	ehpair__event(p, 0, b, evf(b, EVHDR_OP_START, 2, 1, "Inner", false, 0, 0), 110, 1);
+	ehpair__event(p, 0, b, evf(b, EVHDR_OP_STOP, 2, -1, "Stop", false, 0, 0), 130, 1);
+	ehpair__event(p, 0, b, evf(b, EVHDR_OP_START, 3, 1, "Inner", false, 0, 0), 140, 1);
+	ehpair__event(p, 0, b, evf(b, EVHDR_OP_STOP, 3, -1, "Stop", false, 0, 0), 150, 1);
+	ehpair__event(p, 0, b, evf(b, EVHDR_OP_STOP, 1, -1, "Stop", false, 0, 0), 200, 1);
+	/* An Inner without a parent open: a top row of its own. */
+	ehpair__event(p, 0, b, evf(b, EVHDR_OP_START, 4, 9, "Inner", false, 0, 0), 300, 1);
+	ehpair__event(p, 0, b, evf(b, EVHDR_OP_STOP, 4, -1, "Stop", false, 0, 0), 305, 1);
+	req = named(p, "Req"), self = named(p, "Req self");
+	ASSERT_GE(req, 0, "Req row");
+	ASSERT_GE(self, 0, "Req self row");
+	inner = -1, other = -1;
+	for (uint32_t i = 0; i < ehpair__nseries(p); i++) {
+		ehpair__series_info(p, i, &info);
+		if (!strcmp(info.name, "Inner"))
+			*(info.parent == req ? &inner : &other) = (int)i;
+	}
+	ASSERT_GE(inner, 0, "Inner under Req");
+	ASSERT_GE(other, 0, "Inner without a parent");
+	ehpair__series_info(p, (uint32_t)other, &info);
+	ASSERT_EQ(info.parent, -1, "its parent none");
+	ASSERT_EQ(count_of((uint32_t)inner, &sum), 2, "two children");
+	ASSERT_EQ(sum, 30, "children's time");
+	ASSERT_EQ(count_of((uint32_t)req, &sum), 1, "one parent");
+	ASSERT_EQ(sum, 100, "parent's time");
+	ASSERT_EQ(count_of((uint32_t)self, &sum), 1, "one self sample");
+	ASSERT_EQ(sum, 70, "self = 100 - 30");
+	ehpair__series_info(p, (uint32_t)self, &info);
+	ASSERT_EQ(info.kind, EHPAIR_SELF, "self kind");
+	ASSERT_EQ(info.parent, req, "self under Req");
+	ASSERT_EQ(count_of((uint32_t)other, &sum), 1, "the lone Inner");
+	ehpair__free(p);
+}
+
+/* Split rows by a field (the first top values, then "other", folded counted), a filter on the
+ * stop's field, a field as the value, plain events counted per name. */
+static void test_fields(void)
+{
+	struct ehpair *p = ehpair__new(1000000000ull, on_sample, NULL);
+	struct ehpair_opts o = {.by = "size", .top = 2};
+	struct ehpair_opts f = {.if_field = "status", .if_op = EHPAIR_OP_NE, .if_text = "0"};
+	struct ehpair_opts v = {.value = "size"};
+	struct ehpair_loss l;
+	struct ehpair_info info;
+	uint8_t b[256];
+	uint64_t sum;
+	const uint32_t sizes[] = {7, 9, 7, 11, 12, 9};
+
+	ngot = 0;
+	ASSERT_EQ(ehpair__add_opts(p, "Prov_L4K1", NULL, NULL, &o), 0, "by size");
+	ASSERT_EQ(ehpair__add_opts(p, "Prov_L4K2", "Req", "errors", &f), 1, "errors only");
+	ASSERT_EQ(ehpair__add_opts(p, "Prov_L4K4", NULL, NULL, &v), 2, "size as value");
+	for (int i = 0; i < 6; i++) {
+		ehpair__event(p, 0, b, evf(b, EVHDR_OP_START, i, -1, "Req", true, sizes[i], 0),
+			      10, 1);
+		ehpair__event(p, 0, b, evf(b, EVHDR_OP_STOP, i, -1, "Stop", false, 0, 0), 20, 1);
+	}
+	ASSERT_EQ(count_of((uint32_t)named(p, "Req"), &sum), 6, "all six in the row");
+	ASSERT_EQ(count_of((uint32_t)named(p, "Req size=7"), &sum), 2, "size 7");
+	ASSERT_EQ(count_of((uint32_t)named(p, "Req size=9"), &sum), 2, "size 9");
+	ASSERT_EQ(count_of((uint32_t)named(p, "Req size=other"), &sum), 2, "11 and 12 folded");
+	ASSERT_EQ(named(p, "Req size=11"), -1, "no row past the top 2");
+	ehpair__series_info(p, (uint32_t)named(p, "Req size=7"), &info);
+	ASSERT_TRUE(info.split && info.parent == named(p, "Req"), "split row under Req");
+	/* status on the stop: 0, -5, and a stop without the field (the start's 0 stands). */
+	const int32_t st[] = {0, -5, 3};
+	for (int i = 0; i < 3; i++) {
+		ehpair__event(p, 1, b, evf(b, EVHDR_OP_START, 50 + i, -1, "Req", true, 1, 0), 10,
+			      1);
+		ehpair__event(p, 1, b, evf(b, EVHDR_OP_STOP, 50 + i, -1, "Stop", i < 2, 0, st[i]),
+			      15, 1);
+	}
+	ASSERT_EQ(count_of((uint32_t)named(p, "errors"), &sum), 1, "only status -5 passes");
+	for (int i = 0; i < 3; i++)
+		ehpair__event(p, 2, b, evf(b, EVHDR_OP_INFO, -1, -1, "Hit", i < 2, 100u << i, 0),
+			      10, 1);
+	ehpair__series_info(p, (uint32_t)named(p, "Hit"), &info);
+	ASSERT_TRUE(info.kind == EHPAIR_EVENT && info.value, "Hit: plain event, a value row");
+	ASSERT_EQ(count_of((uint32_t)named(p, "Hit"), &sum), 2, "two Hits with a size");
+	ASSERT_EQ(sum, 300, "their sizes");
+	ehpair__loss(p, &l);
+	ASSERT_EQ(l.folded, 2, "folded");
+	ASSERT_EQ(l.filtered, 3, "filtered: two errors-only, one Hit without size");
+	ASSERT_EQ(l.malformed + l.lost, 0, "nothing else");
+	ehpair__free(p);
+}
+
+/* A provider's tracepoints within the level and keyword mask are followed, once each. */
+static void test_provider(void)
+{
+	struct ehpair *p = ehpair__new(1000000000ull, on_sample, NULL);
+	uint8_t b[256];
+
+	ngot = 0;
+	ASSERT_OK(ehpair__add_provider(p, "Prov", 4, 0x3, NULL, NULL), "provider");
+	ASSERT_TRUE(ehpair__has_providers(p), "has providers");
+	ASSERT_EQ(ehpair__follow(p, "Prov_L4K1"), 0, "L4K1 followed");
+	ASSERT_EQ(ehpair__follow(p, "Prov_L4K1"), -1, "once");
+	ASSERT_EQ(ehpair__follow(p, "Prov_L5K1"), -1, "level 5 above 4");
+	ASSERT_EQ(ehpair__follow(p, "Prov_L2K4"), -1, "keyword 4 outside 0x3");
+	ASSERT_EQ(ehpair__follow(p, "Prov_L2K0"), 1, "keyword 0 always");
+	ASSERT_EQ(ehpair__follow(p, "Prov_L3K6Gg"), 2, "keyword 6 has bit 2, options");
+	ASSERT_EQ(ehpair__follow(p, "Other_L4K1"), -1, "another provider");
+	ASSERT_EQ(ehpair__follow(p, "ProvX_L4K1"), -1, "a longer provider name");
+	ehpair__event(p, 0, b, evf(b, EVHDR_OP_START, 1, -1, "Req", false, 0, 0), 10, 1);
+	ehpair__event(p, 0, b, evf(b, EVHDR_OP_STOP, 1, -1, "Stop", false, 0, 0), 20, 1);
+	ASSERT_EQ(ngot, 1, "a followed tracepoint's activity paired");
+	ASSERT_STREQ(ehpair__series_name(p, 0), "Req", "in the row of its name");
+	ehpair__free(p);
+}
+
 int main(void)
 {
 	test__suite = "ehpair";
@@ -199,5 +385,8 @@ int main(void)
 	RUN_TEST(test_held_and_losses);
 	RUN_TEST(test_named);
 	RUN_TEST(test_many);
+	RUN_TEST(test_parents);
+	RUN_TEST(test_fields);
+	RUN_TEST(test_provider);
 	return TEST_EXIT();
 }

@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/rows.h"
 #include "ui/columns.h"
@@ -143,12 +144,65 @@ out:
 	model__free(m);
 }
 
+/* EventHeader activity rows as a tree: children after their parent (siblings in sorted
+ * order), depth set; rows of other kinds, and a cycle of parents, left at depth 0; the name
+ * cell indented in text views only. */
+static void test_activity_tree(void)
+{
+	static const struct {
+		const char *name, *type, *parent;
+	} def[] = {
+	    {"Inner", "activity", "Request"}, /* sorted order as given */
+	    {"vhost", "vhost", "kick"},	      /* not an activity: its second label is no parent */
+	    {"Request", "activity", ""},
+	    {"Deep", "activity", "Inner"},
+	    {"Request self", "self", "Request"},
+	    {"A", "activity", "B"}, /* a cycle */
+	    {"B", "activity", "A"},
+	    {"Tick", "event", ""},
+	};
+	const char *want[] = {"vhost", "Request", "Inner", "Deep", "Request self", "Tick", "A", "B"};
+	const int depth[] = {0, 0, 1, 2, 1, 0, 0, 0};
+	struct series se[8];
+	struct row rows[8];
+	struct cell c;
+	char v[64];
+
+	memset(se, 0, sizeof(se));
+	memset(rows, 0, sizeof(rows));
+	for (int i = 0; i < 8; i++) {
+		se[i].kind = LAT_EV_SEG;
+		snprintf(se[i].name, sizeof(se[i].name), "%s", def[i].name);
+		snprintf(se[i].type, sizeof(se[i].type), "%s", def[i].type);
+		snprintf(se[i].sub, sizeof(se[i].sub), "%s", def[i].parent);
+		rows[i].s = &se[i];
+	}
+	rows__tree(rows, 8);
+	for (int i = 0; i < 8; i++) {
+		ASSERT_STREQ(rows[i].s->name, want[i], "tree order");
+		ASSERT_EQ(rows[i].depth, depth[i], want[i]);
+	}
+	for (int k = 0; k < seg_ncolumns; k++)
+		if (!strcmp(seg_columns[k].key, "span")) {
+			seg_columns[k].get(&rows[3], &c);
+			cell__text(&c, v, sizeof(v));
+			ASSERT_STREQ(v, "    Deep", "indented two steps in text");
+			ASSERT_STREQ(c.s, "Deep", "the name itself (CSV, JSON) not indented");
+		} else if (!strcmp(seg_columns[k].key, "parent")) {
+			seg_columns[k].get(&rows[3], &c);
+			ASSERT_STREQ(c.s, "Inner", "parent column");
+			seg_columns[k].get(&rows[0], &c);
+			ASSERT_STREQ(c.s, "", "a vhost row has no parent");
+		}
+}
+
 int main(void)
 {
 	test__suite = "rows";
 	RUN_TEST(test_sort_by_column);
 	RUN_TEST(test_helpers_of_many_programs);
 	RUN_TEST(test_cpu_rows);
+	RUN_TEST(test_activity_tree);
 	printf("rows: %d passed, %d failed\n", test__passed, test__failed);
 	return TEST_EXIT();
 }

@@ -212,6 +212,13 @@ static void text_helpers(FILE *f, const struct series *prog, uint32_t prog_id,
 	fputc('\n', f);
 }
 
+/* Whether s is an EventHeader activity's row (session/kind_eh.c names their kinds). */
+static bool eh_row(const struct series *s)
+{
+	return !strcmp(s->type, "activity") || !strcmp(s->type, "self") ||
+	       !strcmp(s->type, "event") || !strcmp(s->type, "value");
+}
+
 /* One series as a JSON object; helper rows name their program and map. The figures are
  * integers (exact) but avg_ns, a ratio. */
 static void row_json(struct jsonw *w, const struct row *r)
@@ -230,6 +237,8 @@ static void row_json(struct jsonw *w, const struct row *r)
 	}
 	if (r->s->kind == LAT_EV_PROG_CPU)
 		jsonw__u64_field(w, "cpu", r->s->aux);
+	if (r->s->kind == LAT_EV_SEG && eh_row(r->s))
+		jsonw__string_field(w, "parent", r->s->sub); /* an activity's parent row ("" none) */
 	jsonw__string_field(w, "type", r->s->type);
 	jsonw__string_field(w, "name", r->s->name);
 	for (int c = 0; c < NSUM; c++) {

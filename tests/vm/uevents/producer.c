@@ -21,6 +21,17 @@
  *       one thread, timed; prints "cost N writes in NS ns listened=0|1".
  *   producer wait                            waits until someone listens (lattop's perf
  *       rings enable the tracepoint); prints "listening".
+ *   producer fields N LATE                   once someone listens to level 4 keyword 1 (30 s at
+ *       most), N "Request" activities from one thread, in
+ *       order i = 0..N-1: a start with the field size = 100 * (1 + i % 4) (u32), children
+ *       "Inner" (related id: the Request's) of 1 ms, two when i % 4 == 0, one when i % 4 == 2,
+ *       and a stop with the field status = -5 when i % 5 == 0, else 0 (i32, signed); after
+ *       each, a plain event "Tick" (field n = i, u32), and "Tock" when i % 3 == 0. Then it
+ *       registers a second provider handle of the same provider whose events are at level 5,
+ *       keyword 2 (tracepoint LatTestProvider_L5K2, new), waits (30 s at most) until someone
+ *       listens to it, and writes LATE plain events "Late" and LATE activities "LateAct".
+ *       Prints "late listening" or "late nobody" ("late none" when LATE is 0: no second
+ *       handle registered).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -38,6 +49,11 @@
 #include <eventheader/TraceLoggingProvider.h>
 
 TRACELOGGING_DEFINE_PROVIDER(LatTest, "LatTestProvider",
+			     (0x4c617454, 0x6573, 0x7450, 0x72, 0x6f, 0x76, 0x69, 0x64, 0x65, 0x72,
+			      0x31));
+
+/* The same provider, registered late (producer fields): its own tracepoint, level 5 keyword 2. */
+TRACELOGGING_DEFINE_PROVIDER(LatLate, "LatTestProvider",
 			     (0x4c617454, 0x6573, 0x7450, 0x72, 0x6f, 0x76, 0x69, 0x64, 0x65, 0x72,
 			      0x31));
 
@@ -235,6 +251,73 @@ static int wrong(int stops, int orphans, int malformed)
 	return write_raw(malformed);
 }
 
+/* One Request of the fields mode, number i. */
+static void fields_one(uint32_t i)
+{
+	uint8_t id[16], cid[16];
+	uint32_t size = 100 * (1 + i % 4), nchild = i % 4 == 0 ? 2 : i % 4 == 2 ? 1 : 0;
+	int32_t status = i % 5 == 0 ? -5 : 0;
+
+	make_id(id, 500, i, 1);
+	TraceLoggingWriteActivity(LatTest, "Request", id, NULL,
+				  TraceLoggingOpcode(event_opcode_activity_start),
+				  TraceLoggingLevel(LEVEL), TraceLoggingKeyword(KEYWORD),
+				  TraceLoggingUInt32(size, "size"));
+	sleep_ns(500000ull);
+	for (uint32_t c = 0; c < nchild; c++) {
+		make_id(cid, 501, i * 4 + c, 2);
+		start_ev(cid, id, 1);
+		sleep_ns(1000000ull);
+		stop_ev(cid);
+	}
+	TraceLoggingWriteActivity(LatTest, "Stop", id, NULL,
+				  TraceLoggingOpcode(event_opcode_activity_stop),
+				  TraceLoggingLevel(LEVEL), TraceLoggingKeyword(KEYWORD),
+				  TraceLoggingInt32(status, "status"));
+	TraceLoggingWrite(LatTest, "Tick", TraceLoggingLevel(LEVEL), TraceLoggingKeyword(KEYWORD),
+			  TraceLoggingUInt32(i, "n"));
+	if (i % 3 == 0)
+		TraceLoggingWrite(LatTest, "Tock", TraceLoggingLevel(LEVEL),
+				  TraceLoggingKeyword(KEYWORD));
+}
+
+/* The fields mode: N Requests, then the late provider's events. */
+static int fields(uint32_t n, uint32_t late)
+{
+	uint8_t id[16];
+	int i;
+
+	for (i = 0; i < 600 && !TraceLoggingProviderEnabled(LatTest, LEVEL, KEYWORD); i++)
+		sleep_ns(50000000ull);
+	for (uint32_t k = 0; k < n; k++)
+		fields_one(k);
+	if (!late) {
+		printf("late none\n");
+		return 0;
+	}
+	TraceLoggingRegister(LatLate);
+	for (i = 0; i < 300 && !TraceLoggingProviderEnabled(LatLate, 5, 2); i++)
+		sleep_ns(100000000ull);
+	if (!TraceLoggingProviderEnabled(LatLate, 5, 2)) {
+		printf("late nobody\n");
+		TraceLoggingUnregister(LatLate);
+		return 1;
+	}
+	for (uint32_t k = 0; k < late; k++) {
+		TraceLoggingWrite(LatLate, "Late", TraceLoggingLevel(5), TraceLoggingKeyword(2));
+		make_id(id, 502, k, 3);
+		TraceLoggingWriteActivity(LatLate, "LateAct", id, NULL,
+					  TraceLoggingOpcode(event_opcode_activity_start),
+					  TraceLoggingLevel(5), TraceLoggingKeyword(2));
+		TraceLoggingWriteActivity(LatLate, "Stop", id, NULL,
+					  TraceLoggingOpcode(event_opcode_activity_stop),
+					  TraceLoggingLevel(5), TraceLoggingKeyword(2));
+	}
+	printf("late listening\n");
+	TraceLoggingUnregister(LatLate);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int rc = 0;
@@ -268,6 +351,8 @@ int main(int argc, char **argv)
 		}
 		printf("cost %ld writes in %llu ns listened=%d\n", n,
 		       (unsigned long long)(now_ns() - t0), on);
+	} else if (argc == 4 && !strcmp(argv[1], "fields")) {
+		rc = fields((uint32_t)atoi(argv[2]), (uint32_t)atoi(argv[3]));
 	} else if (argc == 2 && !strcmp(argv[1], "wait")) {
 		for (int i = 0; i < 600 && !TraceLoggingProviderEnabled(LatTest, LEVEL, KEYWORD);
 		     i++)
@@ -275,7 +360,7 @@ int main(int argc, char **argv)
 		printf("%s\n", TraceLoggingProviderEnabled(LatTest, LEVEL, KEYWORD) ? "listening"
 										    : "nobody");
 	} else {
-		fprintf(stderr, "usage: producer acts|wrong|flood|cost|wait ...\n");
+		fprintf(stderr, "usage: producer acts|wrong|flood|cost|wait|fields ...\n");
 		rc = 2;
 	}
 	TraceLoggingUnregister(LatTest);
