@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "collect/spans.h"
 #include "session/kind.h"
 #include "session/session.h"
@@ -49,6 +50,15 @@ static int spans_open(struct session *s, struct kind *k, char *err, size_t errle
 		se->src |= SRC_FENTRY;
 		snprintf(se->name, sizeof(se->name), "%s", s->o->spans[i].name);
 		snprintf(se->type, sizeof(se->type), "%s", s->o->spans[i].kind);
+		/* Groups are slots of the in-kernel aggregates: none when samples are events. */
+		if (s->o->spans[i].by && k->agg_grant <= 0) {
+			char name[4 * sizeof(s->o->spans[i].name)];
+
+			text__esc(name, sizeof(name), s->o->spans[i].name);
+			session__warn(s, "span %s: no breakdown by key while its samples go through "
+					 "the ring buffer (--raw, LATTOP_PATH=ring or agg_over_budget)",
+				      name);
+		}
 	}
 	return EXIT_OK;
 }

@@ -89,6 +89,21 @@ g={(r['span'],r['group']):r['count'] for r in last}
 f={r['span']:(r['filtered'],r['folded']) for r in last if not r['group']}
 sys.exit(not (g[('errs','ret=-6')]=='12' and g[('errs','')]=='27' and f['big']==('20','0') and f['by_comm']==('','0') and f['spanfix_sized']==('0','19')))"
 
+# Samples through the ring buffer (LATTOP_PATH=ring, as --raw): the filter still drops and
+# counts exactly; the breakdown, which lives in the aggregates' slots, is off, and says so.
+wait_gone
+LATTOP_PATH=ring $LATTOP -b -o json -c -d 0.5 -D 600 -u "$FIXABS:spanfix_sized" --by arg0 \
+	--where 'arg0 > 5' >"$TMP/ring.out" 2>"$TMP/ring.err" &
+lat=$!
+wait_report "$TMP/ring.out"
+printf 'args 10\n' | "$FIX" >/dev/null
+end_session $lat "$TMP/ring.out"
+expect_eq ring-exit $? 0
+expect_eq ring-count "$(json "[r for r in L[-1]['rows'] if r['span']=='spanfix_sized'][0]['count']" "$TMP/ring.out")" 40
+expect_eq ring-filtered "$(json "[r for r in L[-1]['rows'] if r['span']=='spanfix_sized'][0]['filtered']" "$TMP/ring.out")" 15
+expect_eq ring-no-groups "$(json "len([r for r in L[-1]['rows'] if 'group' in r])" "$TMP/ring.out")" 0
+check ring-warns grep -q '^lattop: warning: span spanfix_sized: no breakdown by key while its samples go through the ring buffer' "$TMP/ring.err"
+
 # Errors: one sentence, status 2.
 err_case() {
 	local name=$1 pat=$2; shift 2
