@@ -4,7 +4,7 @@
 # value, process and task name; the fold into "other" past the group bound, counted; the calls a
 # filter drops, counted; the groups in text, CSV, JSON and a recording's replay; and the errors.
 # Also run in the VM (tests/vm/guest/t_45_spans_breakdown.sh) on 6.1 and 6.12.
-cd "$(dirname "$0")/../.." && . tests/lib.sh
+cd "$(dirname "$0")/../.." && . tests/lib.sh && . tests/host/prom_lib.sh
 SUITE=${BRK_SUITE:-host-spans-breakdown}
 FIX=$OUTPUT/tests/host/spanfix
 FIXABS=$(readlink -f "$FIX")
@@ -29,13 +29,20 @@ cat >"$TMP/b.json" <<JSON
     "start": { "kind": "uprobe", "probe": "$FIXABS:spanfix_sized" },
     "end": { "kind": "uretprobe", "probe": "$FIXABS:spanfix_sized" } } ] }
 JSON
+LP=$(free_port)
 wait_gone
 $LATTOP -b -o json -c -d 0.5 -D 600 -u "$FIXABS:spanfix_sized" --by arg0 --where 'arg0 != 0' \
-	--spans "$TMP/b.json" -w "$TMP/b.lrec" >"$TMP/b.out" 2>"$TMP/b.err" &
+	--spans "$TMP/b.json" -w "$TMP/b.lrec" --listen "$LP" >"$TMP/b.out" 2>"$TMP/b.err" &
 lat=$!
 wait_report "$TMP/b.out"
 read -r _ pida _ < <(printf 'args 10\n' | "$FIX" | tr '\n' ' ')
 read -r _ pidb _ < <(printf 'args 6\n' | "$FIX" | tr '\n' ' ')
+# --listen: a family of the groups, labelled by span and group (since the session started).
+metric() { curl -s "http://127.0.0.1:$LP/metrics" | grep -F "lattop_span_group_latency_seconds_count{$1}" | awk '{print $NF}'; }
+for _ in $(seq 100); do [ "$(metric 'span="spanfix_sized",group="other"')" = 19 ] && break; sleep 0.1; done
+expect_eq prom-other "$(metric 'span="spanfix_sized",group="other"')" 19
+expect_eq prom-group "$(metric 'span="errs",group="ret=-6"')" 12
+expect_eq prom-pid "$(metric "span=\"by_pid\",group=\"pid $pida\"")" 55
 end_session $lat "$TMP/b.out"
 expect_eq exit $? 0
 check no-stderr test ! -s "$TMP/b.err"
