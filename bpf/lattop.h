@@ -345,7 +345,8 @@ struct lat_span_conf {
 	struct lat_span_filt filt[LAT_SPAN_FILTERS];
 };
 
-_Static_assert(sizeof(struct lat_span_conf) == 32 + 16 * LAT_SPAN_FILTERS, "lat_span_conf layout changed");
+_Static_assert(sizeof(struct lat_span_conf) == 32 + 16 * LAT_SPAN_FILTERS,
+	       "lat_span_conf layout changed");
 
 /* One span's loss counters (an entry of the span_loss array map, shared by every spans
  * object; atomic adds, read by user space). */

@@ -531,7 +531,8 @@ static int map_aggs(struct spans *s, char *err, size_t errlen)
 
 		keys[i] = (struct agg_key){ LAT_EV_SEG, (uint32_t)i, 0, 0 };
 		for (uint32_t g = 0; cf->by && g <= cf->groups; g++) /* groups, then "other" */
-			keys[cf->grp_base + g] = (struct agg_key){ LAT_EV_SPAN_GRP, (uint32_t)i, g, 0 };
+			keys[cf->grp_base + g] =
+				(struct agg_key){ LAT_EV_SPAN_GRP, (uint32_t)i, g, 0 };
 	}
 	s->scratch = calloc(1, sizeof(*s->scratch));
 	s->agg = s->scratch ? aggset__open(bpf_map__fd(s->skel->maps.lat_agg), s->agg_ncpu, keys,

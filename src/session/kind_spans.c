@@ -55,8 +55,10 @@ static int spans_open(struct session *s, struct kind *k, char *err, size_t errle
 			char name[4 * sizeof(s->o->spans[i].name)];
 
 			text__esc(name, sizeof(name), s->o->spans[i].name);
-			session__warn(s, "span %s: no breakdown by key while its samples go through "
-					 "the ring buffer (--raw, LATTOP_PATH=ring or agg_over_budget)",
+			session__warn(s,
+				      "span %s: no breakdown by key while its samples go "
+				      "through the ring buffer (--raw, LATTOP_PATH=ring or "
+				      "agg_over_budget)",
 				      name);
 		}
 	}

@@ -38,7 +38,10 @@ wait_report "$TMP/b.out"
 read -r _ pida _ < <(printf 'args 10\n' | "$FIX" | tr '\n' ' ')
 read -r _ pidb _ < <(printf 'args 6\n' | "$FIX" | tr '\n' ' ')
 # --listen: a family of the groups, labelled by span and group (since the session started).
-metric() { curl -s "http://127.0.0.1:$LP/metrics" | grep -F "lattop_span_group_latency_seconds_count{$1}" | awk '{print $NF}'; }
+metric() {
+	curl -s "http://127.0.0.1:$LP/metrics" |
+		grep -F "lattop_span_group_latency_seconds_count{$1}" | awk '{print $NF}'
+}
 for _ in $(seq 100); do [ "$(metric 'span="spanfix_sized",group="other"')" = 19 ] && break; sleep 0.1; done
 expect_eq prom-other "$(metric 'span="spanfix_sized",group="other"')" 19
 expect_eq prom-group "$(metric 'span="errs",group="ret=-6"')" 12

@@ -21,7 +21,7 @@ const struct prom_family_desc prom_families[PF__COUNT] = {
     [PF_SPAN_LAT] = {"lattop_span_latency_seconds", PT_HISTOGRAM,
 		     "Time from a span's start probe to its end probe."},
     [PF_SPAN_GRP_LAT] = {"lattop_span_group_latency_seconds", PT_HISTOGRAM,
-			 "A span's time for one group of its breakdown by key (--by): its first values, and other."},
+			 "A span's time for one group of its breakdown by key (--by)."},
     [PF_SEG_LAT] = {"lattop_segment_latency_seconds", PT_HISTOGRAM,
 		    "Time of one segment of the KVM -> vhost-net -> TUN transmit path."},
     [PF_PROG_RUNS] = {"lattop_program_runs", PT_COUNTER,

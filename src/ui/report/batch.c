@@ -168,7 +168,8 @@ static void text_row_tail(FILE *f, const struct model *m, const struct row *r, b
 {
 	if (r->sampled)
 		fprintf(f, " [timed %.1f%% of runs: watched in turns]", r->timed * 100.0);
-	if (r->s->kind == LAT_EV_PROG && model__counter(m, r->s, MODEL_RECURSION_MISSES, cumulative))
+	if (r->s->kind == LAT_EV_PROG &&
+	    model__counter(m, r->s, MODEL_RECURSION_MISSES, cumulative))
 		fprintf(f, " [%" PRIu64 " runs skipped by the kernel: recursion]",
 			model__counter(m, r->s, MODEL_RECURSION_MISSES, cumulative));
 	if (r->s->note[0]) {

@@ -219,7 +219,8 @@ static int k_groups(struct tui *t)
 	bool any = false;
 
 	if (m->mode != MODE_SEGMENTS || !t->nrows) {
-		tui__say(t, "K shows or hides a span's breakdown (--by): select a span in segments mode",
+		tui__say(t, "K shows or hides a span's breakdown (--by): select a span in segments "
+			    "mode",
 			 2500);
 		return KH_REDRAW;
 	}
