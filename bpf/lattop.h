@@ -51,6 +51,9 @@ enum lat_kind {
 	/* Never in an event: the model's share of one program's runs taken on one CPU (a
 	 * program split by CPU: --per-cpu, the TUI's C key): id = prog id, aux = cpu. */
 	LAT_EV_PROG_CPU = 5,
+	/* Never in an event: one group of a span broken down by key (--by, "breakdown"): id =
+	 * span index, aux = the group's slot (0 .. groups - 1, groups = "other"). */
+	LAT_EV_SPAN_GRP = 7,
 };
 
 /* lat_event.flags */
@@ -240,8 +243,54 @@ _Static_assert(sizeof(struct lat_owner_rec) == 32, "lat_owner_rec layout changed
 #define LAT_SPAN_MAX 32     /* spans per session */
 #define LAT_SPAN_PROBES 64  /* probe attachments per session (start + end per span, -u: 2) */
 #define LAT_SPAN_DEPTH 16   /* pending starts per key (recursion depth of a -u function) */
-/* Pending table entries: 16k keys (threads or requests in flight) x 136 bytes = ~2.2 MiB. */
+/* Pending table entries: 16k keys (threads or requests in flight) x 152 bytes = ~2.5 MiB. */
 #define LAT_SPAN_PENDING 16384
+
+/* Breakdown by key: groups (slots) one span may have, first come first served; samples of a
+ * value past them go to the span's "other" slot, counted as folded. Each slot costs one
+ * struct lat_agg per CPU. */
+#define LAT_SPAN_GROUPS 32
+/* Argument / return-value conditions per span (all must hold). */
+#define LAT_SPAN_FILTERS 4
+
+/* What a span is broken down by (lat_span_conf.by). */
+enum lat_span_by {
+	LAT_BY_NONE = 0,
+	LAT_BY_PID = 1,    /* the starting task's process (tgid) */
+	LAT_BY_COMM = 2,   /* the starting task's name */
+	LAT_BY_CGROUP = 3, /* the starting task's cgroup (v2 id) */
+	LAT_BY_ARG = 4,    /* a function argument at the start (by_field) */
+	LAT_BY_RET = 5,    /* the return value at the end */
+};
+
+/* Comparison of a filter (lat_span_filt.op), signed 64-bit. */
+enum lat_span_op { LAT_OP_LT = 0, LAT_OP_LE, LAT_OP_GT, LAT_OP_GE, LAT_OP_EQ, LAT_OP_NE };
+
+/* One condition: field (0..4 an argument, tested at the start; LAT_FIELD_RET the return
+ * value, tested at the end) op val. */
+struct lat_span_filt {
+	__u8 field;
+	__u8 op;
+	__u8 pad[6];
+	__s64 val;
+};
+
+_Static_assert(sizeof(struct lat_span_filt) == 16, "lat_span_filt layout changed");
+
+/* A group's value (an entry of the span_gval array, one per group slot): a number in val[0],
+ * or a task name in val's 16 bytes. */
+struct lat_span_gval {
+	__u64 val[2];
+};
+
+/* Key of the span_grp hash: (span, value) -> group slot. */
+struct lat_span_gkey {
+	__u32 span;
+	__u32 pad;
+	__u64 val[2];
+};
+
+_Static_assert(sizeof(struct lat_span_gkey) == 24, "lat_span_gkey layout changed");
 
 /* How a probe finds its correlation key. */
 enum lat_span_keysel {
@@ -286,9 +335,18 @@ struct lat_span_conf {
 	__u32 nest;    /* 1: a stack of starts per key (function entry/return); 0: one slot */
 	__u32 pid;     /* filter: only starts hit by this process (tgid), 0 = any */
 	char comm[16]; /* filter: only starts hit by a task of this name, "" = any */
+	/* Breakdown by key (enum lat_span_by; by_field: the argument of LAT_BY_ARG): groups
+	 * slots from lat_agg slot grp_base on, then one "other" slot. */
+	__u8 by;
+	__u8 by_field;
+	__u8 nfilt; /* conditions in filt */
+	__u8 groups;
+	__u32 grp_base;
+	struct lat_span_filt filt[LAT_SPAN_FILTERS];
 };
 
-_Static_assert(sizeof(struct lat_span_conf) == 24, "lat_span_conf layout changed");
+_Static_assert(sizeof(struct lat_span_conf) == 32 + 16 * LAT_SPAN_FILTERS,
+	       "lat_span_conf layout changed");
 
 /* One span's loss counters (an entry of the span_loss array map, shared by every spans
  * object; atomic adds, read by user space). */
@@ -297,9 +355,13 @@ struct lat_span_loss {
 	__u64 evicted;   /* starts not stored: the pending table was full */
 	__u64 collided;  /* slot spans: a start replaced a pending start of the same key */
 	__u64 overflow;  /* nested spans: starts beyond LAT_SPAN_DEPTH on one key */
+	__u64 filtered;  /* calls the argument / return-value filter dropped */
+	__u64 folded;    /* breakdown: samples of values past the group slots ("other") */
+	__u64 groups;    /* breakdown: slots asked for (min(groups, conf.groups) are taken) */
+	__u64 pad;
 };
 
-_Static_assert(sizeof(struct lat_span_loss) == 32, "lat_span_loss layout changed");
+_Static_assert(sizeof(struct lat_span_loss) == 64, "lat_span_loss layout changed");
 
 /* Pending-table key and value. */
 struct lat_span_key {
@@ -312,9 +374,16 @@ struct lat_span_pending {
 	__u32 depth; /* starts pushed; may exceed LAT_SPAN_DEPTH (then not stored) */
 	__u32 pad;
 	__u64 start_ns[LAT_SPAN_DEPTH];
+	/* Breakdown: each start's group slot (LAT_GRP_* below the span's groups) */
+	__u8 grp[LAT_SPAN_DEPTH];
 };
 
-_Static_assert(sizeof(struct lat_span_pending) == 8 + 8 * LAT_SPAN_DEPTH,
+/* lat_span_pending.grp values past any slot: no group (no breakdown, or decided at the end by
+ * the return value) and a call the filter dropped at its start. */
+#define LAT_GRP_LATER 0xfe
+#define LAT_GRP_DROP 0xff
+
+_Static_assert(sizeof(struct lat_span_pending) == 8 + 9 * LAT_SPAN_DEPTH,
 	       "lat_span_pending layout changed");
 
 /* Segments of the KVM -> vhost-net -> TUN transmit path (bpf/vhost.bpf.c): LAT_EV_SEG events

@@ -53,6 +53,23 @@ struct {
 	__type(value, struct lat_span_loss);
 } span_loss SEC(".maps");
 
+/* Breakdown by key: (span, value) -> group slot, first come first served (at most
+ * conf.groups per span; the rest go to the span's "other" slot), and each slot's value for
+ * user space's labels. Both sized for every span's every slot. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, LAT_SPAN_MAX * LAT_SPAN_GROUPS);
+	__type(key, struct lat_span_gkey);
+	__type(value, __u32);
+} span_grp SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, LAT_SPAN_MAX * LAT_SPAN_GROUPS);
+	__type(key, __u32);
+	__type(value, struct lat_span_gval);
+} span_gval SEC(".maps");
+
 /* Counter field of struct lat_span_loss, by name. */
 #define span_count(span, fld)                                                                \
 	({                                                                                   \
@@ -83,7 +100,7 @@ static __always_inline bool span_wanted(const volatile struct lat_span_conf *c, 
 
 /* A start: push now on (span, key)'s pending stack (nest), or replace its slot. A
  * subprogram, not inlined: the tracepoint programs call it from a loop over the probe table. */
-static __noinline int span_start(__u32 span, __u32 nest, __u64 key, __u64 now)
+static __noinline int span_start(__u32 span, __u32 nest, __u64 key, __u64 now, __u32 grp)
 {
 	struct lat_span_key k = { .span = span & (LAT_SPAN_MAX - 1), .key = key };
 	struct lat_span_pending *p, init = { .depth = 1 };
@@ -92,6 +109,7 @@ static __noinline int span_start(__u32 span, __u32 nest, __u64 key, __u64 now)
 	p = bpf_map_lookup_elem(&pending, &k);
 	if (!p) {
 		init.start_ns[0] = now;
+		init.grp[0] = grp;
 		if (bpf_map_update_elem(&pending, &k, &init, BPF_NOEXIST) == 0)
 			return 0;
 		p = bpf_map_lookup_elem(&pending, &k); /* raced with another CPU, or full */
@@ -104,6 +122,7 @@ static __noinline int span_start(__u32 span, __u32 nest, __u64 key, __u64 now)
 		if (p->depth)
 			span_count(k.span, collided);
 		p->start_ns[0] = now;
+		p->grp[0] = grp;
 		p->depth = 1;
 		return 0;
 	}
@@ -114,6 +133,7 @@ static __noinline int span_start(__u32 span, __u32 nest, __u64 key, __u64 now)
 		return 0;
 	}
 	p->start_ns[d & (LAT_SPAN_DEPTH - 1)] = now;
+	p->grp[d & (LAT_SPAN_DEPTH - 1)] = grp;
 	return 0;
 }
 
@@ -124,39 +144,177 @@ static __always_inline bool span_agg(__u32 span, __u64 dur)
 	return span_agg_ncpu && agg_add_at(span, span_agg_ncpu, bpf_get_smp_processor_id(), dur);
 }
 
-/* An end: pop (span, key)'s newest start and aggregate or emit the span's duration. */
-static __noinline int span_end(__u32 span, __u64 key, __u64 now)
+/* An end: pop (span, key)'s newest start into *start. Returns its group (lat_span_pending.grp),
+ * or -1 when there is no sample (no start, or one pushed beyond the stack). */
+static __noinline int span_pop(__u32 span, __u64 key, __u64 *start)
 {
 	struct lat_span_key k = { .span = span & (LAT_SPAN_MAX - 1), .key = key };
 	struct lat_span_pending *p;
-	__u64 start;
+	int grp;
 	__u32 d;
 
 	p = bpf_map_lookup_elem(&pending, &k);
 	if (!p || !p->depth) {
 		span_count(k.span, unmatched);
-		return 0;
+		return -1;
 	}
 	d = p->depth - 1;
 	p->depth = d;
 	if (d >= LAT_SPAN_DEPTH)
-		return 0; /* pushed beyond the stack: counted as overflow at the start */
-	start = p->start_ns[d & (LAT_SPAN_DEPTH - 1)];
+		return -1; /* pushed beyond the stack: counted as overflow at the start */
+	*start = p->start_ns[d & (LAT_SPAN_DEPTH - 1)];
+	grp = p->grp[d & (LAT_SPAN_DEPTH - 1)];
 	if (!d)
 		bpf_map_delete_elem(&pending, &k); /* keep the table to keys in flight */
-	if (!span_agg(k.span, now - start))
-		emit_event(LAT_EV_SEG, 0, k.span, 0, 0, start, now - start);
+	return grp;
+}
+
+/* True when v passes condition f. */
+static __always_inline bool span_cond(const volatile struct lat_span_filt *f, __u64 v)
+{
+	__s64 x = (__s64)v, y = f->val;
+
+	switch (f->op) {
+	case LAT_OP_LT:
+		return x < y;
+	case LAT_OP_LE:
+		return x <= y;
+	case LAT_OP_GT:
+		return x > y;
+	case LAT_OP_GE:
+		return x >= y;
+	case LAT_OP_EQ:
+		return x == y;
+	}
+	return x != y;
+}
+
+/* True when the call passes c's conditions on the values av holds (the arguments at a start,
+ * end: the return value at an end; av NULL: no values, nothing to test). */
+static __always_inline bool span_pass(const volatile struct lat_span_conf *c, const __u64 *av,
+				      bool end)
+{
+	for (int i = 0; i < LAT_SPAN_FILTERS; i++) {
+		__u32 f = c->filt[i].field;
+
+		if (i >= c->nfilt || !av)
+			break;
+		if ((f == LAT_FIELD_RET) != end)
+			continue;
+		if (!span_cond(&c->filt[i], av[f > LAT_FIELD_RET ? LAT_FIELD_RET : f]))
+			return false;
+	}
+	return true;
+}
+
+/* The group slot of value (v0, v1) of span (c its settings): its slot, a new one while the
+ * span has slots left, else c->groups ("other", counted as folded). */
+static __always_inline __u32 span_group(__u32 span, const volatile struct lat_span_conf *c,
+					__u64 v0, __u64 v1)
+{
+	struct lat_span_gkey k = { .span = span & (LAT_SPAN_MAX - 1), .val = { v0, v1 } };
+	struct lat_span_loss *l;
+	struct lat_span_gval *gv;
+	__u32 *p, g, at;
+
+	p = bpf_map_lookup_elem(&span_grp, &k);
+	if (p)
+		return *p < c->groups ? *p : c->groups;
+	l = bpf_map_lookup_elem(&span_loss, &k.span);
+	if (!l)
+		return c->groups;
+	if (l->groups >= c->groups) /* full: no atomic add for every later new value */
+		goto other;
+	g = (__u32)__sync_fetch_and_add(&l->groups, 1);
+	if (g >= c->groups)
+		goto other;
+	/* The value first, then the mapping: a sample in the slot always has its label. */
+	at = k.span * LAT_SPAN_GROUPS + (g & (LAT_SPAN_GROUPS - 1));
+	gv = bpf_map_lookup_elem(&span_gval, &at);
+	if (gv) {
+		gv->val[0] = v0;
+		gv->val[1] = v1;
+	}
+	if (bpf_map_update_elem(&span_grp, &k, &g, BPF_NOEXIST) == 0)
+		return g;
+	p = bpf_map_lookup_elem(&span_grp, &k); /* another CPU mapped it first: its slot */
+	if (p)
+		return *p < c->groups ? *p : c->groups;
+other:
+	return c->groups; /* counted as folded when its sample lands there */
+}
+
+/* The group of a call by what c breaks it down by and what is known now (av: the function's
+ * arguments, or its return value at an end; NULL: none). */
+static __always_inline __u32 span_group_of(__u32 span, const volatile struct lat_span_conf *c,
+					   const __u64 *av, __u64 pid_tgid)
+{
+	__u32 f = c->by_field; /* one read of the rodata, then bounded */
+	__u64 v[2] = {};
+
+	switch (c->by) {
+	case LAT_BY_PID:
+		v[0] = pid_tgid >> 32;
+		break;
+	case LAT_BY_COMM:
+		bpf_get_current_comm(v, sizeof(v));
+		break;
+	case LAT_BY_CGROUP:
+		v[0] = bpf_get_current_cgroup_id();
+		break;
+	case LAT_BY_ARG:
+		if (av)
+			v[0] = av[f > 4 ? 4 : f];
+		break;
+	case LAT_BY_RET:
+		if (av)
+			v[0] = av[LAT_FIELD_RET];
+		break;
+	}
+	return span_group(span, c, v[0], v[1]);
+}
+
+/* An end: pop the start, apply the return-value filter and breakdown, and aggregate or emit
+ * the span's duration (and its group's). */
+static __always_inline int span_end(__u32 span, const volatile struct lat_span_conf *c,
+				    __u64 key, __u64 now, const __u64 *av, __u64 pid_tgid)
+{
+	__u64 start = 0;
+	int grp = span_pop(span, key, &start);
+	__u32 s = span & (LAT_SPAN_MAX - 1);
+
+	if (grp < 0)
+		return 0;
+	if (grp == LAT_GRP_DROP)
+		return 0; /* counted as filtered at its start */
+	if (!span_pass(c, av, true)) {
+		span_count(s, filtered);
+		return 0;
+	}
+	if (c->by == LAT_BY_RET)
+		grp = span_group_of(s, c, av, pid_tgid);
+	if (!span_agg(s, now - start)) {
+		emit_event(LAT_EV_SEG, 0, s, 0, 0, start, now - start);
+		return 0;
+	}
+	if (!c->by || grp > c->groups)
+		return 0;
+	if (grp == c->groups)
+		span_count(s, folded);
+	span_agg(c->grp_base + grp, now - start);
 	return 0;
 }
 
 /* One hit of probe pr (of a span configured by c): find the key the probe asks for (field:
- * the probe's key field, already read) and start or end its span. */
+ * the probe's key field, already read) and start or end its span. av: the function's
+ * arguments and return value (LAT_FIELD_RET + 1 values) for the filter and the breakdown, or
+ * NULL (a tracepoint; a span without either). */
 static __always_inline int span_probe_hit(const volatile struct lat_span_probe *pr,
 					  const volatile struct lat_span_conf *c, __u64 field,
-					  __u64 now)
+					  __u64 now, const __u64 *av)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	__u32 span = pr->span;
+	__u32 span = pr->span, grp = LAT_GRP_LATER;
 	__u64 key;
 
 	if (pr->keysel == LAT_KEY_TID)
@@ -171,11 +329,19 @@ static __always_inline int span_probe_hit(const volatile struct lat_span_probe *
 	if (pr->end) {
 		if (pr->keysel != LAT_KEY_FIELD && !span_wanted(c, pid_tgid))
 			return 0;
-		return span_end(span, key, now);
+		return span_end(span, c, key, now, av, pid_tgid);
 	}
 	if (!span_wanted(c, pid_tgid))
 		return 0;
-	return span_start(span, c->nest, key, now);
+	/* The argument filter drops the call here; its start is still pushed (marked), so that
+	 * its end pairs with it and not with an outer call's start. */
+	if (!span_pass(c, av, false)) {
+		span_count(span, filtered);
+		grp = LAT_GRP_DROP;
+	} else if (c->by && c->by != LAT_BY_RET) {
+		grp = span_group_of(span, c, av, pid_tgid);
+	}
+	return span_start(span, c->nest, key, now, grp);
 }
 
 #endif /* LATTOP_SPAN_BPF_H */

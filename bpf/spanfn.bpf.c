@@ -30,23 +30,39 @@ static __always_inline __u64 fn_arg(void *ctx)
 	return v;
 }
 
+/* The arguments and, at a fexit, the return value, for the span's filter and breakdown
+ * (a function with fewer arguments leaves the rest 0). */
+static __always_inline void fn_vals(void *ctx, __u64 *av, bool ret)
+{
+	for (__u32 i = 0; i < 5; i++)
+		bpf_get_func_arg(ctx, i, &av[i]);
+	if (ret)
+		bpf_get_func_ret(ctx, &av[LAT_FIELD_RET]);
+}
+
 SEC("fentry")
 int lat_span_fentry(void *ctx)
 {
 	__u64 now = bpf_ktime_get_ns();
+	__u64 av[LAT_FIELD_RET + 1] = {};
 
-	return span_probe_hit(&probe, &conf, fn_arg(ctx), now);
+	if (conf.by || conf.nfilt)
+		fn_vals(ctx, av, false);
+	return span_probe_hit(&probe, &conf, fn_arg(ctx), now, av);
 }
 
 SEC("fexit")
 int lat_span_fexit(void *ctx)
 {
 	__u64 now = bpf_ktime_get_ns();
+	__u64 av[LAT_FIELD_RET + 1] = {};
 	__u64 v = 0;
 
+	if (conf.by || conf.nfilt)
+		fn_vals(ctx, av, true);
 	if (probe.keysel == LAT_KEY_FIELD && probe.field == LAT_FIELD_RET)
 		bpf_get_func_ret(ctx, &v);
 	else
 		v = fn_arg(ctx);
-	return span_probe_hit(&probe, &conf, v, now);
+	return span_probe_hit(&probe, &conf, v, now, av);
 }

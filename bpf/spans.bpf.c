@@ -25,12 +25,13 @@ const volatile struct lat_span_probe probes[LAT_SPAN_PROBES] = {};
 const volatile struct lat_span_conf confs[LAT_SPAN_MAX] = {};
 const volatile __u32 nprobes = 0;
 
-/* One hit of probe idx, whose key field (if it has one) is field. */
-static __always_inline int span_hit(__u32 idx, __u64 field, __u64 now)
+/* One hit of probe idx, whose key field (if it has one) is field; av: the function's arguments
+ * and return value, NULL on a tracepoint. */
+static __always_inline int span_hit(__u32 idx, __u64 field, __u64 now, const __u64 *av)
 {
 	const volatile struct lat_span_probe *pr = &probes[idx & (LAT_SPAN_PROBES - 1)];
 
-	return span_probe_hit(pr, &confs[pr->span & (LAT_SPAN_MAX - 1)], field, now);
+	return span_probe_hit(pr, &confs[pr->span & (LAT_SPAN_MAX - 1)], field, now, av);
 }
 
 /* Every probe of tracepoint tp (a bounded walk over the rodata table). */
@@ -42,35 +43,30 @@ static __always_inline int tp_hit(__u32 tp, __u64 field0, __u64 field1)
 		if (i >= nprobes)
 			break;
 		if (probes[i].tp == tp)
-			span_hit(i, probes[i].field ? field1 : field0, now);
+			span_hit(i, probes[i].field ? field1 : field0, now, NULL);
 	}
 	return 0;
 }
 
-/* A uprobe's key argument (or a uretprobe's return value), by field number. The registers are
- * read at constant offsets into an array first: the verifier refuses a context read at a
- * computed offset, which is what a switch compiles to. */
-static __always_inline __u64 uprobe_arg(struct pt_regs *ctx, __u32 field)
-{
-	__u64 v[LAT_FIELD_RET + 1] = {
-		PT_REGS_PARM1(ctx), PT_REGS_PARM2(ctx), PT_REGS_PARM3(ctx),
-		PT_REGS_PARM4(ctx), PT_REGS_PARM5(ctx), 0, PT_REGS_RC(ctx),
-	};
-
-	return v[field > LAT_FIELD_RET ? LAT_FIELD_RET : field];
-}
-
-/* uprobes and uretprobes: the link cookie is the probe's index. */
+/* uprobes and uretprobes (and kprobes): the link cookie is the probe's index. The key
+ * argument (or return value), the filter's and the breakdown's come from one array of the
+ * registers, read at constant offsets: the verifier refuses a context read at a computed
+ * offset, which is what a switch compiles to. */
 SEC("uprobe")
 int lat_span_uprobe(struct pt_regs *ctx)
 {
 	__u64 now = bpf_ktime_get_ns();
 	__u32 idx = (__u32)bpf_get_attach_cookie(ctx) & (LAT_SPAN_PROBES - 1);
+	__u64 v[LAT_FIELD_RET + 1] = {
+		PT_REGS_PARM1(ctx), PT_REGS_PARM2(ctx), PT_REGS_PARM3(ctx),
+		PT_REGS_PARM4(ctx), PT_REGS_PARM5(ctx), 0, PT_REGS_RC(ctx),
+	};
+	__u32 f = probes[idx].field;
 	__u64 arg = 0;
 
 	if (probes[idx].keysel == LAT_KEY_FIELD)
-		arg = uprobe_arg(ctx, probes[idx].field);
-	return span_hit(idx, arg, now);
+		arg = v[f > LAT_FIELD_RET ? LAT_FIELD_RET : f];
+	return span_hit(idx, arg, now, v);
 }
 
 /* A generic tracepoint's key field: fld_size bytes at fld_off in the record (ctx points at
@@ -127,7 +123,7 @@ int lat_span_tp(void *ctx)
 			continue;
 		if (probes[i].keysel == LAT_KEY_FIELD)
 			field = tp_field(ctx, &probes[i]);
-		span_hit(i, field, now);
+		span_hit(i, field, now, NULL);
 	}
 	return 0;
 }

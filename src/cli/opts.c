@@ -331,11 +331,39 @@ static int o_uprobe(struct opts *o, const char *v, char *err, size_t errlen)
 	if (spans__parse_func(&o->spans[o->nspans], v, err, errlen))
 		return -EINVAL;
 	o->nspans++;
+	o->u_span = o->nspans;
 	return 0;
+}
+
+/* The -u span a --by or --where follows, or NULL with a sentence. */
+static struct span_spec *u_span(struct opts *o, const char *opt, char *err, size_t errlen)
+{
+	if (!o->u_span) {
+		snprintf(err, errlen, "%s applies to the -u before it: give -u FILE:FUNC first (a "
+				      "spans file says \"breakdown\" and \"filter\" instead)",
+			 opt);
+		return NULL;
+	}
+	return &o->spans[o->u_span - 1];
+}
+
+static int o_by(struct opts *o, const char *v, char *err, size_t errlen)
+{
+	struct span_spec *sp = u_span(o, "--by", err, errlen);
+
+	return sp ? spans__parse_by(sp, v, true, "--by", err, errlen) : -EINVAL;
+}
+
+static int o_where(struct opts *o, const char *v, char *err, size_t errlen)
+{
+	struct span_spec *sp = u_span(o, "--where", err, errlen);
+
+	return sp ? spans__parse_cond(sp, NULL, v, "--where", err, errlen) : -EINVAL;
 }
 
 static int o_spans(struct opts *o, const char *v, char *err, size_t errlen)
 {
+	o->u_span = 0;
 	if (spans__parse_file(v, o->spans, LAT_SPAN_MAX, &o->nspans, err, errlen))
 		return -EINVAL;
 	return opts__activities_file(o, v, err, errlen);
@@ -463,6 +491,16 @@ static const struct opt_def opt_table[] = {
 	  "time a user function from entry to return, per thread\n"
 	  "(FILE a binary or library, or PID:FUNC; repeatable)",
 	  o_uprobe, 0 },
+	{ "by", 0, "KEY[:K]",
+	  "break the -u span before it down by KEY: pid, comm,\n"
+	  "cgroup, arg0..arg4 or ret; the first K values (1..32,\n"
+	  "default 8) get rows of their own, the rest \"other\"",
+	  o_by, 0 },
+	{ "where", 0, "COND",
+	  "only calls of the -u span before it where COND holds:\n"
+	  "'argN OP NUMBER' or 'ret OP NUMBER', OP <, <=, >, >=,\n"
+	  "== or != (signed; up to 4; dropped calls counted)",
+	  o_where, 0 },
 	{ "spans", 0, "FILE",
 	  "spans defined in a JSON file: start/end probes\n"
 	  "(uprobes, any tracepoint, tp_btf, fentry/fexit,\n"
@@ -655,7 +693,8 @@ static const char usage_tail[] =
 	"Keys: q/F10 quit, ?/F1 help, space/Z pause, c cumulative/interval, z reset,\n"
 	"< >/F6 sort, r reverse, f edit the filter, + - add/remove the selected program,\n"
 	"Up/Down (k/j)/PgUp/PgDn/Home/End select, Enter/H histogram pane,\n"
-	"m histogram/heatmap in the pane, C split by CPU, d interval, / n search,\n"
+	"m histogram/heatmap in the pane, C split by CPU, K a span's breakdown\n"
+	"groups (--by) hidden/shown, d interval, / n search,\n"
 	"w W record on/off (W asks for the file name), D dump the flight recorder\n"
 	"(--flight), t theme, p h s Tab modes. In a replay: space pause/resume,\n"
 	"+/= - faster/slower, . , step, g/b jump to a time, Home End first/last\n"

@@ -77,6 +77,7 @@ struct opts {
 	bool mode_set;        /* -m given (spans imply segments mode otherwise) */
 	struct span_spec spans[LAT_SPAN_MAX]; /* -u and --spans, in the order given */
 	int nspans;
+	int u_span; /* 1 + the span of the last option, when it was -u (--by, --where); 0 */
 	uint64_t span_timeout_ns; /* --span-timeout, for spans that set none (0: not given) */
 	struct ehtrace_spec eh[EH_SPEC_MAX]; /* --activities: EventHeader activities */
 	int neh;

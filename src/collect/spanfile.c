@@ -440,10 +440,11 @@ static int parse_probe(const cJSON *o, struct span_spec *sp, struct span_probe_s
 static int parse_filter(const cJSON *o, struct span_spec *sp, const char *file, char *err,
 			size_t errlen)
 {
-	static const char *const keys[] = { "pid", "comm", NULL };
+	static const char *const keys[] = { "pid",  "comm", "arg0", "arg1", "arg2",
+					    "arg3", "arg4", "ret",  NULL };
 	const cJSON *pid = cJSON_GetObjectItemCaseSensitive(o, "pid");
 	const char *comm;
-	char where[96];
+	char where[96], what[200];
 	int e;
 
 	snprintf(where, sizeof(where), "span '%s' filter", sp->name);
@@ -454,6 +455,16 @@ static int parse_filter(const cJSON *o, struct span_spec *sp, const char *file, 
 	if ((e = unknown_key(o, keys, file, where, err, errlen)) ||
 	    (e = get_str(o, "comm", &comm, false, file, where, err, errlen)))
 		return e;
+	/* Conditions on the arguments and the return value: "arg2": "> 4096", "ret": "< 0". */
+	for (int i = 2; keys[i]; i++) {
+		const char *cond;
+
+		if ((e = get_str(o, keys[i], &cond, false, file, where, err, errlen)))
+			return e;
+		snprintf(what, sizeof(what), "%s: '%s' in %s", file, keys[i], where);
+		if (cond && (e = spans__parse_cond(sp, keys[i], cond, what, err, errlen)))
+			return e;
+	}
 	if (pid) {
 		char why[160];
 		int64_t v;
@@ -478,11 +489,66 @@ static int parse_filter(const cJSON *o, struct span_spec *sp, const char *file, 
 	return 0;
 }
 
+/* Parse the optional breakdown object of span sp: { "by": KEY, "groups": K }. */
+static int parse_breakdown(const cJSON *o, struct span_spec *sp, const char *file, char *err,
+			   size_t errlen)
+{
+	static const char *const keys[] = { "by", "groups", NULL };
+	char where[96], what[200];
+	const char *by;
+	int e;
+
+	snprintf(where, sizeof(where), "span '%s' breakdown", sp->name);
+	if (!cJSON_IsObject(o)) {
+		snprintf(err, errlen, "%s: 'breakdown' in span '%s' must be an object", file,
+			 sp->name);
+		return -EINVAL;
+	}
+	if ((e = unknown_key(o, keys, file, where, err, errlen)) ||
+	    (e = get_str(o, "by", &by, true, file, where, err, errlen)))
+		return e;
+	snprintf(what, sizeof(what), "%s: 'by' in %s", file, where);
+	if ((e = spans__parse_by(sp, by, false, what, err, errlen)))
+		return e;
+	if (cJSON_GetObjectItemCaseSensitive(o, "groups")) {
+		char why[160];
+		int64_t v;
+
+		if (jnum__int(o, "groups", 1, LAT_SPAN_GROUPS, &v, why, sizeof(why))) {
+			jnum__show(o, "groups", why, sizeof(why));
+			snprintf(err, errlen, "%s: 'groups' in %s must be 1 to %d, not %s", file,
+				 where, LAT_SPAN_GROUPS, why);
+			return -EINVAL;
+		}
+		sp->groups = (uint8_t)v;
+	}
+	return 0;
+}
+
+/* The span's optional breakdown, then a check of it and of the filter's conditions against
+ * the probes (the file named in the sentence). */
+static int parse_by(const cJSON *o, struct span_spec *sp, const char *file, char *err,
+		    size_t errlen)
+{
+	const cJSON *by = cJSON_GetObjectItemCaseSensitive(o, "breakdown");
+	char why[400];
+	int e;
+
+	if (by && (e = parse_breakdown(by, sp, file, err, errlen)))
+		return e;
+	if ((e = spans__check_by(sp, err, errlen))) {
+		snprintf(why, sizeof(why), "%s: %s", file, err);
+		snprintf(err, errlen, "%s", why);
+	}
+	return e;
+}
+
 /* Parse one span object. */
 static int parse_span(const cJSON *o, int idx, struct span_spec *sp, const char *file, char *err,
 		      size_t errlen)
 {
-	static const char *const keys[] = { "name", "start", "end", "filter", "timeout", NULL };
+	static const char *const keys[] = { "name",    "start",     "end", "filter",
+					    "timeout", "breakdown", NULL };
 	const cJSON *filter, *timeout;
 	const char *name;
 	char where[64];
@@ -516,6 +582,8 @@ static int parse_span(const cJSON *o, int idx, struct span_spec *sp, const char 
 		return e;
 	filter = cJSON_GetObjectItemCaseSensitive(o, "filter");
 	if (filter && (e = parse_filter(filter, sp, file, err, errlen)))
+		return e;
+	if ((e = parse_by(o, sp, file, err, errlen)))
 		return e;
 	/* Seconds a start may wait for its end before it is dropped (counted as evicted). */
 	timeout = cJSON_GetObjectItemCaseSensitive(o, "timeout");

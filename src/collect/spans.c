@@ -32,6 +32,7 @@ struct spans {
 	struct spanage *age; /* drops starts older than their span's timeout */
 	int n;
 	int agg_ncpu;                  /* CPUs per span in lat_agg; 0: samples go as events */
+	int nslots;                    /* lat_agg slots: the spans', then their groups' */
 	struct aggset *agg;            /* the spans' aggregates (NULL on the ring buffer) */
 	struct progagg_delta *scratch; /* one harvest's buckets */
 };
@@ -169,6 +170,10 @@ static int attach_fn(struct spans *s, const struct span_spec *sp, int span,
 		e = bpf_map__reuse_fd(fn->maps.lat_agg, bpf_map__fd(s->skel->maps.lat_agg));
 	if (!e)
 		e = bpf_map__reuse_fd(fn->maps.span_loss, bpf_map__fd(s->skel->maps.span_loss));
+	if (!e)
+		e = bpf_map__reuse_fd(fn->maps.span_grp, bpf_map__fd(s->skel->maps.span_grp));
+	if (!e)
+		e = bpf_map__reuse_fd(fn->maps.span_gval, bpf_map__fd(s->skel->maps.span_gval));
 	if (!e)
 		e = bpf_map__reuse_fd(fn->maps.events, bpf_map__fd(s->skel->maps.events));
 	if (!e)
@@ -357,6 +362,17 @@ static int fill_probe_table(struct spans *s, const struct span_spec *sp, int n,
 		cf->nest = sp[i].nest;
 		cf->pid = sp[i].filter_pid;
 		memcpy(cf->comm, sp[i].filter_comm, sizeof(cf->comm));
+		cf->nfilt = sp[i].nfilt;
+		memcpy(cf->filt, sp[i].filt, sizeof(cf->filt));
+		/* A breakdown's slots follow the spans' (and the earlier breakdowns'); on the ring
+		 * buffer there are none (the groups are shown from the aggregates only). */
+		if (sp[i].by && s->agg_ncpu) {
+			cf->by = sp[i].by;
+			cf->by_field = sp[i].by_field;
+			cf->groups = sp[i].groups;
+			cf->grp_base = (uint32_t)s->nslots;
+			s->nslots += sp[i].groups + 1;
+		}
 		for (int k = 0; k < 2; k++) {
 			struct lat_span_probe *pr =
 				(struct lat_span_probe *)&s->skel->rodata->probes[np++];
@@ -391,7 +407,7 @@ static int load_object(struct spans *s, struct collector *c, const bool used_tp[
 	bpf_program__set_autoload(s->skel->progs.lat_span_tp, ngeneric > 0);
 	s->skel->rodata->span_agg_ncpu = (__u32)s->agg_ncpu;
 	e = -bpf_map__set_max_entries(s->skel->maps.lat_agg,
-				      s->agg_ncpu ? (__u32)(s->n * s->agg_ncpu) : 1);
+				      s->agg_ncpu ? (__u32)(s->nslots * s->agg_ncpu) : 1);
 	if (!e)
 		e = -collector__share(c, s->skel->obj);
 	if (!e)
@@ -471,24 +487,56 @@ static int start_aging(struct spans *s, const struct span_spec *sp, int n, char 
 }
 
 /* Bytes the aggregates of n spans take in the kernel. */
-size_t spans__agg_bytes(int n)
+size_t spans__agg_bytes(const struct span_spec *sp, int n)
 {
-	return aggset__bytes(progagg__ncpu(), n);
+	int slots = n;
+
+	for (int i = 0; i < n; i++)
+		if (sp[i].by)
+			slots += sp[i].groups + 1;
+	return aggset__bytes(progagg__ncpu(), slots);
+}
+
+/* The value of span i's group slot g, once the kernel has taken it. */
+int spans__group_value(const struct spans *s, int i, uint32_t g, uint64_t v[2])
+{
+	const struct lat_span_conf *cf;
+	struct lat_span_loss l;
+	struct lat_span_gval gv;
+	__u32 k = (__u32)i * LAT_SPAN_GROUPS + g;
+
+	if (!s || i < 0 || i >= s->n || g >= LAT_SPAN_GROUPS)
+		return -ENOENT;
+	cf = (const struct lat_span_conf *)&s->skel->rodata->confs[i];
+	spans__loss(s, i, &l);
+	if (g >= cf->groups || g >= l.groups ||
+	    bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.span_gval), &k, &gv))
+		return -ENOENT;
+	v[0] = gv.val[0];
+	v[1] = gv.val[1];
+	return 0;
 }
 
 /* Map the aggregates the loaded object sized: span i's series is (LAT_EV_SEG, i, 0, 0), the
  * one its events would go to. Returns 0 or a positive errno with one sentence in err. */
 static int map_aggs(struct spans *s, char *err, size_t errlen)
 {
-	struct agg_key keys[LAT_SPAN_MAX];
+	struct agg_key keys[LAT_SPAN_MAX * (LAT_SPAN_GROUPS + 2)];
 
 	if (!s->agg_ncpu)
 		return 0;
-	for (int i = 0; i < s->n; i++)
+	for (int i = 0; i < s->n; i++) {
+		const struct lat_span_conf *cf =
+			(const struct lat_span_conf *)&s->skel->rodata->confs[i];
+
 		keys[i] = (struct agg_key){ LAT_EV_SEG, (uint32_t)i, 0, 0 };
+		for (uint32_t g = 0; cf->by && g <= cf->groups; g++) /* groups, then "other" */
+			keys[cf->grp_base + g] =
+				(struct agg_key){ LAT_EV_SPAN_GRP, (uint32_t)i, g, 0 };
+	}
 	s->scratch = calloc(1, sizeof(*s->scratch));
 	s->agg = s->scratch ? aggset__open(bpf_map__fd(s->skel->maps.lat_agg), s->agg_ncpu, keys,
-					   s->n)
+					   s->nslots)
 			    : NULL;
 	if (!s->agg) {
 		int e = s->scratch ? errno : ENOMEM;
@@ -513,6 +561,7 @@ struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n,
 		return NULL;
 	s->n = n < LAT_SPAN_MAX ? n : LAT_SPAN_MAX;
 	s->agg_ncpu = agg && s->n > 0 ? progagg__ncpu() : 0;
+	s->nslots = s->n;
 	/* Every probe finds its span through its link's cookie (bpf/spans.bpf.c). */
 	if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_get_attach_cookie, NULL) == 0) {
 		e = ENOTSUP;
@@ -573,7 +622,7 @@ void spans__harvest(struct spans *s, bool force, progagg_sink sink, void *arg)
 /* Bytes of kernel memory the spans' aggregates take (0 on the ring buffer). */
 size_t spans__agg_mem(const struct spans *s)
 {
-	return s && s->agg ? spans__agg_bytes(s->n) : 0;
+	return s && s->agg ? aggset__bytes(progagg__ncpu(), s->nslots) : 0;
 }
 
 /* Loss counters of span i (one lookup in the shared span_loss array), the starts the timeout

@@ -61,12 +61,41 @@ struct span_spec {
 	uint32_t timeout_given; /* the spans file set it (--span-timeout leaves it alone) */
 	uint32_t filter_pid;    /* 0 = any */
 	char filter_comm[16];
+	/* Breakdown by key (--by, "breakdown"): enum lat_span_by, the argument of LAT_BY_ARG,
+	 * and the groups it keeps (the rest go to "other"). */
+	uint8_t by, by_field, groups;
+	/* Conditions on arguments and the return value (--where, "filter"). */
+	uint8_t nfilt;
+	struct lat_span_filt filt[LAT_SPAN_FILTERS];
 };
+
+/* Default groups of a breakdown that names none. */
+#define SPAN_GROUPS_DEFAULT 8
 
 /* Parse a -u argument ("/path/bin:func", "lib.so:func" or "PID:func") into sp, named after the
  * function (S0, S1, S2 and total, the vhost chain's rows, are refused). Checks the file
  * exists; the symbol is checked at attach. Returns 0 or -EINVAL/-ENOENT with one sentence. */
 int spans__parse_func(struct span_spec *sp, const char *arg, char *err, size_t errlen);
+/* Parse a breakdown key "pid", "comm", "cgroup", "argN" (N 0..4) or "ret", with ":K" (the
+ * groups, 1..LAT_SPAN_GROUPS) when colon_groups, into sp (what names it: "--by", or a file's
+ * span). Returns 0 or -EINVAL with one sentence. */
+int spans__parse_by(struct span_spec *sp, const char *v, bool colon_groups, const char *what,
+		    char *err, size_t errlen);
+/* Parse one condition "FIELD OP NUMBER" (FIELD argN or ret; OP <, <=, >, >=, == or !=;
+ * spaces optional) into sp's filter; field: the field when given apart (a file's key), or
+ * NULL. Returns 0 or -EINVAL with one sentence. */
+int spans__parse_cond(struct span_spec *sp, const char *field, const char *v, const char *what,
+		      char *err, size_t errlen);
+/* Check a span's breakdown and conditions against its probes: arguments need a function start
+ * (uprobe, kprobe, fentry), ret a function end (uretprobe, kretprobe, fexit). Returns 0 or
+ * -EINVAL with one sentence. */
+int spans__check_by(const struct span_spec *sp, char *err, size_t errlen);
+/* The label of a breakdown group: by's value (v from the kernel's span_gval) in words, e.g.
+ * "pid 1234", "comm sshd", "arg1=4096", "ret=-2", "cgroup 42" (raw bytes of a task name are
+ * left to the views to escape). */
+void spans__group_label(uint8_t by, uint8_t by_field, const uint64_t v[2], char *buf,
+			size_t len);
+
 /* Check that the n spans' names are unique (-u spans and every file's together). Returns 0,
  * or -EINVAL with one sentence naming the name. */
 int spans__check_names(const struct span_spec *sp, int n, char *err, size_t errlen);
@@ -89,8 +118,12 @@ int spans__parse_file(const char *path, struct span_spec *out, int max, int *n, 
  * consumers of every sample (--raw recordings). */
 struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n, bool agg,
 			 char *err, size_t errlen);
-/* Bytes the in-kernel aggregates of n spans take (whole pages), for the session's budget. */
-size_t spans__agg_bytes(int n);
+/* Bytes the in-kernel aggregates of n spans take (whole pages), for the session's budget:
+ * one slot per span, and groups + 1 per span broken down. */
+size_t spans__agg_bytes(const struct span_spec *sp, int n);
+/* The group slots' value of span i's group g (g < its groups): 0 with v, -ENOENT when the
+ * kernel has not taken that slot yet. */
+int spans__group_value(const struct spans *s, int i, uint32_t g, uint64_t v[2]);
 /* Bytes the aggregates of s take now (0 when its samples go through the ring buffer). */
 size_t spans__agg_mem(const struct spans *s);
 /* Hand what each span's aggregates gained since the last harvest to sink, as (LAT_EV_SEG,

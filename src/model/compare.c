@@ -226,7 +226,8 @@ int cmp_side__add_interval(struct cmp_side *sd, const struct model *m)
 		const struct hist *h;
 		struct row r;
 
-		if (m->s[i].kind == LAT_EV_PROG_CPU) /* a program's share on one CPU: not compared */
+		/* A program's share on one CPU, a span's breakdown group: not compared. */
+		if (m->s[i].kind == LAT_EV_PROG_CPU || m->s[i].kind == LAT_EV_SPAN_GRP)
 			continue;
 		cs = side_series(sd, m, i);
 		if (!cs)

@@ -1010,6 +1010,8 @@ void model__row(const struct model *m, const struct series *s, bool cumulative, 
 	r->prog_name = s->name;
 	if (s->kind == LAT_EV_PROG_CPU)
 		snprintf(r->label, sizeof(r->label), "  cpu %u", s->aux);
+	if (s->kind == LAT_EV_SPAN_GRP)
+		snprintf(r->label, sizeof(r->label), "  %s", s->sub[0] ? s->sub : "?");
 	if (s->attr) {
 		model__attr_owner(s->attr, r->owner, sizeof(r->owner));
 		model__attr_attach(s->attr, r->attach, sizeof(r->attach));

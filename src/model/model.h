@@ -111,6 +111,7 @@ struct series {
 	 * program's timed runs over the same windows. 0: not split. */
 	uint64_t split_ns;
 	bool cpu_rows; /* its CPU series are shown under it (the TUI's C key) */
+	bool grp_hidden; /* a span's breakdown groups are not shown under it (the TUI's k key) */
 
 	/* Events: histograms (empty ones hold no memory) since the first event. */
 	bool has_hist;
@@ -380,7 +381,8 @@ struct row {
 	char owner[40];
 	char container[80];
 	char attach[144];
-	char label[16]; /* a CPU row (LAT_EV_PROG_CPU): "  cpu N", its name under its program */
+	char label[40]; /* a CPU row (LAT_EV_PROG_CPU): "  cpu N", its name under its program;
+			 * a span's group (LAT_EV_SPAN_GRP): "  arg1=4096", "  other", ... */
 	uint8_t depth;	/* an EventHeader child activity row: how deep under its top row */
 };
 /* The owner and attach summaries of a row (struct row's owner and attach) from a. */

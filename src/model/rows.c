@@ -61,6 +61,8 @@ static size_t helpers_of(const struct series *const *h, size_t n, uint32_t id)
 /* Whether program row r gets its child rows: all of its helpers; its CPUs when shown. */
 static bool has_children(const struct model *m, uint16_t kind, const struct row *r)
 {
+	if (kind == LAT_EV_SPAN_GRP)
+		return r->s->kind == LAT_EV_SEG && !r->s->grp_hidden;
 	if (kind != LAT_EV_PROG_CPU)
 		return true;
 	return r->s->kind == LAT_EV_PROG && (m->cpu_rows_all || r->s->cpu_rows);
@@ -186,4 +188,15 @@ out:
 	free(in);
 	free(par);
 	free(done);
+}
+
+/* Segments mode: each span row, then its breakdown's groups unless hidden. */
+size_t rows__with_groups(const struct model *m, bool cumulative, const struct row_order *ord,
+			 struct row *rows, size_t n, size_t max)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < m->n && !any; i++)
+		any = m->s[i].kind == LAT_EV_SPAN_GRP;
+	return any ? with_children(m, LAT_EV_SPAN_GRP, cumulative, ord, rows, n, max) : n;
 }

@@ -33,6 +33,10 @@ size_t rows__with_helpers(const struct model *m, bool cumulative, const struct r
  * cpu_rows_all). */
 size_t rows__with_cpus(const struct model *m, bool cumulative, const struct row_order *ord,
 		       struct row *rows, size_t n, size_t max);
+/* Segments mode: the same with each span's breakdown groups (LAT_EV_SPAN_GRP, sorted by ord),
+ * unless the span's groups are hidden (series grp_hidden). */
+size_t rows__with_groups(const struct model *m, bool cumulative, const struct row_order *ord,
+			 struct row *rows, size_t n, size_t max);
 
 /* Segments mode: reorder rows[0..n) (sorted) as a tree: each EventHeader activity row whose
  * parent row (its series' second label names it) is among them follows its parent, siblings

@@ -268,8 +268,9 @@ bool trigger__eval(const struct trigger *t, const struct model *m, struct trigge
 	for (size_t i = 0; i < m->n; i++) {
 		const struct series *se = &m->s[i];
 
-		if (se->gone || se->kind == LAT_EV_PROG_CPU || strcmp(se->name, t->series) ||
-		    !series_value(m, se, t->metric, &v)) /* a CPU row bears its program's name */
+		if (se->gone || se->kind == LAT_EV_PROG_CPU || se->kind == LAT_EV_SPAN_GRP ||
+		    strcmp(se->name, t->series) || !series_value(m, se, t->metric, &v))
+			/* a CPU row bears its program's name, a group its span's */
 			continue;
 		if (holds(t, v)) {
 			snprintf(hit->series, sizeof(hit->series), "%s", se->name);

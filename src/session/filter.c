@@ -281,8 +281,10 @@ size_t session__rows(const struct session *s, bool cumulative, const struct row_
 		model__row(s->m, se, cumulative, &rows[n++]);
 	}
 	rows__sort(rows, n, ord);
-	if (s->m->mode == MODE_SEGMENTS)
-		rows__tree(rows, n);
+	if (s->m->mode == MODE_SEGMENTS) {
+		rows__tree(rows, n); /* activities under their parents, then spans' groups */
+		return rows__with_groups(s->m, cumulative, ord, rows, n, max);
+	}
 	if (s->m->mode == MODE_PROGRAMS)
 		return rows__with_cpus(s->m, cumulative, ord, rows, n, max);
 	if (s->m->mode != MODE_HELPERS)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "collect/spans.h"
 #include "session/kind.h"
 #include "session/session.h"
@@ -23,7 +24,7 @@ static size_t spans_ask(const struct session *s)
 {
 	if (!s->o->nspans || kinds__needs_events(s->o))
 		return 0;
-	return spans__agg_bytes(s->o->nspans);
+	return spans__agg_bytes(s->o->spans, s->o->nspans);
 }
 
 /* Bytes the spans' aggregates take (0 on the ring). */
@@ -49,6 +50,17 @@ static int spans_open(struct session *s, struct kind *k, char *err, size_t errle
 		se->src |= SRC_FENTRY;
 		snprintf(se->name, sizeof(se->name), "%s", s->o->spans[i].name);
 		snprintf(se->type, sizeof(se->type), "%s", s->o->spans[i].kind);
+		/* Groups are slots of the in-kernel aggregates: none when samples are events. */
+		if (s->o->spans[i].by && k->agg_grant <= 0) {
+			char name[4 * sizeof(s->o->spans[i].name)];
+
+			text__esc(name, sizeof(name), s->o->spans[i].name);
+			session__warn(s,
+				      "span %s: no breakdown by key while its samples go "
+				      "through the ring buffer (--raw, LATTOP_PATH=ring or "
+				      "agg_over_budget)",
+				      name);
+		}
 	}
 	return EXIT_OK;
 }
@@ -61,10 +73,61 @@ static void spans_free(struct session *s, struct kind *k)
 	k->st = NULL;
 }
 
+/* A span's group series (LAT_EV_SPAN_GRP, span, slot), named after its span, its label in
+ * sub once the kernel has taken the slot ("other" for the last); NULL on allocation failure. */
+static struct series *group_series(struct session *s, const struct spans *sps, uint32_t span,
+				   uint32_t g)
+{
+	const struct span_spec *sp = &s->o->spans[span];
+	struct series *se = model__series(s->m, LAT_EV_SPAN_GRP, span, g, 0);
+	uint64_t v[2];
+
+	if (!se || se->sub[0])
+		return se;
+	snprintf(se->name, sizeof(se->name), "%s", sp->name);
+	snprintf(se->type, sizeof(se->type), "%s", sp->kind);
+	if (g == sp->groups)
+		snprintf(se->sub, sizeof(se->sub), "other");
+	else if (!spans__group_value(sps, (int)span, g, v))
+		spans__group_label(sp->by, sp->by_field, v, se->sub, sizeof(se->sub));
+	return se;
+}
+
+/* What the harvest sink needs: the session and the spans (the groups' values). */
+struct harvest_arg {
+	struct session *s;
+	const struct spans *sps;
+};
+
+/* Harvest sink: a span's own aggregates as every kind's; a group's into its group series,
+ * not counted as events again (its span's delta counts them). */
+static void spans_on_agg(void *arg, uint16_t kind, uint32_t id, uint32_t aux, uint32_t aux2,
+			 const struct progagg_delta *d)
+{
+	const struct harvest_arg *a = arg;
+	struct session *s = a->s;
+	struct series *se;
+
+	if (kind != LAT_EV_SPAN_GRP) {
+		kinds__on_agg(s, kind, id, aux, aux2, d);
+		return;
+	}
+	se = id < (uint32_t)s->o->nspans ? group_series(s, a->sps, id, aux) : NULL;
+	if (!se || model__add_hist(s->m, se, d->idx, d->cnt, d->n, &d->d)) {
+		session__error(s, "out of memory: a harvest of span %u's group %u is missing", id,
+			       aux);
+		return;
+	}
+	se->src |= SRC_FENTRY;
+	se->meas_open = true;
+}
+
 /* What the spans' aggregates gained. */
 static void spans_harvest(struct session *s, struct kind *k, bool force)
 {
-	spans__harvest(k->st, force, kinds__on_agg, s);
+	struct harvest_arg a = { s, k->st };
+
+	spans__harvest(k->st, force, spans_on_agg, &a);
 }
 
 /* Hand the spans' loss counters to their series (growth per interval). */
@@ -82,6 +145,10 @@ static void spans_losses(struct session *s, struct kind *k, struct model_losses 
 		model__set_series_counter(s->m, se, "evicted", true, sl.evicted);
 		model__set_series_counter(s->m, se, "collided", true, sl.collided);
 		model__set_series_counter(s->m, se, "overflow", true, sl.overflow);
+		if (s->o->spans[i].nfilt)
+			model__set_series_counter(s->m, se, "filtered", false, sl.filtered);
+		if (s->o->spans[i].by)
+			model__set_series_counter(s->m, se, "folded", false, sl.folded);
 	}
 }
 

@@ -19,7 +19,7 @@ static void get_id(const struct row *r, struct cell *c)
 static void get_type(const struct row *r, struct cell *c)
 {
 	*c = (struct cell){ .t = CELL_STR, .s = r->s->type[0] ? r->s->type : "-" };
-	if (r->s->kind == LAT_EV_PROG_CPU)
+	if (r->s->kind == LAT_EV_PROG_CPU || r->s->kind == LAT_EV_SPAN_GRP)
 		c->shown = "";
 }
 
@@ -40,7 +40,7 @@ static void get_parent(const struct row *r, struct cell *c)
 static void get_name(const struct row *r, struct cell *c)
 {
 	*c = (struct cell){ .t = CELL_STR, .s = r->s->name, .indent = r->depth };
-	if (r->s->kind == LAT_EV_PROG_CPU)
+	if (r->s->kind == LAT_EV_PROG_CPU || r->s->kind == LAT_EV_SPAN_GRP)
 		c->shown = r->label;
 }
 

@@ -49,6 +49,9 @@
  *                 calls long enough (500..3000 us) that two sessions timing the same calls
  *                 agree within 0.2% (their probes run one after the other); prints
  *                 "laddered N"
+ *   args N        for v = 1..N (at most 30), v calls of spanfix_sized(v, 1000 v), each spinning
+ *                 5 us and returning -v when v is a multiple of 3, else 0 (for breakdowns by
+ *                 argument and return value, and filters); prints "args C", C = N (N + 1) / 2
  *   quit (or EOF) exit
  * The functions spin on CLOCK_MONOTONIC (no sleeping: a sleep's wake-up latency would blur
  * the durations the test checks), but for sleeps, whose syscall is what is timed.
@@ -94,6 +97,16 @@ void spanfix_work(unsigned us)
 {
 	spin_us(us);
 	__asm__ volatile("" ::: "memory");
+}
+
+/* The function broken down by its arguments and return value: spins 5 us; returns -v when v is
+ * a multiple of 3, else 0. */
+__attribute__((noinline, used)) long spanfix_sized(long v, long size);
+long spanfix_sized(long v, long size)
+{
+	spin_us(5);
+	__asm__ volatile("" : : "r"(size) : "memory");
+	return v % 3 ? 0 : -v;
 }
 
 /* Durations of the recursive calls as their callers timed them (probes included), for the
@@ -351,6 +364,13 @@ int main(void)
 			long calls = hot(n, k, &ns);
 
 			printf("hot %ld %llu\n", calls, ns);
+		} else if (sscanf(line, "args %d", &n) == 1 && n > 0 && n <= 30) {
+			int c = 0;
+
+			for (long v = 1; v <= n; v++)
+				for (long i = 0; i < v; i++, c++)
+					spanfix_sized(v, 1000 * v);
+			printf("args %d\n", c);
 		} else if (sscanf(line, "ladder %d", &n) == 1) {
 			for (int i = 0; i < n; i++)
 				spanfix_work(500 + 25 * (unsigned)((i + 5) / 10 % 101));

@@ -139,6 +139,47 @@ static void json_hist(struct jsonw *w, const struct row *r)
 	jsonw__end_array(w);
 }
 
+/* A span's filter and breakdown counters (filtered, folded) that it has: each calls put(arg,
+ * name, value). */
+static void seg_counters(const struct row *r, void (*put)(void *, const char *, uint64_t),
+			 void *arg)
+{
+	const struct model_counter *c = NULL;
+
+	if (r->s->kind != LAT_EV_SEG || !r->m)
+		return;
+	while ((c = model__counter_next(r->m, r->s, c)))
+		if (!strcmp(c->name, "filtered") || !strcmp(c->name, "folded"))
+			put(arg, c->name, r->cumulative ? c->cum : c->last);
+}
+
+static void text_counter(void *f, const char *name, uint64_t v)
+{
+	fprintf(f, " [%s %" PRIu64 "]", name, v);
+}
+
+static void json_counter(void *w, const char *name, uint64_t v)
+{
+	jsonw__u64_field(w, name, v);
+}
+
+/* What follows a text row's columns: why its figures are partial, its note, its counters. */
+static void text_row_tail(FILE *f, const struct model *m, const struct row *r, bool cumulative)
+{
+	if (r->sampled)
+		fprintf(f, " [timed %.1f%% of runs: watched in turns]", r->timed * 100.0);
+	if (r->s->kind == LAT_EV_PROG &&
+	    model__counter(m, r->s, MODEL_RECURSION_MISSES, cumulative))
+		fprintf(f, " [%" PRIu64 " runs skipped by the kernel: recursion]",
+			model__counter(m, r->s, MODEL_RECURSION_MISSES, cumulative));
+	if (r->s->note[0]) {
+		fputs(" [", f);
+		text__fputs(f, r->s->note);
+		fputc(']', f);
+	}
+	seg_counters(r, text_counter, f);
+}
+
 /* Text report: a header line, the drops line and the table. */
 static void report_text(struct session *s, FILE *f, const struct row *rows, size_t n)
 {
@@ -204,22 +245,38 @@ static void report_text(struct session *s, FILE *f, const struct row *rows, size
 			text__fit(line + l, sizeof(line) - l, v, col->width, col->left);
 		}
 		fprintf(f, "%s%s", line, rows[i].s->gone ? " (gone)" : "");
-		if (rows[i].sampled)
-			fprintf(f, " [timed %.1f%% of runs: watched in turns]", rows[i].timed * 100.0);
-		if (rows[i].s->kind == LAT_EV_PROG &&
-		    model__counter(m, rows[i].s, MODEL_RECURSION_MISSES, s->o->cumulative))
-			fprintf(f, " [%" PRIu64 " runs skipped by the kernel: recursion]",
-				model__counter(m, rows[i].s, MODEL_RECURSION_MISSES, s->o->cumulative));
-		if (rows[i].s->note[0]) {
-			fputs(" [", f);
-			text__fputs(f, rows[i].s->note);
-			fputc(']', f);
-		}
+		text_row_tail(f, m, &rows[i], s->o->cumulative);
 		fputc('\n', f);
 		if (s->o->hist)
 			text_hist(f, &rows[i]);
 	}
 	fputc('\n', f);
+}
+
+/* Segments mode's last CSV columns: group (a group row's label), filtered and folded (a span's
+ * counters, empty where it has none). */
+static void csv_seg(FILE *f, const struct row *r)
+{
+	const struct model_counter *c = NULL;
+	uint64_t v[2] = {};
+	bool has[2] = {};
+
+	fputc(',', f);
+	if (r->s->kind == LAT_EV_SPAN_GRP)
+		text__csv_field(f, r->s->sub);
+	while (r->s->kind == LAT_EV_SEG && r->m && (c = model__counter_next(r->m, r->s, c))) {
+		int k = !strcmp(c->name, "filtered") ? 0 : !strcmp(c->name, "folded") ? 1 : -1;
+
+		if (k >= 0) {
+			has[k] = true;
+			v[k] = r->cumulative ? c->cum : c->last;
+		}
+	}
+	for (int k = 0; k < 2; k++) {
+		fputc(',', f);
+		if (has[k])
+			fprintf(f, "%" PRIu64, v[k]);
+	}
 }
 
 /* CSV report: a header on the first report, one line per row. */
@@ -239,6 +296,7 @@ static void report_csv(struct session *s, FILE *f, const struct row *rows, size_
 			fprintf(f, ",%s", cols[c].key);
 		fputs(",gone,rb_drops,queue_drops,recursion_drops,nest_drops,counters,note", f);
 		fputs(s->o->hist ? ",hist" : "", f);
+		fputs(s->m->mode == MODE_SEGMENTS ? ",group,filtered,folded" : "", f);
 		fputs(s->o->per_cpu ? ",cpu\n" : "\n", f);
 	}
 	counters__named_str(m, s->o->cumulative, named, sizeof(named));
@@ -264,6 +322,8 @@ static void report_csv(struct session *s, FILE *f, const struct row *rows, size_
 			fputc(',', f);
 			csv_hist(f, &rows[i]);
 		}
+		if (s->m->mode == MODE_SEGMENTS) /* a group's label; a span's counters */
+			csv_seg(f, &rows[i]);
 		if (s->o->per_cpu) { /* empty on a program's own row */
 			fputc(',', f);
 			if (rows[i].s->kind == LAT_EV_PROG_CPU)
@@ -385,6 +445,9 @@ static void json_row(struct jsonw *w, const struct session *s, const struct colu
 	}
 	if (r->s->kind == LAT_EV_PROG_CPU)
 		jsonw__u64_field(w, "cpu", r->s->aux);
+	if (r->s->kind == LAT_EV_SPAN_GRP)
+		jsonw__string_field(w, "group", r->s->sub);
+	seg_counters(r, json_counter, w);
 	jsonw__bool_field(w, "gone", r->s->gone);
 	if (r->sampled)
 		jsonw__bool_field(w, "sampled", true);

@@ -211,6 +211,35 @@ static int k_split(struct tui *t)
 	return KH_REDRAW;
 }
 
+/* K: hide or show the breakdown groups of the selected span (or of a group's span). */
+static int k_groups(struct tui *t)
+{
+	struct model *m = t->s->m;
+	struct series *sp;
+	bool any = false;
+
+	if (m->mode != MODE_SEGMENTS || !t->nrows) {
+		tui__say(t, "K shows or hides a span's breakdown (--by): select a span in segments "
+			    "mode",
+			 2500);
+		return KH_REDRAW;
+	}
+	sp = model__find(m, LAT_EV_SEG, t->rows[t->sel].s->id, 0, 0);
+	for (size_t i = 0; sp && i < m->n && !any; i++)
+		any = m->s[i].kind == LAT_EV_SPAN_GRP && m->s[i].id == sp->id;
+	if (!any) {
+		tui__say(t, "this span has no breakdown groups (-u ... --by KEY, or \"breakdown\")",
+			 2500);
+		return KH_REDRAW;
+	}
+	sp->grp_hidden = !sp->grp_hidden;
+	if (sp->grp_hidden && t->rows[t->sel].s->kind == LAT_EV_SPAN_GRP) {
+		t->sel_kind = LAT_EV_SEG; /* the selection goes back to the span */
+		t->sel_aux = 0;
+	}
+	return KH_REDRAW;
+}
+
 /* Toggle the detail pane between the histogram and the heatmap (opening it on the heatmap). */
 static int k_heat(struct tui *t)
 {
@@ -425,6 +454,8 @@ static const struct tui_key keys[] = {
 	{ 'r', 0, KEY_BOTH, k_reverse, 0, "r", "reverse the sort order", false },
 	{ '\n', 'H', KEY_BOTH, k_pane, 0, "Enter H", "histogram pane of the selected row", true },
 	{ 'C', 0, KEY_BOTH, k_split, 0, "C", "split the selected program by CPU (again: hide, show)",
+	  false },
+	{ 'K', 0, KEY_BOTH, k_groups, 0, "K", "hide / show the selected span's breakdown groups",
 	  false },
 	{ 'm', 0, KEY_BOTH, k_heat, 0, "m", "the pane: histogram / heatmap over time",
 	  true },

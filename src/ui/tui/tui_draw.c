@@ -381,6 +381,14 @@ void tui__draw_pane(struct tui *t, int y0, int height)
 	text__esc(name, sizeof(name), r->s->name);
 	if (r->s->kind == LAT_EV_PROG_CPU) /* one CPU's share: since the split, when later */
 		cpu_title(t, r->s, name, sizeof(name));
+	if (r->s->kind == LAT_EV_SPAN_GRP && strlen(name) + 3 < sizeof(name)) {
+		size_t l = strlen(name); /* one group of a span: "SPAN [arg0=1]" */
+
+		snprintf(name + l, sizeof(name) - l, " [");
+		text__esc(name + l + 2, sizeof(name) - l - 2, r->s->sub);
+		l = strlen(name);
+		snprintf(name + l, sizeof(name) - l, "]");
+	}
 	text__esc(note, sizeof(note), r->s->note);
 	fmt_count(h ? h->count : r->count, cnt, sizeof(cnt));
 	if (h && t->heat) /* each column is one interval: `c` (cumulative) cannot apply */
