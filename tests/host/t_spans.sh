@@ -192,7 +192,7 @@ expect_eq filter-span-rows "$(json "[r['span'] for r in L[-1]['rows']]" "$TMP/p.
 # CSV and text from the same columns.
 wait_gone
 $LATTOP -b -o csv -n 1 -d 0.3 -u "$FIXABS:spanfix_work" >"$TMP/u.csv" 2>&1
-check csv-header grep -q '^ts_ns,interval_ns,mode,source,span_id,span,kind,count,rate,avg_ns,p50_ns,p95_ns,p99_ns,p999_ns,max_ns,unmatched,evicted,collided,overflow,' "$TMP/u.csv"
+check csv-header grep -q '^ts_ns,interval_ns,mode,source,span_id,span,kind,count,rate,avg_ns,p50_ns,p95_ns,p99_ns,p999_ns,max_ns,parent,unmatched,evicted,collided,overflow,' "$TMP/u.csv"
 wait_gone
 $LATTOP -b -n 1 -d 0.3 -u "$FIXABS:spanfix_work" >"$TMP/u.txt" 2>&1
 check text-header grep -qE '^ +ID SPAN +KIND +COUNT .* UNMATCHED +EVICTED +COLLIDED +OVERFLOW$' "$TMP/u.txt"
