@@ -51,6 +51,9 @@ enum lat_kind {
 	/* Never in an event: the model's share of one program's runs taken on one CPU (a
 	 * program split by CPU: --per-cpu, the TUI's C key): id = prog id, aux = cpu. */
 	LAT_EV_PROG_CPU = 5,
+	/* A split span's part (enum lat_span_part, not the wall time): id = span index, aux =
+	 * the part. */
+	LAT_EV_SPAN_PART = 6,
 };
 
 /* lat_event.flags */
@@ -240,7 +243,7 @@ _Static_assert(sizeof(struct lat_owner_rec) == 32, "lat_owner_rec layout changed
 #define LAT_SPAN_MAX 32     /* spans per session */
 #define LAT_SPAN_PROBES 64  /* probe attachments per session (start + end per span, -u: 2) */
 #define LAT_SPAN_DEPTH 16   /* pending starts per key (recursion depth of a -u function) */
-/* Pending table entries: 16k keys (threads or requests in flight) x 136 bytes = ~2.2 MiB. */
+/* Pending table entries: 16k keys (threads or requests in flight) x 392 bytes = ~6.3 MiB. */
 #define LAT_SPAN_PENDING 16384
 
 /* How a probe finds its correlation key. */
@@ -286,9 +289,46 @@ struct lat_span_conf {
 	__u32 nest;    /* 1: a stack of starts per key (function entry/return); 0: one slot */
 	__u32 pid;     /* filter: only starts hit by this process (tgid), 0 = any */
 	char comm[16]; /* filter: only starts hit by a task of this name, "" = any */
+	/* 1: split each sample into on-CPU, runnable and sleeping time (the start and the end run
+	 * in the task the key names: keyed by thread, or by process on one thread); 0: wall only */
+	__u32 split;
+	__u32 pad;
 };
 
-_Static_assert(sizeof(struct lat_span_conf) == 24, "lat_span_conf layout changed");
+_Static_assert(sizeof(struct lat_span_conf) == 32, "lat_span_conf layout changed");
+
+/* The parts of a split span's sample: its wall time, and the wall time's on-CPU, runnable
+ * (waiting for a CPU) and sleeping (blocked: the rest) shares. A part p > 0 of span i is the
+ * series (LAT_EV_SPAN_PART, i, p); in lat_agg its records follow the wall times', slot
+ * i + p * (the number of spans). */
+enum lat_span_part {
+	LAT_PART_WALL = 0,
+	LAT_PART_ONCPU = 1,
+	LAT_PART_RUNQ = 2,
+	LAT_PART_SLEEP = 3,
+	LAT_PART__COUNT,
+};
+
+/* What a task with a split span open was doing since last_ns (struct lat_task_clock.state). */
+enum lat_task_state {
+	LAT_TS_RUNNING = 0,  /* on a CPU */
+	LAT_TS_RUNNABLE = 1, /* preempted or woken, waiting for a CPU */
+	LAT_TS_SLEEPING = 2, /* blocked */
+};
+
+/* A task's clock (task storage, made by the first split span that starts in the task; kept
+ * by the sched_switch and sched_wakeup programs while open > 0): on-CPU and runnable time so
+ * far, and since when it is in state. */
+struct lat_task_clock {
+	__u64 on_ns, rq_ns, last_ns;
+	__u32 state; /* enum lat_task_state */
+	__u32 open;  /* split spans open in the task */
+};
+
+/* A split span's start: the task's clock then. */
+struct lat_span_snap {
+	__u64 on_ns, rq_ns;
+};
 
 /* One span's loss counters (an entry of the span_loss array map, shared by every spans
  * object; atomic adds, read by user space). */
@@ -310,11 +350,12 @@ struct lat_span_key {
 
 struct lat_span_pending {
 	__u32 depth; /* starts pushed; may exceed LAT_SPAN_DEPTH (then not stored) */
-	__u32 pad;
+	__u32 tid;   /* split spans: the thread of the latest start */
 	__u64 start_ns[LAT_SPAN_DEPTH];
+	struct lat_span_snap snap[LAT_SPAN_DEPTH]; /* split spans: each start's task clock */
 };
 
-_Static_assert(sizeof(struct lat_span_pending) == 8 + 8 * LAT_SPAN_DEPTH,
+_Static_assert(sizeof(struct lat_span_pending) == 8 + 24 * LAT_SPAN_DEPTH,
 	       "lat_span_pending layout changed");
 
 /* Segments of the KVM -> vhost-net -> TUN transmit path (bpf/vhost.bpf.c): LAT_EV_SEG events

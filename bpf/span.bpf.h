@@ -45,6 +45,23 @@ struct {
 	__type(value, struct lat_span_pending);
 } pending SEC(".maps");
 
+/* Split spans' task clocks (struct lat_task_clock): made by a split span's start in its task,
+ * kept while a split span is open there by the sched_switch and sched_wakeup programs
+ * (spans.bpf.c), which every other task costs one storage lookup that finds nothing. */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct lat_task_clock);
+} span_task SEC(".maps");
+
+/* Spans in the session: a split span's part p aggregates in slot span + p * span_nspans. */
+const volatile __u32 span_nspans = 0;
+
+/* span_start's and span_end's flags: the span's conf. */
+#define SPAN_F_NEST 1u
+#define SPAN_F_SPLIT 2u
+
 /* Loss counters, one entry per span (an array: its lookup is inlined by the verifier). */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -81,31 +98,69 @@ static __always_inline bool span_wanted(const volatile struct lat_span_conf *c, 
 	return true;
 }
 
+/* The current task's clock read at now into snap (it is running: the stretch since its last
+ * switch counts as on-CPU); created with create. A clock no split span holds open restarts:
+ * the sched programs leave it alone then. NULL: no clock (the storage is busy, or no memory). */
+static __always_inline struct lat_task_clock *split_read(__u64 now, bool create,
+							 struct lat_span_snap *snap)
+{
+	struct lat_task_clock *c;
+
+	c = bpf_task_storage_get(&span_task, bpf_get_current_task_btf(), 0,
+				 create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+	if (!c)
+		return NULL;
+	if (!c->open) {
+		c->state = LAT_TS_RUNNING;
+		c->last_ns = now;
+	}
+	snap->on_ns = c->on_ns;
+	if (c->state == LAT_TS_RUNNING && now > c->last_ns)
+		snap->on_ns += now - c->last_ns;
+	snap->rq_ns = c->rq_ns;
+	return c;
+}
+
+/* Store a start at depth d of p: its time and, for a split span, its task's clock. */
+static __always_inline void start_store(struct lat_span_pending *p, __u32 d, __u64 now,
+					 const struct lat_span_snap *snap)
+{
+	p->start_ns[d & (LAT_SPAN_DEPTH - 1)] = now;
+	p->snap[d & (LAT_SPAN_DEPTH - 1)] = *snap;
+	p->tid = (__u32)bpf_get_current_pid_tgid();
+}
+
 /* A start: push now on (span, key)'s pending stack (nest), or replace its slot. A
  * subprogram, not inlined: the tracepoint programs call it from a loop over the probe table. */
-static __noinline int span_start(__u32 span, __u32 nest, __u64 key, __u64 now)
+static __noinline int span_start(__u32 span, __u32 flags, __u64 key, __u64 now)
 {
 	struct lat_span_key k = { .span = span & (LAT_SPAN_MAX - 1), .key = key };
 	struct lat_span_pending *p, init = { .depth = 1 };
+	struct lat_task_clock *c = NULL;
+	struct lat_span_snap snap = {};
 	__u32 d;
 
+	if (flags & SPAN_F_SPLIT)
+		c = split_read(now, true, &snap);
 	p = bpf_map_lookup_elem(&pending, &k);
 	if (!p) {
 		init.start_ns[0] = now;
+		init.snap[0] = snap;
+		init.tid = (__u32)bpf_get_current_pid_tgid();
 		if (bpf_map_update_elem(&pending, &k, &init, BPF_NOEXIST) == 0)
-			return 0;
+			goto stored;
 		p = bpf_map_lookup_elem(&pending, &k); /* raced with another CPU, or full */
 		if (!p) {
 			span_count(k.span, evicted);
 			return 0;
 		}
 	}
-	if (!nest) {
+	if (!(flags & SPAN_F_NEST)) {
 		if (p->depth)
 			span_count(k.span, collided);
-		p->start_ns[0] = now;
+		start_store(p, 0, now, &snap);
 		p->depth = 1;
-		return 0;
+		goto stored;
 	}
 	d = p->depth;
 	p->depth = d + 1;
@@ -113,24 +168,63 @@ static __noinline int span_start(__u32 span, __u32 nest, __u64 key, __u64 now)
 		span_count(k.span, overflow);
 		return 0;
 	}
-	p->start_ns[d & (LAT_SPAN_DEPTH - 1)] = now;
+	start_store(p, d, now, &snap);
+stored:
+	if (c)
+		c->open++; /* the sched programs keep its clock from now on */
 	return 0;
 }
 
-/* Add a sample of dur ns to span's record of this CPU: true when added (aggregation on). */
-static __always_inline bool span_agg(__u32 span, __u64 dur)
+/* Add a sample of dur ns to slot's record of this CPU: true when added (aggregation on). */
+static __always_inline bool span_agg(__u32 slot, __u64 dur)
 {
 	/* Off (span_agg_ncpu 0), or no record (cannot happen): the event carries the sample. */
-	return span_agg_ncpu && agg_add_at(span, span_agg_ncpu, bpf_get_smp_processor_id(), dur);
+	return span_agg_ncpu && agg_add_at(slot, span_agg_ncpu, bpf_get_smp_processor_id(), dur);
 }
 
-/* An end: pop (span, key)'s newest start and aggregate or emit the span's duration. */
-static __noinline int span_end(__u32 span, __u64 key, __u64 now)
+/* One part of a split sample: aggregated, or an event. */
+static __always_inline void part_add(__u32 span, __u32 part, __u64 start, __u64 dur)
+{
+	if (!span_agg(span + part * span_nspans, dur))
+		emit_event(LAT_EV_SPAN_PART, 0, span, part, 0, start, dur);
+}
+
+/* A split sample's parts: the task's clock now less the start's (snap), in the task that
+ * started it (a process-keyed span's end in another thread has no split). */
+static __always_inline void split_end(__u32 span, const struct lat_span_snap *snap, __u32 tid,
+				      __u64 start, __u64 now)
+{
+	struct lat_span_snap cur;
+	struct lat_task_clock *c;
+	__u64 wall = now - start, on, rq;
+
+	if (tid != (__u32)bpf_get_current_pid_tgid())
+		return;
+	c = split_read(now, false, &cur);
+	if (!c)
+		return;
+	if (c->open)
+		c->open--;
+	on = cur.on_ns - snap->on_ns;
+	rq = cur.rq_ns - snap->rq_ns;
+	if (on > wall)
+		on = wall;
+	if (rq > wall - on)
+		rq = wall - on;
+	part_add(span, LAT_PART_ONCPU, start, on);
+	part_add(span, LAT_PART_RUNQ, start, rq);
+	part_add(span, LAT_PART_SLEEP, start, wall - on - rq);
+}
+
+/* An end: pop (span, key)'s newest start and aggregate or emit the span's duration (and, split,
+ * its parts). */
+static __noinline int span_end(__u32 span, __u32 flags, __u64 key, __u64 now)
 {
 	struct lat_span_key k = { .span = span & (LAT_SPAN_MAX - 1), .key = key };
 	struct lat_span_pending *p;
+	struct lat_span_snap snap;
 	__u64 start;
-	__u32 d;
+	__u32 d, tid;
 
 	p = bpf_map_lookup_elem(&pending, &k);
 	if (!p || !p->depth) {
@@ -142,10 +236,14 @@ static __noinline int span_end(__u32 span, __u64 key, __u64 now)
 	if (d >= LAT_SPAN_DEPTH)
 		return 0; /* pushed beyond the stack: counted as overflow at the start */
 	start = p->start_ns[d & (LAT_SPAN_DEPTH - 1)];
+	snap = p->snap[d & (LAT_SPAN_DEPTH - 1)];
+	tid = p->tid;
 	if (!d)
 		bpf_map_delete_elem(&pending, &k); /* keep the table to keys in flight */
 	if (!span_agg(k.span, now - start))
 		emit_event(LAT_EV_SEG, 0, k.span, 0, 0, start, now - start);
+	if (flags & SPAN_F_SPLIT)
+		split_end(k.span, &snap, tid, start, now);
 	return 0;
 }
 
@@ -156,7 +254,7 @@ static __always_inline int span_probe_hit(const volatile struct lat_span_probe *
 					  __u64 now)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	__u32 span = pr->span;
+	__u32 span = pr->span, flags = (c->nest ? SPAN_F_NEST : 0) | (c->split ? SPAN_F_SPLIT : 0);
 	__u64 key;
 
 	if (pr->keysel == LAT_KEY_TID)
@@ -171,11 +269,11 @@ static __always_inline int span_probe_hit(const volatile struct lat_span_probe *
 	if (pr->end) {
 		if (pr->keysel != LAT_KEY_FIELD && !span_wanted(c, pid_tgid))
 			return 0;
-		return span_end(span, key, now);
+		return span_end(span, flags, key, now);
 	}
 	if (!span_wanted(c, pid_tgid))
 		return 0;
-	return span_start(span, c->nest, key, now);
+	return span_start(span, flags, key, now);
 }
 
 #endif /* LATTOP_SPAN_BPF_H */

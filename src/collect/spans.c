@@ -31,6 +31,8 @@ struct spans {
 	int nfn;
 	struct spanage *age; /* drops starts older than their span's timeout */
 	int n;
+	int nslots;  /* aggregate slots: n, or 4n when a span is split (lattop.h lat_span_part) */
+	bool split;  /* some span is split: the sched programs are loaded */
 	int agg_ncpu;                  /* CPUs per span in lat_agg; 0: samples go as events */
 	struct aggset *agg;            /* the spans' aggregates (NULL on the ring buffer) */
 	struct progagg_delta *scratch; /* one harvest's buckets */
@@ -164,11 +166,14 @@ static int attach_fn(struct spans *s, const struct span_spec *sp, int span,
 		return -ENOENT;
 	}
 	fn->rodata->span_agg_ncpu = s->skel->rodata->span_agg_ncpu;
+	fn->rodata->span_nspans = s->skel->rodata->span_nspans;
 	e = bpf_map__reuse_fd(fn->maps.pending, bpf_map__fd(s->skel->maps.pending));
 	if (!e)
 		e = bpf_map__reuse_fd(fn->maps.lat_agg, bpf_map__fd(s->skel->maps.lat_agg));
 	if (!e)
 		e = bpf_map__reuse_fd(fn->maps.span_loss, bpf_map__fd(s->skel->maps.span_loss));
+	if (!e)
+		e = bpf_map__reuse_fd(fn->maps.span_task, bpf_map__fd(s->skel->maps.span_task));
 	if (!e)
 		e = bpf_map__reuse_fd(fn->maps.events, bpf_map__fd(s->skel->maps.events));
 	if (!e)
@@ -355,6 +360,8 @@ static int fill_probe_table(struct spans *s, const struct span_spec *sp, int n,
 		struct lat_span_conf *cf = (struct lat_span_conf *)&s->skel->rodata->confs[i];
 
 		cf->nest = sp[i].nest;
+		cf->split = spans__split(&sp[i]);
+		s->split |= cf->split != 0;
 		cf->pid = sp[i].filter_pid;
 		memcpy(cf->comm, sp[i].filter_comm, sizeof(cf->comm));
 		for (int k = 0; k < 2; k++) {
@@ -376,6 +383,8 @@ static int fill_probe_table(struct spans *s, const struct span_spec *sp, int n,
 		}
 	}
 	s->skel->rodata->nprobes = np;
+	s->skel->rodata->span_nspans = (__u32)s->n;
+	s->nslots = s->split ? s->n * LAT_PART__COUNT : s->n;
 	return ngeneric;
 }
 
@@ -389,9 +398,11 @@ static int load_object(struct spans *s, struct collector *c, const bool used_tp[
 	for (uint32_t tp = LAT_TP_NONE + 1; tp < LAT_TP__COUNT; tp++)
 		bpf_program__set_autoload(tp_prog(s->skel, tp), used_tp[tp]);
 	bpf_program__set_autoload(s->skel->progs.lat_span_tp, ngeneric > 0);
+	bpf_program__set_autoload(s->skel->progs.lat_split_switch, s->split);
+	bpf_program__set_autoload(s->skel->progs.lat_split_wakeup, s->split);
 	s->skel->rodata->span_agg_ncpu = (__u32)s->agg_ncpu;
 	e = -bpf_map__set_max_entries(s->skel->maps.lat_agg,
-				      s->agg_ncpu ? (__u32)(s->n * s->agg_ncpu) : 1);
+				      s->agg_ncpu ? (__u32)(s->nslots * s->agg_ncpu) : 1);
 	if (!e)
 		e = -collector__share(c, s->skel->obj);
 	if (!e)
@@ -451,6 +462,28 @@ static int attach_tp_btf(struct spans *s, const bool used_tp[LAT_TP__COUNT], cha
 	return 0;
 }
 
+/* Attach the split spans' sched programs (none unless a span is split). Returns 0 or a
+ * positive errno. */
+static int attach_split(struct spans *s, char *err, size_t errlen)
+{
+	struct bpf_program *progs[2] = { s->skel->progs.lat_split_switch,
+					 s->skel->progs.lat_split_wakeup };
+
+	for (int i = 0; s->split && i < 2; i++) {
+		struct bpf_link *l = bpf_program__attach(progs[i]);
+
+		if (!l) {
+			int e = errno;
+
+			snprintf(err, errlen, "cannot attach the tp_btf program %s: %s",
+				 bpf_program__name(progs[i]), strerror(e));
+			return e;
+		}
+		s->links[s->nlinks++] = l;
+	}
+	return 0;
+}
+
 /* Start the sweeper that drops starts older than their span's timeout. Returns 0 or a
  * positive errno. */
 static int start_aging(struct spans *s, const struct span_spec *sp, int n, char *err,
@@ -470,25 +503,38 @@ static int start_aging(struct spans *s, const struct span_spec *sp, int n, char 
 	return 0;
 }
 
-/* Bytes the aggregates of n spans take in the kernel. */
-size_t spans__agg_bytes(int n)
+/* Whether span sp is split: its start and end run in the task its key names. */
+bool spans__split(const struct span_spec *sp)
 {
-	return aggset__bytes(progagg__ncpu(), n);
+	if (sp->start.keysel != sp->end.keysel)
+		return false;
+	return sp->start.keysel == LAT_KEY_TID || (sp->start.keysel == LAT_KEY_PID && !sp->nest);
+}
+
+/* Bytes the aggregates of the n spans sp take in the kernel. */
+size_t spans__agg_bytes(const struct span_spec *sp, int n)
+{
+	bool split = false;
+
+	for (int i = 0; i < n; i++)
+		split |= spans__split(&sp[i]);
+	return aggset__bytes(progagg__ncpu(), split ? n * LAT_PART__COUNT : n);
 }
 
 /* Map the aggregates the loaded object sized: span i's series is (LAT_EV_SEG, i, 0, 0), the
  * one its events would go to. Returns 0 or a positive errno with one sentence in err. */
 static int map_aggs(struct spans *s, char *err, size_t errlen)
 {
-	struct agg_key keys[LAT_SPAN_MAX];
+	struct agg_key keys[LAT_SPAN_MAX * LAT_PART__COUNT];
 
 	if (!s->agg_ncpu)
 		return 0;
-	for (int i = 0; i < s->n; i++)
-		keys[i] = (struct agg_key){ LAT_EV_SEG, (uint32_t)i, 0, 0 };
+	for (int i = 0; i < s->nslots; i++)
+		keys[i] = (struct agg_key){ i < s->n ? LAT_EV_SEG : LAT_EV_SPAN_PART,
+					    (uint32_t)(i % s->n), (uint32_t)(i / s->n), 0 };
 	s->scratch = calloc(1, sizeof(*s->scratch));
 	s->agg = s->scratch ? aggset__open(bpf_map__fd(s->skel->maps.lat_agg), s->agg_ncpu, keys,
-					   s->n)
+					   s->nslots)
 			    : NULL;
 	if (!s->agg) {
 		int e = s->scratch ? errno : ENOMEM;
@@ -538,6 +584,8 @@ struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n,
 	if (!e)
 		e = attach_tp_btf(s, used_tp, err, errlen);
 	if (!e)
+		e = attach_split(s, err, errlen);
+	if (!e)
 		e = start_aging(s, sp, n, err, errlen);
 	if (!e)
 		return s;
@@ -573,7 +621,7 @@ void spans__harvest(struct spans *s, bool force, progagg_sink sink, void *arg)
 /* Bytes of kernel memory the spans' aggregates take (0 on the ring buffer). */
 size_t spans__agg_mem(const struct spans *s)
 {
-	return s && s->agg ? spans__agg_bytes(s->n) : 0;
+	return s && s->agg ? aggset__bytes(progagg__ncpu(), s->nslots) : 0;
 }
 
 /* Loss counters of span i (one lookup in the shared span_loss array), the starts the timeout

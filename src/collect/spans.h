@@ -84,13 +84,19 @@ int spans__parse_file(const char *path, struct span_spec *out, int max, int *n, 
 /* Load and attach every span; NULL + errno with one sentence in err. errno ENOENT means the
  * user's to fix (exit status 2): a missing file, symbol or kernel function, an argument the
  * function lacks, or a kernel that cannot load fentry/fexit programs for the span that asks.
- * agg: aggregate each span's samples in the kernel (per span and CPU, spans__agg_bytes(n) of
+ * agg: aggregate each span's samples in the kernel (per span and CPU, spans__agg_bytes of
  * kernel memory; read by spans__harvest); false: one ring-buffer event per sample, for
  * consumers of every sample (--raw recordings). */
 struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n, bool agg,
 			 char *err, size_t errlen);
-/* Bytes the in-kernel aggregates of n spans take (whole pages), for the session's budget. */
-size_t spans__agg_bytes(int n);
+/* Bytes the in-kernel aggregates of the n spans sp take (whole pages), for the session's
+ * budget: four records per span and CPU when a span is split, one otherwise. */
+size_t spans__agg_bytes(const struct span_spec *sp, int n);
+/* Whether span sp's samples are split into on-CPU, runnable and sleeping time: its start and
+ * end are keyed by thread, or by process on a slot span (not nested), so both run in the task
+ * whose time is measured. A span keyed by a field (a request completed in an interrupt) is not
+ * split. (A process-keyed span's end in another thread than its start has no split.) */
+bool spans__split(const struct span_spec *sp);
 /* Bytes the aggregates of s take now (0 when its samples go through the ring buffer). */
 size_t spans__agg_mem(const struct spans *s);
 /* Hand what each span's aggregates gained since the last harvest to sink, as (LAT_EV_SEG,

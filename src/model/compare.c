@@ -228,6 +228,8 @@ int cmp_side__add_interval(struct cmp_side *sd, const struct model *m)
 
 		if (m->s[i].kind == LAT_EV_PROG_CPU) /* a program's share on one CPU: not compared */
 			continue;
+		if (m->s[i].kind == LAT_EV_SPAN_PART) /* a span's on-CPU split: not compared */
+			continue;
 		cs = side_series(sd, m, i);
 		if (!cs)
 			return -ENOMEM;

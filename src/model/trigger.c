@@ -268,7 +268,8 @@ bool trigger__eval(const struct trigger *t, const struct model *m, struct trigge
 	for (size_t i = 0; i < m->n; i++) {
 		const struct series *se = &m->s[i];
 
-		if (se->gone || se->kind == LAT_EV_PROG_CPU || strcmp(se->name, t->series) ||
+		if (se->gone || se->kind == LAT_EV_PROG_CPU || se->kind == LAT_EV_SPAN_PART ||
+		    strcmp(se->name, t->series) ||
 		    !series_value(m, se, t->metric, &v)) /* a CPU row bears its program's name */
 			continue;
 		if (holds(t, v)) {

@@ -20,6 +20,9 @@ const struct prom_family_desc prom_families[PF__COUNT] = {
 		       "Time of one map helper call made by a watched BPF program, per map."},
     [PF_SPAN_LAT] = {"lattop_span_latency_seconds", PT_HISTOGRAM,
 		     "Time from a span's start probe to its end probe."},
+    [PF_SPAN_PART_LAT] = {"lattop_span_part_seconds", PT_HISTOGRAM,
+			  "A span's time on a CPU (part oncpu), waiting for one (runq) or sleeping "
+			  "(sleep), per sample, for spans whose start and end run in one task."},
     [PF_SEG_LAT] = {"lattop_segment_latency_seconds", PT_HISTOGRAM,
 		    "Time of one segment of the KVM -> vhost-net -> TUN transmit path."},
     [PF_PROG_RUNS] = {"lattop_program_runs", PT_COUNTER,
@@ -171,7 +174,7 @@ static bool exports_hist(const struct series *se)
 {
 	return se->has_hist && (se->src & (SRC_SELF | SRC_FENTRY)) &&
 	       (se->kind == LAT_EV_PROG || se->kind == LAT_EV_PROG_CPU ||
-		se->kind == LAT_EV_HELPER || se->kind == LAT_EV_SEG);
+		se->kind == LAT_EV_HELPER || se->kind == LAT_EV_SEG || se->kind == LAT_EV_SPAN_PART);
 }
 
 /* Add one closed series interval to its totals. */
@@ -326,6 +329,8 @@ static enum prom_family hist_family(const struct series *se)
 		return PF_PROG_CPU_LAT;
 	if (se->kind == LAT_EV_HELPER)
 		return PF_HELPER_LAT;
+	if (se->kind == LAT_EV_SPAN_PART)
+		return PF_SPAN_PART_LAT;
 	return !strcmp(se->type, "vhost") ? PF_SEG_LAT : PF_SPAN_LAT;
 }
 
@@ -371,6 +376,10 @@ static void add_hist(struct builder *b, struct ser_state *ss, const struct model
 	}
 	case PF_SEG_LAT:
 		label(p, "segment", se->name);
+		break;
+	case PF_SPAN_PART_LAT:
+		label(p, "span", se->name);
+		label(p, "part", model__part_name(se->aux));
 		break;
 	default:
 		label(p, "span", se->name);

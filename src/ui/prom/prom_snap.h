@@ -29,6 +29,7 @@ enum prom_family {
 	PF_PROG_CPU_LAT, /* lattop_program_cpu_latency_seconds{cpu} (histogram; --per-cpu) */
 	PF_HELPER_LAT,	 /* lattop_helper_latency_seconds (histogram) */
 	PF_SPAN_LAT,	 /* lattop_span_latency_seconds (histogram) */
+	PF_SPAN_PART_LAT, /* lattop_span_part_seconds{span,part} (histogram; split spans) */
 	PF_SEG_LAT,	 /* lattop_segment_latency_seconds (histogram) */
 	PF_PROG_RUNS,	 /* lattop_program_runs_total (counter) */
 	PF_PROG_RUNTIME, /* lattop_program_run_time_seconds_total (counter) */

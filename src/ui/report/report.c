@@ -46,7 +46,7 @@ static int row_by_count(const void *pa, const void *pb)
 	return (a->s->id > b->s->id) - (a->s->id < b->s->id);
 }
 
-/* qsort: CPU rows by program ID, then CPU. */
+/* qsort: CPU rows by program ID, then CPU (span parts: by span, then part). */
 static int row_by_cpu(const void *pa, const void *pb)
 {
 	const struct row *a = pa, *b = pb;
@@ -84,7 +84,8 @@ static struct row *kind_rows(const struct session *s, uint16_t kind, size_t *n)
 			continue;
 		model__row(s->m, se, true, &rows[(*n)++]);
 	}
-	qsort(rows, *n, sizeof(*rows), kind == LAT_EV_PROG_CPU ? row_by_cpu : row_by_count);
+	qsort(rows, *n, sizeof(*rows),
+	      kind == LAT_EV_PROG_CPU || kind == LAT_EV_SPAN_PART ? row_by_cpu : row_by_count);
 	return rows;
 }
 
@@ -468,6 +469,12 @@ static int emit_tables(struct sink *k, const struct session *s)
 	if (!rows)
 		return -ENOMEM;
 	emit_table(k, "segments", rows, n, false);
+	free(rows);
+	/* Split spans' parts (type: oncpu, runq, sleep), by span then part. */
+	rows = kind_rows(s, LAT_EV_SPAN_PART, &n);
+	if (!rows)
+		return -ENOMEM;
+	emit_table(k, "span_parts", rows, n, false);
 	free(rows);
 	return 0;
 }
