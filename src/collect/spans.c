@@ -506,7 +506,7 @@ static int start_aging(struct spans *s, const struct span_spec *sp, int n, char 
 /* Whether span sp is split: its start and end run in the task its key names. */
 bool spans__split(const struct span_spec *sp)
 {
-	if (sp->start.keysel != sp->end.keysel)
+	if (sp->no_split || sp->start.keysel != sp->end.keysel)
 		return false;
 	return sp->start.keysel == LAT_KEY_TID || (sp->start.keysel == LAT_KEY_PID && !sp->nest);
 }

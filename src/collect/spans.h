@@ -60,6 +60,7 @@ struct span_spec {
 	uint64_t timeout_ns;    /* a start pending longer is dropped, counted as evicted */
 	uint32_t timeout_given; /* the spans file set it (--span-timeout leaves it alone) */
 	uint32_t filter_pid;    /* 0 = any */
+	uint32_t no_split;      /* the spans file said "split": false */
 	char filter_comm[16];
 };
 
@@ -95,7 +96,8 @@ size_t spans__agg_bytes(const struct span_spec *sp, int n);
 /* Whether span sp's samples are split into on-CPU, runnable and sleeping time: its start and
  * end are keyed by thread, or by process on a slot span (not nested), so both run in the task
  * whose time is measured. A span keyed by a field (a request completed in an interrupt) is not
- * split. (A process-keyed span's end in another thread than its start has no split.) */
+ * split, nor one whose spans file says "split": false. (A process-keyed span's end in another
+ * thread than its start has no split.) */
 bool spans__split(const struct span_spec *sp);
 /* Bytes the aggregates of s take now (0 when its samples go through the ring buffer). */
 size_t spans__agg_mem(const struct spans *s);
