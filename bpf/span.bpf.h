@@ -55,6 +55,16 @@ struct {
 	__type(value, struct lat_task_clock);
 } span_task SEC(".maps");
 
+/* A new key's first pending entry is built here, not on the stack (392 bytes: with a caller's
+ * frame, past the 512 the verifier allows). Per CPU; a probe nested on this CPU between the
+ * fill and the insert could overwrite it, which costs that one start its right time. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct lat_span_pending);
+} span_init SEC(".maps");
+
 /* Spans in the session: a split span's part p aggregates in slot span + p * span_nspans. */
 const volatile __u32 span_nspans = 0;
 
@@ -135,19 +145,19 @@ static __always_inline void start_store(struct lat_span_pending *p, __u32 d, __u
 static __noinline int span_start(__u32 span, __u32 flags, __u64 key, __u64 now)
 {
 	struct lat_span_key k = { .span = span & (LAT_SPAN_MAX - 1), .key = key };
-	struct lat_span_pending *p, init = { .depth = 1 };
+	struct lat_span_pending *p, *init;
 	struct lat_task_clock *c = NULL;
 	struct lat_span_snap snap = {};
-	__u32 d;
+	__u32 d, zero = 0;
 
 	if (flags & SPAN_F_SPLIT)
 		c = split_read(now, true, &snap);
 	p = bpf_map_lookup_elem(&pending, &k);
-	if (!p) {
-		init.start_ns[0] = now;
-		init.snap[0] = snap;
-		init.tid = (__u32)bpf_get_current_pid_tgid();
-		if (bpf_map_update_elem(&pending, &k, &init, BPF_NOEXIST) == 0)
+	init = p ? NULL : bpf_map_lookup_elem(&span_init, &zero);
+	if (init) { /* only depth 1 is read before it is written again */
+		init->depth = 1;
+		start_store(init, 0, now, &snap);
+		if (bpf_map_update_elem(&pending, &k, init, BPF_NOEXIST) == 0)
 			goto stored;
 		p = bpf_map_lookup_elem(&pending, &k); /* raced with another CPU, or full */
 		if (!p) {
@@ -155,6 +165,8 @@ static __noinline int span_start(__u32 span, __u32 flags, __u64 key, __u64 now)
 			return 0;
 		}
 	}
+	if (!p)
+		return 0; /* no scratch entry: cannot happen (a one-entry array) */
 	if (!(flags & SPAN_F_NEST)) {
 		if (p->depth)
 			span_count(k.span, collided);
