@@ -62,6 +62,10 @@
  *                 the CPU all that time), then running SPIN us of CPU time; prints "runq N run
  *                 R wait W sleep S" as oncpu does, or "runq -1 WHY" when the thread cannot be
  *                 made real-time or pinned
+ *   pingpong N    N round trips of one byte between this thread, inside spanfix_pingpong, and
+ *                 a second thread, both on CPU 0, through two pipes: 2N context switches, the
+ *                 loop of `make vmbench`'s per-switch cost; prints "pingpong N NS" (NS its wall
+ *                 time, ns) or "pingpong -1 WHY"
  *   quit (or EOF) exit
  * The functions spin on CLOCK_MONOTONIC (no sleeping: a sleep's wake-up latency would blur
  * the durations the test checks), but for sleeps, whose syscall is what is timed.
@@ -352,6 +356,71 @@ static void runq(int n, unsigned hold, unsigned spin)
 	sched_setaffinity(0, sizeof(was), &was);
 }
 
+/* The ping-pong's second thread: returns every byte it reads, until EOF. */
+static void *pong_thread(void *arg)
+{
+	const int *fd = arg;
+	cpu_set_t one;
+	char c;
+
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	sched_setaffinity(0, sizeof(one), &one);
+	while (read(fd[0], &c, 1) == 1)
+		if (write(fd[1], &c, 1) != 1)
+			break;
+	return NULL;
+}
+
+/* n round trips through the pipes (to[1] out, from[0] back); a span may time the whole loop. */
+__attribute__((noinline, used)) int spanfix_pingpong(const int *to, const int *from, long n);
+int spanfix_pingpong(const int *to, const int *from, long n)
+{
+	char c = 'p';
+
+	for (long i = 0; i < n; i++)
+		if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1)
+			return -1;
+	return 0;
+}
+
+/* The pingpong command: both threads on CPU 0, so every hop is a context switch. */
+static void pingpong(long n)
+{
+	int to[2], from[2], fd[2];
+	cpu_set_t one, was;
+	unsigned long long t0;
+	pthread_t th;
+	int e;
+
+	if (pipe(to) || pipe(from)) {
+		printf("pingpong -1 pipe: %s\n", strerror(errno));
+		return;
+	}
+	fd[0] = to[0];
+	fd[1] = from[1];
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	sched_getaffinity(0, sizeof(was), &was);
+	if (sched_setaffinity(0, sizeof(one), &one) || pthread_create(&th, NULL, pong_thread, fd)) {
+		printf("pingpong -1 CPU 0 or a thread: %s\n", strerror(errno));
+		return;
+	}
+	t0 = mono_ns();
+	e = spanfix_pingpong(to, from, n);
+	t0 = mono_ns() - t0;
+	close(to[1]);
+	pthread_join(th, NULL);
+	close(to[0]);
+	close(from[0]);
+	close(from[1]);
+	sched_setaffinity(0, sizeof(was), &was);
+	if (e)
+		printf("pingpong -1 a pipe failed\n");
+	else
+		printf("pingpong %ld %llu\n", n, t0);
+}
+
 /* Send n datagrams to ourselves over loopback, receiving each; n, or -1. */
 static int udp_echo(int n)
 {
@@ -525,6 +594,8 @@ int main(void)
 		} else if (sscanf(line, "runq %d %d %d", &n, &k, &depth) == 3 && n > 0 && k > 0 &&
 			   depth > 0) {
 			runq(n, (unsigned)k, (unsigned)depth);
+		} else if (sscanf(line, "pingpong %d", &n) == 1 && n > 0) {
+			pingpong(n);
 		} else if (!strncmp(line, "quit", 4)) {
 			break;
 		}
