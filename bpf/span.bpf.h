@@ -55,6 +55,25 @@ struct {
 	__type(value, struct lat_task_clock);
 } span_task SEC(".maps");
 
+/* Tasks with a split span open (entry 0), shared with the fentry/fexit copies: while it is 0
+ * the sched programs return at once, without looking up the two tasks' clocks. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} span_split_open SEC(".maps");
+
+/* Count a task's first open split span (delta 1) or its last one closing (-1). */
+static __always_inline void split_tasks_add(__s64 delta)
+{
+	__u32 zero = 0;
+	__u64 *n = bpf_map_lookup_elem(&span_split_open, &zero);
+
+	if (n)
+		__sync_fetch_and_add(n, delta);
+}
+
 /* A new key's first pending entry is built here, not on the stack (392 bytes: with a caller's
  * frame, past the 512 the verifier allows). Per CPU; a probe nested on this CPU between the
  * fill and the insert could overwrite it, which costs that one start its right time. */
@@ -182,8 +201,8 @@ static __noinline int span_start(__u32 span, __u32 flags, __u64 key, __u64 now)
 	}
 	start_store(p, d, now, &snap);
 stored:
-	if (c)
-		c->open++; /* the sched programs keep its clock from now on */
+	if (c && !c->open++) /* the sched programs keep its clock from now on */
+		split_tasks_add(1);
 	return 0;
 }
 
@@ -215,8 +234,8 @@ static __always_inline void split_end(__u32 span, const struct lat_span_snap *sn
 	c = split_read(now, false, &cur);
 	if (!c)
 		return;
-	if (c->open)
-		c->open--;
+	if (c->open && !--c->open)
+		split_tasks_add(-1);
 	on = cur.on_ns - snap->on_ns;
 	rq = cur.rq_ns - snap->rq_ns;
 	if (on > wall)

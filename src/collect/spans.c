@@ -175,6 +175,9 @@ static int attach_fn(struct spans *s, const struct span_spec *sp, int span,
 	if (!e)
 		e = bpf_map__reuse_fd(fn->maps.span_task, bpf_map__fd(s->skel->maps.span_task));
 	if (!e)
+		e = bpf_map__reuse_fd(fn->maps.span_split_open,
+				      bpf_map__fd(s->skel->maps.span_split_open));
+	if (!e)
 		e = bpf_map__reuse_fd(fn->maps.events, bpf_map__fd(s->skel->maps.events));
 	if (!e)
 		e = bpf_map__reuse_fd(fn->maps.lat_drops, bpf_map__fd(s->skel->maps.lat_drops));
