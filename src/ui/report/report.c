@@ -598,9 +598,10 @@ static void trace_event(FILE *f, const struct lat_event *e, const char *name, ui
 	jsonw__init(&w, f);
 	jsonw__begin_object(&w);
 	jsonw__string_field(&w, "name", *name ? name : "?");
-	jsonw__string_field(&w, "cat", e->kind == LAT_EV_PROG	  ? "prog"
-				       : e->kind == LAT_EV_HELPER ? "helper"
-								  : "segment");
+	jsonw__string_field(&w, "cat", e->kind == LAT_EV_PROG	       ? "prog"
+				       : e->kind == LAT_EV_HELPER      ? "helper"
+				       : e->kind == LAT_EV_SPAN_PART ? "span_part"
+								       : "segment");
 	jsonw__string_field(&w, "ph", "X");
 	jsonw__key(&w, "ts");
 	jsonw__decimal(&w, e->start_ns >= base ? e->start_ns - base : 0, 3);
@@ -612,6 +613,9 @@ static void trace_event(FILE *f, const struct lat_event *e, const char *name, ui
 	jsonw__begin_object(&w);
 	if (e->kind == LAT_EV_SEG) {
 		jsonw__u64_field(&w, "segment", e->id); /* a segment's or span's index */
+	} else if (e->kind == LAT_EV_SPAN_PART) { /* a split span's part of one sample */
+		jsonw__u64_field(&w, "segment", e->id);
+		jsonw__string_field(&w, "part", model__part_name(e->aux));
 	} else {
 		jsonw__u64_field(&w, "prog_id", e->id);
 		if (e->kind == LAT_EV_HELPER) {
