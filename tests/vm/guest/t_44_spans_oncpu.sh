@@ -6,9 +6,12 @@
 # - oncpu: 20 calls each running 20 ms of CPU time, then sleeping 30 ms;
 # - runq: 20 calls each waking a SCHED_FIFO thread pinned with the caller on CPU 0 that holds
 #   the CPU for 20 ms (the caller is runnable and off the CPU meanwhile), then running 10 ms.
-# Each part's p50 must match the fixture's median within the histogram's error (a bucket is
-# 1/128 of its value: src/model/hist.h) plus 250 us, what the fixture's window holds outside the
-# span (its schedstat reads, the uprobes' traps); and the nominal times. A span keyed by a field
+# Runnable and sleeping p50 must match the fixture's median within the histogram's error (a
+# bucket is 1/128 of its value: src/model/hist.h) plus 250 us, what the fixture's window holds
+# outside the span. On-CPU lies between the nominal time and the kernel's figure for the
+# fixture's window, within the histogram's error: the window also holds the uprobe's and the
+# uretprobe's traps, before the entry program reads the clock and after the return program
+# does, which TCG emulates slowly (0.35 to 1.1 ms of CPU per call measured on 6.12). A span keyed by a field
 # (its end may run in another task) has no split.
 # The comparison with the kernel's accounting needs one clock on both sides: lattop times with
 # bpf_ktime_get_ns (the clocksource), the scheduler's accounting with sched_clock (the TSC).
@@ -45,6 +48,11 @@ near() {
 	esac
 	ok "$1" awk -v a="$2" -v b="$3" 'BEGIN{d=a-b; if(d<0)d=-d; exit !(a!="" && d<=b/128+250000)}'
 }
+# within NAME GOT MIN MAX: MIN less a bucket <= GOT <= MAX plus a bucket (1/128).
+within() {
+	echo "  measured: $1 lattop $2 ns, nominal $3 ns, the kernel's accounting of the window $4 ns"
+	ok "$1" awk -v a="$2" -v lo="$3" -v hi="$4" 'BEGIN{exit !(a!="" && a>=lo*127/128 && a<=hi*129/128)}'
+}
 # atleast NAME GOT MIN: GOT at least MIN less a bucket (1/128).
 atleast() {
 	ok "$1" awk -v a="$2" -v m="$3" 'BEGIN{exit !(a!="" && a>=m*127/128)}'
@@ -66,7 +74,7 @@ wait $lp
 expect oncpu-exit $? 0 || cat $T/s.err
 stop_target
 expect oncpu-count "$(scol oncpu count $T/s.csv)" 20
-near oncpu-oncpu "$(scol oncpu oncpu_p50_ns $T/s.csv)" "$on_run"
+within oncpu-oncpu "$(scol oncpu oncpu_p50_ns $T/s.csv)" 20000000 "$on_run"
 near oncpu-sleep "$(scol oncpu sleep_p50_ns $T/s.csv)" "$on_sleep"
 near oncpu-runq "$(scol oncpu runq_p50_ns $T/s.csv)" "$on_wait"
 atleast oncpu-oncpu-nominal "$(scol oncpu oncpu_p50_ns $T/s.csv)" 20000000
@@ -76,7 +84,7 @@ if [ "$rq_n" = -1 ]; then
 else
 	expect runq-count "$(scol runq count $T/s.csv)" 20
 	near runq-runq "$(scol runq runq_p50_ns $T/s.csv)" "$rq_wait"
-	near runq-oncpu "$(scol runq oncpu_p50_ns $T/s.csv)" "$rq_run"
+	within runq-oncpu "$(scol runq oncpu_p50_ns $T/s.csv)" 10000000 "$rq_run"
 	atleast runq-runq-nominal "$(scol runq runq_p50_ns $T/s.csv)" 20000000
 	ok runq-sleep-small awk -v a="$(scol runq sleep_p50_ns $T/s.csv)" 'BEGIN{exit !(a!="" && a<=250000)}'
 fi
