@@ -51,6 +51,9 @@ enum lat_kind {
 	/* Never in an event: the model's share of one program's runs taken on one CPU (a
 	 * program split by CPU: --per-cpu, the TUI's C key): id = prog id, aux = cpu. */
 	LAT_EV_PROG_CPU = 5,
+	/* A split span's part (enum lat_span_part, not the wall time): id = span index, aux =
+	 * the part. */
+	LAT_EV_SPAN_PART = 6,
 	/* Never in an event: one group of a span broken down by key (--by, "breakdown"): id =
 	 * span index, aux = the group's slot (0 .. groups - 1, groups = "other"). */
 	LAT_EV_SPAN_GRP = 7,
@@ -243,7 +246,7 @@ _Static_assert(sizeof(struct lat_owner_rec) == 32, "lat_owner_rec layout changed
 #define LAT_SPAN_MAX 32     /* spans per session */
 #define LAT_SPAN_PROBES 64  /* probe attachments per session (start + end per span, -u: 2) */
 #define LAT_SPAN_DEPTH 16   /* pending starts per key (recursion depth of a -u function) */
-/* Pending table entries: 16k keys (threads or requests in flight) x 152 bytes = ~2.5 MiB. */
+/* Pending table entries: 16k keys (threads or requests in flight) x 408 bytes = ~6.5 MiB. */
 #define LAT_SPAN_PENDING 16384
 
 /* Breakdown by key: groups (slots) one span may have, first come first served; samples of a
@@ -343,10 +346,47 @@ struct lat_span_conf {
 	__u8 groups;
 	__u32 grp_base;
 	struct lat_span_filt filt[LAT_SPAN_FILTERS];
+	/* 1: split each sample into on-CPU, runnable and sleeping time (the start and the end run
+	 * in the task the key names: keyed by thread, or by process on one thread); 0: wall only */
+	__u32 split;
+	__u32 pad;
 };
 
-_Static_assert(sizeof(struct lat_span_conf) == 32 + 16 * LAT_SPAN_FILTERS,
+_Static_assert(sizeof(struct lat_span_conf) == 40 + 16 * LAT_SPAN_FILTERS,
 	       "lat_span_conf layout changed");
+
+/* The parts of a split span's sample: its wall time, and the wall time's on-CPU, runnable
+ * (waiting for a CPU) and sleeping (blocked: the rest) shares. A part p > 0 of span i is the
+ * series (LAT_EV_SPAN_PART, i, p); in lat_agg its records follow the wall times', slot
+ * i + p * (the number of spans). */
+enum lat_span_part {
+	LAT_PART_WALL = 0,
+	LAT_PART_ONCPU = 1,
+	LAT_PART_RUNQ = 2,
+	LAT_PART_SLEEP = 3,
+	LAT_PART__COUNT,
+};
+
+/* What a task with a split span open was doing since last_ns (struct lat_task_clock.state). */
+enum lat_task_state {
+	LAT_TS_RUNNING = 0,  /* on a CPU */
+	LAT_TS_RUNNABLE = 1, /* preempted or woken, waiting for a CPU */
+	LAT_TS_SLEEPING = 2, /* blocked */
+};
+
+/* A task's clock (task storage, made by the first split span that starts in the task; kept
+ * by the sched_switch and sched_wakeup programs while open > 0): on-CPU and runnable time so
+ * far, and since when it is in state. */
+struct lat_task_clock {
+	__u64 on_ns, rq_ns, last_ns;
+	__u32 state; /* enum lat_task_state */
+	__u32 open;  /* split spans open in the task */
+};
+
+/* A split span's start: the task's clock then. */
+struct lat_span_snap {
+	__u64 on_ns, rq_ns;
+};
 
 /* One span's loss counters (an entry of the span_loss array map, shared by every spans
  * object; atomic adds, read by user space). */
@@ -372,8 +412,9 @@ struct lat_span_key {
 
 struct lat_span_pending {
 	__u32 depth; /* starts pushed; may exceed LAT_SPAN_DEPTH (then not stored) */
-	__u32 pad;
+	__u32 tid;   /* split spans: the thread of the latest start */
 	__u64 start_ns[LAT_SPAN_DEPTH];
+	struct lat_span_snap snap[LAT_SPAN_DEPTH]; /* split spans: each start's task clock */
 	/* Breakdown: each start's group slot (LAT_GRP_* below the span's groups) */
 	__u8 grp[LAT_SPAN_DEPTH];
 };
@@ -383,7 +424,7 @@ struct lat_span_pending {
 #define LAT_GRP_LATER 0xfe
 #define LAT_GRP_DROP 0xff
 
-_Static_assert(sizeof(struct lat_span_pending) == 8 + 9 * LAT_SPAN_DEPTH,
+_Static_assert(sizeof(struct lat_span_pending) == 8 + 25 * LAT_SPAN_DEPTH,
 	       "lat_span_pending layout changed");
 
 /* Segments of the KVM -> vhost-net -> TUN transmit path (bpf/vhost.bpf.c): LAT_EV_SEG events

@@ -45,6 +45,52 @@ struct {
 	__type(value, struct lat_span_pending);
 } pending SEC(".maps");
 
+/* Split spans' task clocks (struct lat_task_clock): made by a split span's start in its task,
+ * kept while a split span is open there by the sched_switch and sched_wakeup programs
+ * (spans.bpf.c), which every other task costs one storage lookup that finds nothing. */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct lat_task_clock);
+} span_task SEC(".maps");
+
+/* Tasks with a split span open (entry 0), shared with the fentry/fexit copies: while it is 0
+ * the sched programs return at once, without looking up the two tasks' clocks. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} span_split_open SEC(".maps");
+
+/* Count a task's first open split span (delta 1) or its last one closing (-1). */
+static __always_inline void split_tasks_add(__s64 delta)
+{
+	__u32 zero = 0;
+	__u64 *n = bpf_map_lookup_elem(&span_split_open, &zero);
+
+	if (n)
+		__sync_fetch_and_add(n, delta);
+}
+
+/* A new key's first pending entry is built here, not on the stack (392 bytes: with a caller's
+ * frame, past the 512 the verifier allows). Per CPU; a probe nested on this CPU between the
+ * fill and the insert could overwrite it, which costs that one start its right time. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct lat_span_pending);
+} span_init SEC(".maps");
+
+/* Spans in the session: a split span's part p aggregates in slot span + p * span_nspans. */
+const volatile __u32 span_nspans = 0;
+
+/* span_start's and span_end's flags: the span's conf. */
+#define SPAN_F_NEST 1u
+#define SPAN_F_SPLIT 2u
+
 /* Loss counters, one entry per span (an array: its lookup is inlined by the verifier). */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -98,33 +144,73 @@ static __always_inline bool span_wanted(const volatile struct lat_span_conf *c, 
 	return true;
 }
 
+/* The current task's clock read at now into snap (it is running: the stretch since its last
+ * switch counts as on-CPU); created with create. A clock no split span holds open restarts:
+ * the sched programs leave it alone then. NULL: no clock (the storage is busy, or no memory). */
+static __always_inline struct lat_task_clock *split_read(__u64 now, bool create,
+							 struct lat_span_snap *snap)
+{
+	struct lat_task_clock *c;
+
+	c = bpf_task_storage_get(&span_task, bpf_get_current_task_btf(), 0,
+				 create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+	if (!c)
+		return NULL;
+	if (!c->open) {
+		c->state = LAT_TS_RUNNING;
+		c->last_ns = now;
+	}
+	snap->on_ns = c->on_ns;
+	if (c->state == LAT_TS_RUNNING && now > c->last_ns)
+		snap->on_ns += now - c->last_ns;
+	snap->rq_ns = c->rq_ns;
+	return c;
+}
+
+/* Store a start at depth d of p: its time, its group (breakdown) and, for a split span, its
+ * task's clock. */
+static __always_inline void start_store(struct lat_span_pending *p, __u32 d, __u64 now,
+					 const struct lat_span_snap *snap, __u32 grp)
+{
+	p->start_ns[d & (LAT_SPAN_DEPTH - 1)] = now;
+	p->grp[d & (LAT_SPAN_DEPTH - 1)] = (__u8)grp;
+	p->snap[d & (LAT_SPAN_DEPTH - 1)] = *snap;
+	p->tid = (__u32)bpf_get_current_pid_tgid();
+}
+
 /* A start: push now on (span, key)'s pending stack (nest), or replace its slot. A
  * subprogram, not inlined: the tracepoint programs call it from a loop over the probe table. */
-static __noinline int span_start(__u32 span, __u32 nest, __u64 key, __u64 now, __u32 grp)
+static __noinline int span_start(__u32 span, __u32 flags, __u64 key, __u64 now, __u32 grp)
 {
 	struct lat_span_key k = { .span = span & (LAT_SPAN_MAX - 1), .key = key };
-	struct lat_span_pending *p, init = { .depth = 1 };
-	__u32 d;
+	struct lat_span_pending *p, *init;
+	struct lat_task_clock *c = NULL;
+	struct lat_span_snap snap = {};
+	__u32 d, zero = 0;
 
+	if (flags & SPAN_F_SPLIT)
+		c = split_read(now, true, &snap);
 	p = bpf_map_lookup_elem(&pending, &k);
-	if (!p) {
-		init.start_ns[0] = now;
-		init.grp[0] = grp;
-		if (bpf_map_update_elem(&pending, &k, &init, BPF_NOEXIST) == 0)
-			return 0;
+	init = p ? NULL : bpf_map_lookup_elem(&span_init, &zero);
+	if (init) { /* only depth 1 is read before it is written again */
+		init->depth = 1;
+		start_store(init, 0, now, &snap, grp);
+		if (bpf_map_update_elem(&pending, &k, init, BPF_NOEXIST) == 0)
+			goto stored;
 		p = bpf_map_lookup_elem(&pending, &k); /* raced with another CPU, or full */
 		if (!p) {
 			span_count(k.span, evicted);
 			return 0;
 		}
 	}
-	if (!nest) {
+	if (!p)
+		return 0; /* no scratch entry: cannot happen (a one-entry array) */
+	if (!(flags & SPAN_F_NEST)) {
 		if (p->depth)
 			span_count(k.span, collided);
-		p->start_ns[0] = now;
-		p->grp[0] = grp;
+		start_store(p, 0, now, &snap, grp);
 		p->depth = 1;
-		return 0;
+		goto stored;
 	}
 	d = p->depth;
 	p->depth = d + 1;
@@ -132,21 +218,63 @@ static __noinline int span_start(__u32 span, __u32 nest, __u64 key, __u64 now, _
 		span_count(k.span, overflow);
 		return 0;
 	}
-	p->start_ns[d & (LAT_SPAN_DEPTH - 1)] = now;
-	p->grp[d & (LAT_SPAN_DEPTH - 1)] = grp;
+	start_store(p, d, now, &snap, grp);
+stored:
+	if (c && !c->open++) /* the sched programs keep its clock from now on */
+		split_tasks_add(1);
 	return 0;
 }
 
-/* Add a sample of dur ns to span's record of this CPU: true when added (aggregation on). */
-static __always_inline bool span_agg(__u32 span, __u64 dur)
+/* Add a sample of dur ns to slot's record of this CPU: true when added (aggregation on). */
+static __always_inline bool span_agg(__u32 slot, __u64 dur)
 {
 	/* Off (span_agg_ncpu 0), or no record (cannot happen): the event carries the sample. */
-	return span_agg_ncpu && agg_add_at(span, span_agg_ncpu, bpf_get_smp_processor_id(), dur);
+	return span_agg_ncpu && agg_add_at(slot, span_agg_ncpu, bpf_get_smp_processor_id(), dur);
 }
 
-/* An end: pop (span, key)'s newest start into *start. Returns its group (lat_span_pending.grp),
- * or -1 when there is no sample (no start, or one pushed beyond the stack). */
-static __noinline int span_pop(__u32 span, __u64 key, __u64 *start)
+/* One part of a split sample: aggregated, or an event. */
+static __always_inline void part_add(__u32 span, __u32 part, __u64 start, __u64 dur)
+{
+	if (!span_agg(span + part * span_nspans, dur))
+		emit_event(LAT_EV_SPAN_PART, 0, span, part, 0, start, dur);
+}
+
+/* A split sample's end in the task that started it (a process-keyed span's end in another
+ * thread has no split): the span closes in the task's clock (it stops when none is open) and,
+ * when the sample is kept (keep: not filtered), its parts are the clock now less the start's
+ * (snap). */
+static __always_inline void split_end(__u32 span, const struct lat_span_snap *snap, __u32 tid,
+				      __u64 start, __u64 now, bool keep)
+{
+	struct lat_span_snap cur;
+	struct lat_task_clock *c;
+	__u64 wall = now - start, on, rq;
+
+	if (tid != (__u32)bpf_get_current_pid_tgid())
+		return;
+	c = split_read(now, false, &cur);
+	if (!c)
+		return;
+	if (c->open && !--c->open)
+		split_tasks_add(-1);
+	if (!keep)
+		return;
+	on = cur.on_ns - snap->on_ns;
+	rq = cur.rq_ns - snap->rq_ns;
+	if (on > wall)
+		on = wall;
+	if (rq > wall - on)
+		rq = wall - on;
+	part_add(span, LAT_PART_ONCPU, start, on);
+	part_add(span, LAT_PART_RUNQ, start, rq);
+	part_add(span, LAT_PART_SLEEP, start, wall - on - rq);
+}
+
+/* An end: pop (span, key)'s newest start into *start (its task clock into *snap, the thread of
+ * the latest start into *tid). Returns its group (lat_span_pending.grp), or -1 when there is no
+ * sample (no start, or one pushed beyond the stack). */
+static __noinline int span_pop(__u32 span, __u64 key, __u64 *start, struct lat_span_snap *snap,
+			       __u32 *tid)
 {
 	struct lat_span_key k = { .span = span & (LAT_SPAN_MAX - 1), .key = key };
 	struct lat_span_pending *p;
@@ -163,6 +291,8 @@ static __noinline int span_pop(__u32 span, __u64 key, __u64 *start)
 	if (d >= LAT_SPAN_DEPTH)
 		return -1; /* pushed beyond the stack: counted as overflow at the start */
 	*start = p->start_ns[d & (LAT_SPAN_DEPTH - 1)];
+	*snap = p->snap[d & (LAT_SPAN_DEPTH - 1)];
+	*tid = p->tid;
 	grp = p->grp[d & (LAT_SPAN_DEPTH - 1)];
 	if (!d)
 		bpf_map_delete_elem(&pending, &k); /* keep the table to keys in flight */
@@ -275,19 +405,27 @@ static __always_inline __u32 span_group_of(__u32 span, const volatile struct lat
 }
 
 /* An end: pop the start, apply the return-value filter and breakdown, and aggregate or emit
- * the span's duration (and its group's). */
+ * the span's duration (and its group's; split: its parts). */
 static __always_inline int span_end(__u32 span, const volatile struct lat_span_conf *c,
-				    __u64 key, __u64 now, const __u64 *av, __u64 pid_tgid)
+				    __u32 flags, __u64 key, __u64 now, const __u64 *av,
+				    __u64 pid_tgid)
 {
+	struct lat_span_snap snap = {};
 	__u64 start = 0;
-	int grp = span_pop(span, key, &start);
+	__u32 tid = 0;
+	int grp = span_pop(span, key, &start, &snap, &tid);
 	__u32 s = span & (LAT_SPAN_MAX - 1);
+	bool keep;
 
 	if (grp < 0)
 		return 0;
+	keep = grp != LAT_GRP_DROP && span_pass(c, av, true);
+	/* A split span closes in its task's clock whether or not its sample is kept. */
+	if (flags & SPAN_F_SPLIT)
+		split_end(s, &snap, tid, start, now, keep);
 	if (grp == LAT_GRP_DROP)
 		return 0; /* counted as filtered at its start */
-	if (!span_pass(c, av, true)) {
+	if (!keep) {
 		span_count(s, filtered);
 		return 0;
 	}
@@ -315,6 +453,7 @@ static __always_inline int span_probe_hit(const volatile struct lat_span_probe *
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	__u32 span = pr->span, grp = LAT_GRP_LATER;
+	__u32 flags = (c->nest ? SPAN_F_NEST : 0) | (c->split ? SPAN_F_SPLIT : 0);
 	__u64 key;
 
 	if (pr->keysel == LAT_KEY_TID)
@@ -329,7 +468,7 @@ static __always_inline int span_probe_hit(const volatile struct lat_span_probe *
 	if (pr->end) {
 		if (pr->keysel != LAT_KEY_FIELD && !span_wanted(c, pid_tgid))
 			return 0;
-		return span_end(span, c, key, now, av, pid_tgid);
+		return span_end(span, c, flags, key, now, av, pid_tgid);
 	}
 	if (!span_wanted(c, pid_tgid))
 		return 0;
@@ -341,7 +480,7 @@ static __always_inline int span_probe_hit(const volatile struct lat_span_probe *
 	} else if (c->by && c->by != LAT_BY_RET) {
 		grp = span_group_of(span, c, av, pid_tgid);
 	}
-	return span_start(span, c->nest, key, now, grp);
+	return span_start(span, flags, key, now, grp);
 }
 
 #endif /* LATTOP_SPAN_BPF_H */

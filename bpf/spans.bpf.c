@@ -170,3 +170,54 @@ int BPF_PROG(lat_span_block_rq_complete, struct request *rq)
 {
 	return tp_hit(LAT_TP_BLOCK_RQ_COMPLETE, (__u64)rq, rq_sector_dev(rq));
 }
+
+/* The split spans' task clocks (span.bpf.h's span_task), loaded and attached only when some span
+ * is split. A switch: the task leaving the CPU adds its stretch on it and becomes runnable
+ * (preempted, or still TASK_RUNNING: it yielded) or sleeping; the task coming on adds its wait
+ * for the CPU if it was runnable. While no task has a split span open, a switch costs one array
+ * read; else tasks without a clock, or with no split span open, cost one storage lookup each. */
+SEC("tp_btf/sched_switch")
+int BPF_PROG(lat_split_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	struct lat_task_clock *c;
+	__u32 zero = 0;
+	__u64 *open = bpf_map_lookup_elem(&span_split_open, &zero), now;
+
+	if (!open || !*open)
+		return 0; /* no task has a split span open */
+	now = bpf_ktime_get_ns();
+	c = bpf_task_storage_get(&span_task, prev, 0, 0);
+	if (c && c->open) {
+		if (c->state == LAT_TS_RUNNING && now > c->last_ns)
+			c->on_ns += now - c->last_ns;
+		c->state = preempt || !prev->__state ? LAT_TS_RUNNABLE : LAT_TS_SLEEPING;
+		c->last_ns = now;
+	}
+	c = bpf_task_storage_get(&span_task, next, 0, 0);
+	if (c && c->open) {
+		if (c->state == LAT_TS_RUNNABLE && now > c->last_ns)
+			c->rq_ns += now - c->last_ns;
+		c->state = LAT_TS_RUNNING;
+		c->last_ns = now;
+	}
+	return 0;
+}
+
+/* A wakeup puts a sleeping task on a run queue: from now it waits for a CPU. (A new task needs
+ * no sched_wakeup_new program: it has no clock until a split span starts in it, running.) */
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(lat_split_wakeup, struct task_struct *p)
+{
+	struct lat_task_clock *c;
+	__u32 zero = 0;
+	__u64 *open = bpf_map_lookup_elem(&span_split_open, &zero);
+
+	if (!open || !*open)
+		return 0;
+	c = bpf_task_storage_get(&span_task, p, 0, 0);
+	if (c && c->open && c->state == LAT_TS_SLEEPING) {
+		c->state = LAT_TS_RUNNABLE;
+		c->last_ns = bpf_ktime_get_ns();
+	}
+	return 0;
+}

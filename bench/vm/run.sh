@@ -7,7 +7,8 @@
 # VMB_CALLS (bpf_prog_test_run calls per thread and measurement, 5), VMB_REPEAT (runs per call,
 # 20000), VMB_OBS (the observers to run, space-separated, of: stats ref refstats agg aggplain
 # lattopring lattop lattopnostats lattopbefore, and, watching bench_update (one hash-map update
-# per run) for helpers mode, hstats href hrefstats hlattop hlattopnostats; all but hstats,
+# per run) for helpers mode, hstats href hrefstats hlattop hlattopnostats, and ctxsw (the split
+# spans' cost per context switch: a ping-pong bare and under lattop); all but hstats,
 # hrefstats and lattopbefore by default), VMB_BEFORE (a lattop binary built from an earlier commit: adds the observer
 # lattopbefore, the same batch session run with that binary), VMB_VARIANTS ("NAME=PATH ...":
 # lattop binaries built with one change each, e.g. a part of the probes' path removed; each adds
@@ -25,7 +26,7 @@ OUT=$OUTPUT/bench/vm
 mkdir -p "$OUT/guest"
 rm -f "$OUT"/guest/*
 cp bench/vm/guest/*.sh "$OUT/guest/"
-OBS=${VMB_OBS:-stats ref refstats agg aggplain lattopring lattop lattopnostats href hlattop hlattopnostats}
+OBS=${VMB_OBS:-stats ref refstats agg aggplain lattopring lattop lattopnostats href hlattop hlattopnostats ctxsw}
 cp bench/vm/bins.txt "$OUT/bins.txt"
 if [ -n "${VMB_BEFORE:-}" ]; then
 	[ -x "$VMB_BEFORE" ] || { echo "vmbench: VMB_BEFORE=$VMB_BEFORE is not an executable" >&2; exit 2; }

@@ -90,14 +90,54 @@ def scale_table(info, sides, checks):
         print("  " + c)
 
 
+CTXSW = {
+    "csnosplit": "lattop, a span with \"split\": false (no sched programs)",
+    "csidle": "lattop, a split span that never starts (every switch: two lookups, no clock)",
+    "csopen": "lattop, a split span open in the pinging thread (its clock kept)",
+}
+
+
+def ctxsw_table(vmc):
+    """The split spans' cost per context switch: each VMC mode's ns per switch, the ns it adds
+    over the bare ping-pong measured just before it in the same round, and the ratio to it."""
+    if not vmc:
+        return
+    print()
+    print("Context switches (ctxsw: the spans fixture's ping-pong, two threads on one vCPU): ns "
+          "per switch, median and range over the rounds; added and ratio against the bare "
+          "ping-pong measured just before it in the same round.")
+    print()
+    print("| under | ns per switch | added ns per switch vs bare | x bare |")
+    print("|---|---|---|---|")
+    bare = [ns for (_, m, ns, _) in vmc if m == "csbare"]
+    print(f"| bare | {spread(bare)} | | |")
+    for mode, name in CTXSW.items():
+        rows = [(i, ns) for i, (_, m, ns, _) in enumerate(vmc) if m == mode]
+        if not rows:
+            continue
+        add, rat = [], []
+        for i, ns in rows:
+            before = [b for (_, m, b, _) in vmc[:i] if m == "csbare"]
+            if before:
+                add.append(ns - before[-1])
+                rat.append(ns / before[-1])
+        print(f"| {name} | {spread([ns for _, ns in rows])} | {spread(add)} | "
+              f"{spread(rat, '{:.3f}')} |")
+
+
 def main():
     info, bare, added, ratio, cpu, reports, checks = {}, {}, {}, {}, {}, {}, []
-    meas, calib, scale = {}, {}, []
+    meas, calib, scale, vmc = {}, {}, [], []
     for line in open(sys.argv[1], errors="replace"):
         line = line.rstrip("\n")
         if line.startswith(("PASS vm/vmbench", "FAIL vm/vmbench", "PASS vm/vmscale",
                             "FAIL vm/vmscale")):
             checks.append(line)
+        if line.startswith("VMC "):
+            f = kv(line)
+            vmc.append((int(f["round"]), f["mode"], int(f["ns"]) / int(f["switches"]),
+                        int(f["switches"])))
+            continue
         if not line.startswith("VMB "):
             continue
         f = kv(line)
@@ -186,6 +226,8 @@ def main():
         print()
         print(f"Map memory of lattop's aggregates: {per} bytes per watched program on {ncpu_i} "
               f"CPUs (9,024 per CPU, whole pages); the ring buffer path: a shared 4 MiB ring.")
+    print()
+    ctxsw_table(vmc)
     print()
     bad = [c for c in checks if c.startswith("FAIL")]
     print(f"Exact-count checks: {len(checks) - len(bad)} passed, {len(bad)} failed")

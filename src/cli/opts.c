@@ -504,7 +504,8 @@ static const struct opt_def opt_table[] = {
 	{ "spans", 0, "FILE",
 	  "spans defined in a JSON file: start/end probes\n"
 	  "(uprobes, any tracepoint, tp_btf, fentry/fexit,\n"
-	  "kprobes) and key",
+	  "kprobes) and key; spans keyed by thread also show\n"
+	  "on-CPU, run-queue and sleeping time (\"split\")",
 	  o_spans, 0 },
 	{ "span-timeout", 0, "SECS",
 	  "drop a span's start whose end has not come in SECS\n"
@@ -693,8 +694,9 @@ static const char usage_tail[] =
 	"Keys: q/F10 quit, ?/F1 help, space/Z pause, c cumulative/interval, z reset,\n"
 	"< >/F6 sort, r reverse, f edit the filter, + - add/remove the selected program,\n"
 	"Up/Down (k/j)/PgUp/PgDn/Home/End select, Enter/H histogram pane,\n"
-	"m histogram/heatmap in the pane, C split by CPU, K a span's breakdown\n"
-	"groups (--by) hidden/shown, d interval, / n search,\n"
+	"m histogram/heatmap in the pane, o a span's on-CPU/runnable/sleeping time,\n"
+	"C split by CPU, K a span's breakdown groups (--by) hidden/shown,\n"
+	"d interval, / n search,\n"
 	"w W record on/off (W asks for the file name), D dump the flight recorder\n"
 	"(--flight), t theme, p h s Tab modes. In a replay: space pause/resume,\n"
 	"+/= - faster/slower, . , step, g/b jump to a time, Home End first/last\n"

@@ -2,7 +2,8 @@
 /*
  * spanfile.c - span specifications from -u arguments and from a spans file (JSON).
  *
- * A spans file (each span may also give "timeout": seconds a start waits for its end, 10):
+ * A spans file (each span may also give "timeout": seconds a start waits for its end, 10, and
+ * "split": false to leave out its on-CPU split, true to insist on it; see spans__split):
  *   { "spans": [ { "name": "wakeup_to_run",
  *                  "start": { "kind": "tp_btf", "probe": "sched:sched_wakeup", "field": "pid" },
  *                  "end":   { "kind": "tp_btf", "probe": "sched:sched_switch",
@@ -544,11 +545,35 @@ static int parse_by(const cJSON *o, struct span_spec *sp, const char *file, char
 }
 
 /* Parse one span object. */
+/* A span's "split" (after its probes): false leaves the on-CPU split out; true asks for it,
+ * refused for a span that cannot have it. Returns 0 or -EINVAL with one sentence. */
+static int parse_split(const cJSON *v, struct span_spec *sp, const char *file, char *err,
+		       size_t errlen)
+{
+	if (!v)
+		return 0;
+	if (!cJSON_IsBool(v)) {
+		snprintf(err, errlen, "%s: 'split' in span '%s' must be true or false", file,
+			 sp->name);
+		return -EINVAL;
+	}
+	sp->no_split = cJSON_IsFalse(v);
+	if (!sp->no_split && !spans__split(sp)) {
+		snprintf(err, errlen,
+			 "%s: span '%s' cannot be split into on-CPU and off-CPU time: its start "
+			 "and end must both be keyed by \"tid\" (or by \"pid\" on a span that does "
+			 "not nest), so that both run in the task whose time is measured",
+			 file, sp->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int parse_span(const cJSON *o, int idx, struct span_spec *sp, const char *file, char *err,
 		      size_t errlen)
 {
-	static const char *const keys[] = { "name",    "start",     "end", "filter",
-					    "timeout", "breakdown", NULL };
+	static const char *const keys[] = { "name",    "start",     "end",   "filter",
+					    "timeout", "breakdown", "split", NULL };
 	const cJSON *filter, *timeout;
 	const char *name;
 	char where[64];
@@ -620,7 +645,7 @@ static int parse_span(const cJSON *o, int idx, struct span_spec *sp, const char 
 			 sp->start.kind == sp->end.kind || entry_return ? kind_names[sp->start.kind]
 									: "mixed");
 	}
-	return 0;
+	return parse_split(cJSON_GetObjectItemCaseSensitive(o, "split"), sp, file, err, errlen);
 }
 
 /* Read a whole spans file into a NUL-terminated buffer (NULL + errno; EFBIG when it holds more

@@ -31,8 +31,11 @@ struct spans {
 	int nfn;
 	struct spanage *age; /* drops starts older than their span's timeout */
 	int n;
+	bool split;  /* some span is split: the sched programs are loaded */
 	int agg_ncpu;                  /* CPUs per span in lat_agg; 0: samples go as events */
-	int nslots;                    /* lat_agg slots: the spans', then their groups' */
+	/* lat_agg slots: the spans' (n), their parts' when a span is split (4n: lattop.h
+	 * lat_span_part), then each breakdown's groups and "other". */
+	int nslots;
 	struct aggset *agg;            /* the spans' aggregates (NULL on the ring buffer) */
 	struct progagg_delta *scratch; /* one harvest's buckets */
 };
@@ -165,6 +168,7 @@ static int attach_fn(struct spans *s, const struct span_spec *sp, int span,
 		return -ENOENT;
 	}
 	fn->rodata->span_agg_ncpu = s->skel->rodata->span_agg_ncpu;
+	fn->rodata->span_nspans = s->skel->rodata->span_nspans;
 	e = bpf_map__reuse_fd(fn->maps.pending, bpf_map__fd(s->skel->maps.pending));
 	if (!e)
 		e = bpf_map__reuse_fd(fn->maps.lat_agg, bpf_map__fd(s->skel->maps.lat_agg));
@@ -174,6 +178,11 @@ static int attach_fn(struct spans *s, const struct span_spec *sp, int span,
 		e = bpf_map__reuse_fd(fn->maps.span_grp, bpf_map__fd(s->skel->maps.span_grp));
 	if (!e)
 		e = bpf_map__reuse_fd(fn->maps.span_gval, bpf_map__fd(s->skel->maps.span_gval));
+	if (!e)
+		e = bpf_map__reuse_fd(fn->maps.span_task, bpf_map__fd(s->skel->maps.span_task));
+	if (!e)
+		e = bpf_map__reuse_fd(fn->maps.span_split_open,
+				      bpf_map__fd(s->skel->maps.span_split_open));
 	if (!e)
 		e = bpf_map__reuse_fd(fn->maps.events, bpf_map__fd(s->skel->maps.events));
 	if (!e)
@@ -355,11 +364,15 @@ static int fill_probe_table(struct spans *s, const struct span_spec *sp, int n,
 	const char *generic[LAT_SPAN_PROBES];
 	int np = 0, ngeneric = 0;
 
+	for (int i = 0; i < n && i < LAT_SPAN_MAX; i++)
+		s->split |= spans__split(&sp[i]);
+	s->nslots = s->split ? s->n * LAT_PART__COUNT : s->n; /* the groups' slots follow */
 	for (int i = 0; i < n && i < LAT_SPAN_MAX; i++) {
 		const struct span_probe_spec *ends[2] = { &sp[i].start, &sp[i].end };
 		struct lat_span_conf *cf = (struct lat_span_conf *)&s->skel->rodata->confs[i];
 
 		cf->nest = sp[i].nest;
+		cf->split = spans__split(&sp[i]);
 		cf->pid = sp[i].filter_pid;
 		memcpy(cf->comm, sp[i].filter_comm, sizeof(cf->comm));
 		cf->nfilt = sp[i].nfilt;
@@ -392,6 +405,7 @@ static int fill_probe_table(struct spans *s, const struct span_spec *sp, int n,
 		}
 	}
 	s->skel->rodata->nprobes = np;
+	s->skel->rodata->span_nspans = (__u32)s->n;
 	return ngeneric;
 }
 
@@ -405,6 +419,8 @@ static int load_object(struct spans *s, struct collector *c, const bool used_tp[
 	for (uint32_t tp = LAT_TP_NONE + 1; tp < LAT_TP__COUNT; tp++)
 		bpf_program__set_autoload(tp_prog(s->skel, tp), used_tp[tp]);
 	bpf_program__set_autoload(s->skel->progs.lat_span_tp, ngeneric > 0);
+	bpf_program__set_autoload(s->skel->progs.lat_split_switch, s->split);
+	bpf_program__set_autoload(s->skel->progs.lat_split_wakeup, s->split);
 	s->skel->rodata->span_agg_ncpu = (__u32)s->agg_ncpu;
 	e = -bpf_map__set_max_entries(s->skel->maps.lat_agg,
 				      s->agg_ncpu ? (__u32)(s->nslots * s->agg_ncpu) : 1);
@@ -467,6 +483,28 @@ static int attach_tp_btf(struct spans *s, const bool used_tp[LAT_TP__COUNT], cha
 	return 0;
 }
 
+/* Attach the split spans' sched programs (none unless a span is split). Returns 0 or a
+ * positive errno. */
+static int attach_split(struct spans *s, char *err, size_t errlen)
+{
+	struct bpf_program *progs[2] = { s->skel->progs.lat_split_switch,
+					 s->skel->progs.lat_split_wakeup };
+
+	for (int i = 0; s->split && i < 2; i++) {
+		struct bpf_link *l = bpf_program__attach(progs[i]);
+
+		if (!l) {
+			int e = errno;
+
+			snprintf(err, errlen, "cannot attach the tp_btf program %s: %s",
+				 bpf_program__name(progs[i]), strerror(e));
+			return e;
+		}
+		s->links[s->nlinks++] = l;
+	}
+	return 0;
+}
+
 /* Start the sweeper that drops starts older than their span's timeout. Returns 0 or a
  * positive errno. */
 static int start_aging(struct spans *s, const struct span_spec *sp, int n, char *err,
@@ -486,11 +524,24 @@ static int start_aging(struct spans *s, const struct span_spec *sp, int n, char 
 	return 0;
 }
 
-/* Bytes the aggregates of n spans take in the kernel. */
+/* Whether span sp is split: its start and end run in the task its key names. */
+bool spans__split(const struct span_spec *sp)
+{
+	if (sp->no_split || sp->start.keysel != sp->end.keysel)
+		return false;
+	return sp->start.keysel == LAT_KEY_TID || (sp->start.keysel == LAT_KEY_PID && !sp->nest);
+}
+
+/* Bytes the aggregates of the n spans sp take in the kernel: the spans' records, four each
+ * when one is split (lattop.h lat_span_part), then each breakdown's groups and "other". */
 size_t spans__agg_bytes(const struct span_spec *sp, int n)
 {
-	int slots = n;
+	bool split = false;
+	int slots;
 
+	for (int i = 0; i < n; i++)
+		split |= spans__split(&sp[i]);
+	slots = split ? n * LAT_PART__COUNT : n;
 	for (int i = 0; i < n; i++)
 		if (sp[i].by)
 			slots += sp[i].groups + 1;
@@ -521,15 +572,19 @@ int spans__group_value(const struct spans *s, int i, uint32_t g, uint64_t v[2])
  * one its events would go to. Returns 0 or a positive errno with one sentence in err. */
 static int map_aggs(struct spans *s, char *err, size_t errlen)
 {
-	struct agg_key keys[LAT_SPAN_MAX * (LAT_SPAN_GROUPS + 2)];
+	struct agg_key keys[LAT_SPAN_MAX * (LAT_PART__COUNT + LAT_SPAN_GROUPS + 1)];
+	int base = s->split ? s->n * LAT_PART__COUNT : s->n;
 
 	if (!s->agg_ncpu)
 		return 0;
+	/* The spans' records, their parts' (split), then each breakdown's groups and "other". */
+	for (int i = 0; i < base; i++)
+		keys[i] = (struct agg_key){ i < s->n ? LAT_EV_SEG : LAT_EV_SPAN_PART,
+					    (uint32_t)(i % s->n), (uint32_t)(i / s->n), 0 };
 	for (int i = 0; i < s->n; i++) {
 		const struct lat_span_conf *cf =
 			(const struct lat_span_conf *)&s->skel->rodata->confs[i];
 
-		keys[i] = (struct agg_key){ LAT_EV_SEG, (uint32_t)i, 0, 0 };
 		for (uint32_t g = 0; cf->by && g <= cf->groups; g++) /* groups, then "other" */
 			keys[cf->grp_base + g] =
 				(struct agg_key){ LAT_EV_SPAN_GRP, (uint32_t)i, g, 0 };
@@ -586,6 +641,8 @@ struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n,
 		e = attach_probes(s, sp, n, err, errlen);
 	if (!e)
 		e = attach_tp_btf(s, used_tp, err, errlen);
+	if (!e)
+		e = attach_split(s, err, errlen);
 	if (!e)
 		e = start_aging(s, sp, n, err, errlen);
 	if (!e)

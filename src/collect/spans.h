@@ -60,6 +60,7 @@ struct span_spec {
 	uint64_t timeout_ns;    /* a start pending longer is dropped, counted as evicted */
 	uint32_t timeout_given; /* the spans file set it (--span-timeout leaves it alone) */
 	uint32_t filter_pid;    /* 0 = any */
+	uint32_t no_split;      /* the spans file said "split": false */
 	char filter_comm[16];
 	/* Breakdown by key (--by, "breakdown"): enum lat_span_by, the argument of LAT_BY_ARG,
 	 * and the groups it keeps (the rest go to "other"). */
@@ -113,17 +114,24 @@ int spans__parse_file(const char *path, struct span_spec *out, int max, int *n, 
 /* Load and attach every span; NULL + errno with one sentence in err. errno ENOENT means the
  * user's to fix (exit status 2): a missing file, symbol or kernel function, an argument the
  * function lacks, or a kernel that cannot load fentry/fexit programs for the span that asks.
- * agg: aggregate each span's samples in the kernel (per span and CPU, spans__agg_bytes(n) of
+ * agg: aggregate each span's samples in the kernel (per span and CPU, spans__agg_bytes of
  * kernel memory; read by spans__harvest); false: one ring-buffer event per sample, for
  * consumers of every sample (--raw recordings). */
 struct spans *spans__new(struct collector *c, const struct span_spec *sp, int n, bool agg,
 			 char *err, size_t errlen);
-/* Bytes the in-kernel aggregates of n spans take (whole pages), for the session's budget:
- * one slot per span, and groups + 1 per span broken down. */
+/* Bytes the in-kernel aggregates of the n spans sp take (whole pages), for the session's
+ * budget: per span and CPU one record, four when a span is split (its parts), plus groups + 1
+ * per span broken down. */
 size_t spans__agg_bytes(const struct span_spec *sp, int n);
 /* The group slots' value of span i's group g (g < its groups): 0 with v, -ENOENT when the
  * kernel has not taken that slot yet. */
 int spans__group_value(const struct spans *s, int i, uint32_t g, uint64_t v[2]);
+/* Whether span sp's samples are split into on-CPU, runnable and sleeping time: its start and
+ * end are keyed by thread, or by process on a slot span (not nested), so both run in the task
+ * whose time is measured. A span keyed by a field (a request completed in an interrupt) is not
+ * split, nor one whose spans file says "split": false. (A process-keyed span's end in another
+ * thread than its start has no split.) */
+bool spans__split(const struct span_spec *sp);
 /* Bytes the aggregates of s take now (0 when its samples go through the ring buffer). */
 size_t spans__agg_mem(const struct spans *s);
 /* Hand what each span's aggregates gained since the last harvest to sink, as (LAT_EV_SEG,

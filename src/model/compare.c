@@ -229,6 +229,8 @@ int cmp_side__add_interval(struct cmp_side *sd, const struct model *m)
 		/* A program's share on one CPU, a span's breakdown group: not compared. */
 		if (m->s[i].kind == LAT_EV_PROG_CPU || m->s[i].kind == LAT_EV_SPAN_GRP)
 			continue;
+		if (m->s[i].kind == LAT_EV_SPAN_PART) /* a span's on-CPU split: not compared */
+			continue;
 		cs = side_series(sd, m, i);
 		if (!cs)
 			return -ENOMEM;

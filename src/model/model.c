@@ -153,6 +153,25 @@ struct series *model__find(struct model *m, uint16_t kind, uint32_t id, uint32_t
 	return NULL;
 }
 
+/* The names of a split span's parts (enum lat_span_part), as JSON keys and labels take them. */
+const char *model__part_name(unsigned part)
+{
+	static const char *const names[LAT_PART__COUNT] = { "wall", "oncpu", "runq", "sleep" };
+
+	return part < LAT_PART__COUNT ? names[part] : "?";
+}
+
+/* Part part of span row s's samples (s a span: LAT_EV_SEG, id below LAT_SPAN_MAX), or NULL
+ * when the span is not split (or part is the wall time, s itself). */
+const struct series *model__span_part(const struct model *m, const struct series *s,
+				      unsigned part)
+{
+	if (s->kind != LAT_EV_SEG || s->id >= LAT_SPAN_MAX || part == LAT_PART_WALL ||
+	    part >= LAT_PART__COUNT)
+		return NULL;
+	return model__find((struct model *)m, LAT_EV_SPAN_PART, s->id, part, 0);
+}
+
 /* Find a series, or add an empty one. */
 struct series *model__series(struct model *m, uint16_t kind, uint32_t id, uint32_t aux,
 			     uint32_t aux2)
@@ -276,7 +295,7 @@ int model__add_event(struct model *m, const struct lat_event *e, unsigned src)
 	}
 	if (add_run(m, s, src, e->dur_ns))
 		return -ENOMEM;
-	m->c_open.events++;
+	m->c_open.events += e->kind != LAT_EV_SPAN_PART; /* a part: the same sample again */
 	if (__builtin_expect(s->split_ns != 0, 0) && e->kind == LAT_EV_PROG)
 		return cpu_event(m, e, src);
 	return 0;
@@ -323,7 +342,8 @@ int model__add_agg(struct model *m, struct series *s, const uint32_t *idx, const
 		return e;
 	s->src |= src;
 	s->meas_open = true;
-	m->c_open.events += d->count;
+	if (s->kind != LAT_EV_SPAN_PART) /* a part: the span's samples again */
+		m->c_open.events += d->count;
 	return 0;
 }
 

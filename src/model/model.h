@@ -234,6 +234,13 @@ void model__free(struct model *m);
 /* Find a series, or add an empty one; NULL on allocation failure. */
 struct series *model__series(struct model *m, uint16_t kind, uint32_t id, uint32_t aux,
 			     uint32_t aux2);
+/* The name of a split span's part (enum lat_span_part): "wall", "oncpu", "runq", "sleep"
+ * ("?" out of range). */
+const char *model__part_name(unsigned part);
+/* The series of part part (LAT_PART_ONCPU..SLEEP) of span series s, or NULL when the span is
+ * not split (s is not a span, or its start and end need not run in one task). */
+const struct series *model__span_part(const struct model *m, const struct series *s,
+				      unsigned part);
 /* Find a series without adding; NULL when absent. */
 struct series *model__find(struct model *m, uint16_t kind, uint32_t id, uint32_t aux,
 			   uint32_t aux2);

@@ -269,8 +269,9 @@ bool trigger__eval(const struct trigger *t, const struct model *m, struct trigge
 		const struct series *se = &m->s[i];
 
 		if (se->gone || se->kind == LAT_EV_PROG_CPU || se->kind == LAT_EV_SPAN_GRP ||
-		    strcmp(se->name, t->series) || !series_value(m, se, t->metric, &v))
-			/* a CPU row bears its program's name, a group its span's */
+		    se->kind == LAT_EV_SPAN_PART || strcmp(se->name, t->series) ||
+		    !series_value(m, se, t->metric, &v))
+			/* a CPU row bears its program's name, a group or a part its span's */
 			continue;
 		if (holds(t, v)) {
 			snprintf(hit->series, sizeof(hit->series), "%s", se->name);

@@ -25,7 +25,10 @@
 #define REC_MAGIC "LATTOPREC"
 #define REC_MAGIC_LEN 12 /* "LATTOPREC" and three zero bytes */
 #define REC_MAJOR 1
-#define REC_MINOR 5
+/* 1.6: series of kind LAT_EV_SPAN_PART (a split span's on-CPU, runnable and sleeping parts,
+ * id = span, aux = part); no new record or field, readers before 1.6 keep them off their
+ * tables (they show the kinds they know). */
+#define REC_MINOR 6
 #define REC_HDR_LEN 20 /* magic, version, meta_len */
 
 enum rec_type {

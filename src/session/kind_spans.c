@@ -30,6 +30,24 @@ static size_t spans_ask(const struct session *s)
 /* Bytes the spans' aggregates take (0 on the ring). */
 static size_t spans_mem(const struct kind *k) { return spans__agg_mem(k->st); }
 
+/* Split span i's part series (on-CPU, runnable, sleeping), empty, named after the span and
+ * typed by the part: their presence says the span is split. -ENOMEM. */
+static int part_series(struct session *s, int i)
+{
+	const struct hist_delta none = {};
+
+	for (unsigned p = LAT_PART_ONCPU; p < LAT_PART__COUNT; p++) {
+		struct series *se = model__series(s->m, LAT_EV_SPAN_PART, (uint32_t)i, p, 0);
+
+		if (!se || model__add_hist(s->m, se, NULL, NULL, 0, &none))
+			return -ENOMEM;
+		se->src |= SRC_FENTRY;
+		snprintf(se->name, sizeof(se->name), "%s", s->o->spans[i].name);
+		snprintf(se->type, sizeof(se->type), "%s", model__part_name(p));
+	}
+	return 0;
+}
+
 /* Load and attach the spans and give each its (empty) series: a span that never fires still
  * shows, with a count of 0. A missing symbol is the user's to fix (status 2). */
 static int spans_open(struct session *s, struct kind *k, char *err, size_t errlen)
@@ -43,10 +61,8 @@ static int spans_open(struct session *s, struct kind *k, char *err, size_t errle
 		struct series *se = model__series(s->m, LAT_EV_SEG, i, 0, 0);
 		const struct hist_delta none = {};
 
-		if (!se || model__add_hist(s->m, se, NULL, NULL, 0, &none)) {
-			snprintf(err, errlen, "out of memory");
-			return EXIT_RUNTIME;
-		}
+		if (!se || model__add_hist(s->m, se, NULL, NULL, 0, &none))
+			goto oom;
 		se->src |= SRC_FENTRY;
 		snprintf(se->name, sizeof(se->name), "%s", s->o->spans[i].name);
 		snprintf(se->type, sizeof(se->type), "%s", s->o->spans[i].kind);
@@ -61,8 +77,13 @@ static int spans_open(struct session *s, struct kind *k, char *err, size_t errle
 				      "agg_over_budget)",
 				      name);
 		}
+		if (spans__split(&s->o->spans[i]) && part_series(s, i))
+			goto oom;
 	}
 	return EXIT_OK;
+oom:
+	snprintf(err, errlen, "out of memory");
+	return EXIT_RUNTIME;
 }
 
 /* Detach and free the spans. */

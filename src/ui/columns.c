@@ -216,9 +216,50 @@ LOSS_GETTER(get_evicted, "evicted")
 LOSS_GETTER(get_collided, "collided")
 LOSS_GETTER(get_overflow, "overflow")
 
+/* Part part's row of span row r, over the same window: false when the span is not split. */
+static bool part_row(const struct row *r, unsigned part, struct row *out)
+{
+	const struct series *p = r->m ? model__span_part(r->m, r->s, part) : NULL;
+
+	if (!p)
+		return false;
+	model__row(r->m, p, r->cumulative, out);
+	return true;
+}
+
+/* Part part's share of span row r's wall time, in percent (null: not split, or no samples). */
+static void part_share(const struct row *r, unsigned part, struct cell *c)
+{
+	double wall = r->avg_ns * (double)r->count;
+	struct row pr;
+
+	*c = (struct cell){ 0 };
+	if (part_row(r, part, &pr) && pr.count && wall > 0)
+		*c = (struct cell){ .t = CELL_PCT, .d = 100.0 * pr.avg_ns * (double)pr.count / wall };
+}
+
+/* Part part's p50 or p99 (null: not split, or no samples). */
+static void part_pct(const struct row *r, unsigned part, bool p99, struct cell *c)
+{
+	struct row pr;
+
+	*c = (struct cell){ 0 };
+	if (part_row(r, part, &pr) && pr.count)
+		*c = (struct cell){ .t = CELL_NS, .d = (double)(p99 ? pr.p99 : pr.p50) };
+}
+
+#define PART_GETTERS(part, share, p50, p99)                                                      \
+	static void share(const struct row *r, struct cell *c) { part_share(r, part, c); }       \
+	static void p50(const struct row *r, struct cell *c) { part_pct(r, part, false, c); }    \
+	static void p99(const struct row *r, struct cell *c) { part_pct(r, part, true, c); }
+PART_GETTERS(LAT_PART_ONCPU, get_on_pct, get_on_p50, get_on_p99)
+PART_GETTERS(LAT_PART_RUNQ, get_rq_pct, get_rq_p50, get_rq_p99)
+PART_GETTERS(LAT_PART_SLEEP, get_sl_pct, get_sl_p50, get_sl_p99)
+
 const struct column seg_columns[] = {
-	/* drop: OVERFLOW first, then COLLIDED, EVICTED, UNMATCHED, P99.9, P95, KIND, MAX, RATE/S,
-	 * AVG, P50. COUNT stays at index 3, the default sort column of every mode. */
+	/* drop: RUNQ% first, then ONCPU%, OVERFLOW, COLLIDED, EVICTED, UNMATCHED, P99.9, P95,
+	 * KIND, MAX, RATE/S, AVG, P50. COUNT stays at index 3, the default sort column of every
+	 * mode. */
 	{ "ID", "span_id", 3, false, get_id, 0, false },
 	{ "SPAN", "span", 18, true, get_name, 0, false },
 	{ "KIND", "kind", 10, true, get_type, 5, false },
@@ -228,6 +269,18 @@ const struct column seg_columns[] = {
 	{ "EVICTED", "evicted", 8, false, get_evicted, 9, false },
 	{ "COLLIDED", "collided", 8, false, get_collided, 10, false },
 	{ "OVERFLOW", "overflow", 8, false, get_overflow, 11, false },
+	/* A split span's on-CPU and run-queue shares of its wall time ("-": not split); the
+	 * sleeping share and the parts' percentiles go to CSV and JSON (the TUI's o key shows
+	 * each part's histogram). */
+	{ "ONCPU%", "oncpu_pct", 6, false, get_on_pct, 12, false },
+	{ "RUNQ%", "runq_pct", 6, false, get_rq_pct, 13, false },
+	{ "SLEEP%", "sleep_pct", 6, false, get_sl_pct, 14, true },
+	{ "ONCPU P50", "oncpu_p50_ns", 9, false, get_on_p50, 14, true },
+	{ "ONCPU P99", "oncpu_p99_ns", 9, false, get_on_p99, 14, true },
+	{ "RUNQ P50", "runq_p50_ns", 9, false, get_rq_p50, 14, true },
+	{ "RUNQ P99", "runq_p99_ns", 9, false, get_rq_p99, 14, true },
+	{ "SLEEP P50", "sleep_p50_ns", 9, false, get_sl_p50, 14, true },
+	{ "SLEEP P99", "sleep_p99_ns", 9, false, get_sl_p99, 14, true },
 };
 const int seg_ncolumns = sizeof(seg_columns) / sizeof(seg_columns[0]);
 

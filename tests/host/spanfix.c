@@ -52,11 +52,32 @@
  *   args N        for v = 1..N (at most 30), v calls of spanfix_sized(v, 1000 v), each spinning
  *                 5 us and returning -v when v is a multiple of 3, else 0 (for breakdowns by
  *                 argument and return value, and filters); prints "args C", C = N (N + 1) / 2
+ *   oncpu N SPIN SLEEP
+ *                 N calls of spanfix_oncpu, each running SPIN us of its thread's CPU time
+ *                 (spinning on CLOCK_THREAD_CPUTIME_ID, so preemption does not shorten it),
+ *                 then sleeping SLEEP us (timer slack 1 ns); prints "oncpu N run R wait W
+ *                 sleep S": the medians over the calls of what the kernel's own accounting
+ *                 (/proc/thread-self/schedstat: run time, run-queue wait) saw during each
+ *                 call, and of the rest of its wall time, ns
+ *   runq N HOLD SPIN
+ *                 N calls of spanfix_runq on CPU 0, each waking a SCHED_FIFO thread pinned to
+ *                 CPU 0 that spins HOLD us on CLOCK_MONOTONIC (the caller is runnable and off
+ *                 the CPU all that time), then running SPIN us of CPU time; prints "runq N run
+ *                 R wait W sleep S" as oncpu does, or "runq -1 WHY" when the thread cannot be
+ *                 made real-time or pinned
+ *   pingpong N    N round trips of one byte between this thread, inside spanfix_pingpong, and
+ *                 a second thread, both on CPU 0, through two pipes: 2N context switches, the
+ *                 loop of `make vmbench`'s per-switch cost; prints "pingpong N NS" (NS its wall
+ *                 time, ns) or "pingpong -1 WHY"
  *   quit (or EOF) exit
  * The functions spin on CLOCK_MONOTONIC (no sleeping: a sleep's wake-up latency would blur
  * the durations the test checks), but for sleeps, whose syscall is what is timed.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,6 +223,215 @@ __attribute__((noinline, used)) void spanfix_complete(unsigned long id);
 void spanfix_complete(unsigned long id)
 {
 	__asm__ volatile("" : : "r"(id) : "memory");
+}
+
+/* This thread's CPU time (CLOCK_THREAD_CPUTIME_ID) in ns. */
+static unsigned long long thread_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* Run us microseconds of this thread's CPU time. */
+static void spin_cpu_us(unsigned us)
+{
+	unsigned long long end = thread_ns() + us * 1000ull;
+
+	while (thread_ns() < end)
+		;
+}
+
+/* The scheduler's accounting of this thread: time on a CPU and waiting on a run queue, ns,
+ * read from fd (its /proc/thread-self/schedstat, opened once: a read costs a few us, little
+ * beside the span it brackets); 0 and 0 when unreadable. */
+static void sched_stat(int fd, unsigned long long *run, unsigned long long *wait)
+{
+	char buf[128];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	*run = *wait = 0;
+	if (n > 0) {
+		buf[n] = 0;
+		if (sscanf(buf, "%llu %llu", run, wait) != 2)
+			*run = *wait = 0;
+	}
+}
+
+/* A span that runs spin us of CPU time, then sleeps sleep us. */
+__attribute__((noinline, used)) void spanfix_oncpu(unsigned spin, unsigned sleep);
+void spanfix_oncpu(unsigned spin, unsigned sleep)
+{
+	struct timespec ts = { sleep / 1000000, sleep % 1000000 * 1000L };
+
+	spin_cpu_us(spin);
+	clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
+	__asm__ volatile("" ::: "memory");
+}
+
+/* A span that wakes the real-time thread on its CPU (which holds the CPU), then runs spin us
+ * of CPU time. */
+__attribute__((noinline, used)) void spanfix_runq(int fd, unsigned spin);
+void spanfix_runq(int fd, unsigned spin)
+{
+	if (write(fd, "x", 1) != 1)
+		return;
+	spin_cpu_us(spin);
+	__asm__ volatile("" ::: "memory");
+}
+
+/* The real-time thread: each byte read, spin hold us of wall time on the CPU. */
+struct hog {
+	int fd;
+	unsigned hold;
+};
+
+static void *hog_thread(void *arg)
+{
+	const struct hog *h = arg;
+	char c;
+
+	while (read(h->fd, &c, 1) == 1 && c == 'x')
+		spin_us(h->hold);
+	return NULL;
+}
+
+/* Medians of the schedstat parts of n calls of fn (0: oncpu, 1: runq), printed as what. */
+static void split_calls(const char *what, int n, int fn, unsigned a, unsigned b, int fd)
+{
+	static unsigned long long run[1000], wait[1000], rest[1000];
+	int sfd = open("/proc/thread-self/schedstat", O_RDONLY);
+
+	if (n > 1000)
+		n = 1000;
+	for (int i = 0; i < n; i++) {
+		unsigned long long r0, w0, r1, w1, t0, t1;
+
+		sched_stat(sfd, &r0, &w0);
+		t0 = mono_ns();
+		if (fn)
+			spanfix_runq(fd, b);
+		else
+			spanfix_oncpu(a, b);
+		t1 = mono_ns();
+		sched_stat(sfd, &r1, &w1);
+		run[i] = r1 - r0;
+		wait[i] = w1 - w0;
+		rest[i] = t1 - t0 > run[i] + wait[i] ? t1 - t0 - run[i] - wait[i] : 0;
+	}
+	qsort(run, n, sizeof(run[0]), cmp_u64);
+	qsort(wait, n, sizeof(wait[0]), cmp_u64);
+	qsort(rest, n, sizeof(rest[0]), cmp_u64);
+	if (sfd >= 0)
+		close(sfd);
+	printf("%s %d run %llu wait %llu sleep %llu\n", what, n, pct(run, n, 0.5),
+	       pct(wait, n, 0.5), pct(rest, n, 0.5));
+}
+
+/* The runq command: this thread and a SCHED_FIFO thread both on CPU 0, n calls. */
+static void runq(int n, unsigned hold, unsigned spin)
+{
+	struct sched_param sp = { .sched_priority = 10 };
+	struct hog h = { .hold = hold };
+	cpu_set_t one, was;
+	pthread_attr_t at;
+	pthread_t th;
+	int p[2], e;
+
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	if (pipe(p) || sched_getaffinity(0, sizeof(was), &was)) {
+		printf("runq -1 pipe: %s\n", strerror(errno));
+		return;
+	}
+	h.fd = p[0];
+	pthread_attr_init(&at);
+	pthread_attr_setinheritsched(&at, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&at, SCHED_FIFO);
+	pthread_attr_setschedparam(&at, &sp);
+	pthread_attr_setaffinity_np(&at, sizeof(one), &one);
+	e = pthread_create(&th, &at, hog_thread, &h);
+	pthread_attr_destroy(&at);
+	if (e || sched_setaffinity(0, sizeof(one), &one)) {
+		printf("runq -1 real-time thread on CPU 0: %s\n", strerror(e ? e : errno));
+		if (!e) {
+			close(p[1]);
+			pthread_join(th, NULL);
+		}
+		close(p[0]);
+		return;
+	}
+	split_calls("runq", n, 1, hold, spin, p[1]);
+	close(p[1]);
+	pthread_join(th, NULL);
+	close(p[0]);
+	sched_setaffinity(0, sizeof(was), &was);
+}
+
+/* The ping-pong's second thread: returns every byte it reads, until EOF. */
+static void *pong_thread(void *arg)
+{
+	const int *fd = arg;
+	cpu_set_t one;
+	char c;
+
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	sched_setaffinity(0, sizeof(one), &one);
+	while (read(fd[0], &c, 1) == 1)
+		if (write(fd[1], &c, 1) != 1)
+			break;
+	return NULL;
+}
+
+/* n round trips through the pipes (to[1] out, from[0] back); a span may time the whole loop. */
+__attribute__((noinline, used)) int spanfix_pingpong(const int *to, const int *from, long n);
+int spanfix_pingpong(const int *to, const int *from, long n)
+{
+	char c = 'p';
+
+	for (long i = 0; i < n; i++)
+		if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1)
+			return -1;
+	return 0;
+}
+
+/* The pingpong command: both threads on CPU 0, so every hop is a context switch. */
+static void pingpong(long n)
+{
+	int to[2], from[2], fd[2];
+	cpu_set_t one, was;
+	unsigned long long t0;
+	pthread_t th;
+	int e;
+
+	if (pipe(to) || pipe(from)) {
+		printf("pingpong -1 pipe: %s\n", strerror(errno));
+		return;
+	}
+	fd[0] = to[0];
+	fd[1] = from[1];
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	sched_getaffinity(0, sizeof(was), &was);
+	if (sched_setaffinity(0, sizeof(one), &one) || pthread_create(&th, NULL, pong_thread, fd)) {
+		printf("pingpong -1 CPU 0 or a thread: %s\n", strerror(errno));
+		return;
+	}
+	t0 = mono_ns();
+	e = spanfix_pingpong(to, from, n);
+	t0 = mono_ns() - t0;
+	close(to[1]);
+	pthread_join(th, NULL);
+	close(to[0]);
+	close(from[0]);
+	close(from[1]);
+	sched_setaffinity(0, sizeof(was), &was);
+	if (e)
+		printf("pingpong -1 a pipe failed\n");
+	else
+		printf("pingpong %ld %llu\n", n, t0);
 }
 
 /* Send n datagrams to ourselves over loopback, receiving each; n, or -1. */
@@ -377,6 +607,15 @@ int main(void)
 			printf("laddered %d\n", n);
 		} else if (sscanf(line, "udp %d", &n) == 1) {
 			printf("udp %d\n", udp_echo(n));
+		} else if (sscanf(line, "oncpu %d %d %d", &n, &k, &depth) == 3 && n > 0 &&
+			   k > 0 && depth > 0) {
+			prctl(PR_SET_TIMERSLACK, 1UL);
+			split_calls("oncpu", n, 0, (unsigned)k, (unsigned)depth, -1);
+		} else if (sscanf(line, "runq %d %d %d", &n, &k, &depth) == 3 && n > 0 && k > 0 &&
+			   depth > 0) {
+			runq(n, (unsigned)k, (unsigned)depth);
+		} else if (sscanf(line, "pingpong %d", &n) == 1 && n > 0) {
+			pingpong(n);
 		} else if (!strncmp(line, "quit", 4)) {
 			break;
 		}

@@ -99,7 +99,7 @@ path, fn, depth, base = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv
 nominal = [int(x.split(":")[0]) for x in sys.argv[5:]]
 other = [int(x.split(":")[1]) for x in sys.argv[5:]]
 ev = sorted((int(r['start_ns']) + int(r['dur_ns']), int(r['start_ns']), int(r['dur_ns']))
-            for r in csv.DictReader(open(path)) if r['prog_name'] == fn)
+            for r in csv.DictReader(open(path)) if r['prog_name'] == fn and r['kind'] == '3')
 groups = [ev[i:i + depth] for i in range(0, len(ev) - depth + 1, depth)]
 nested = sum(all(g[j][1] > g[j + 1][1] for j in range(depth - 1)) for g in groups)
 out = ["samples=%d" % len(ev), "innermost-first=%d" % nested]
@@ -195,7 +195,7 @@ $LATTOP -b -o csv -n 1 -d 0.3 -u "$FIXABS:spanfix_work" >"$TMP/u.csv" 2>&1
 check csv-header grep -q '^ts_ns,interval_ns,mode,source,span_id,span,kind,count,rate,avg_ns,p50_ns,p95_ns,p99_ns,p999_ns,max_ns,parent,unmatched,evicted,collided,overflow,' "$TMP/u.csv"
 wait_gone
 $LATTOP -b -n 1 -d 0.3 -u "$FIXABS:spanfix_work" >"$TMP/u.txt" 2>&1
-check text-header grep -qE '^ +ID SPAN +KIND +COUNT .* UNMATCHED +EVICTED +COLLIDED +OVERFLOW$' "$TMP/u.txt"
+check text-header grep -qE '^ +ID SPAN +KIND +COUNT .* UNMATCHED +EVICTED +COLLIDED +OVERFLOW +ONCPU% +RUNQ%$' "$TMP/u.txt"
 check text-row grep -qE '^ +0 spanfix_work +uprobe +0 ' "$TMP/u.txt"
 
 # A spans file on the same function: the comm filter (matching and not), and the pid key (one

@@ -13,7 +13,7 @@ mkdir -p $T
 ROUNDS=${VMB_ROUNDS:-3}
 CALLS=${VMB_CALLS:-5}
 REPEAT=${VMB_REPEAT:-20000}
-OBS=" ${VMB_OBS:-stats ref refstats agg aggplain lattopring lattop lattopnostats href hlattop hlattopnostats} "
+OBS=" ${VMB_OBS:-stats ref refstats agg aggplain lattopring lattop lattopnostats href hlattop hlattopnostats ctxsw} "
 # on NAME: is observer NAME in this run (VMB_OBS)?
 on() { case $OBS in *" $1 "*) return 0 ;; esac; return 1; }
 NCPU=$(grep -c '^processor' /proc/cpuinfo)
@@ -198,6 +198,69 @@ ref_obs() {
 
 expected=$(($(runs_of 1) + $(runs_of $NCPU)))
 
+# The split spans' sched programs (bpf/spans.bpf.c lat_split_switch, lat_split_wakeup): what a
+# context switch costs with them attached. The loop is the spans fixture's ping-pong (two
+# threads on CPU 0 passing a byte through pipes: 2 x PPN switches), timed bare, then under
+# lattop with one span: on spanfix_pingpong with "split": false (no sched programs: the
+# baseline of lattop itself), on spanfix_nap split (never called: every switch pays the two
+# storage lookups that find no clock), and on spanfix_pingpong split (the pinging thread has a
+# split span open the whole loop: half its switches update its clock). Prints "VMC ..." lines
+# (table.py: ns per switch and the ratio to bare of the same round); the one open span must be
+# counted once, with its split.
+PPN=${VMB_PINGPONG:-20000}
+if on ctxsw; then
+	rm -f $T/pin $T/pout
+	mkfifo $T/pin
+	spanfix <$T/pin >$T/pout 2>&1 &
+	exec 4>$T/pin
+	wait_line '^ready' $T/pout 600 || fail vmbench-ctxsw-fixture "spanfix did not start"
+	for m in nosplit:spanfix_pingpong:false idle:spanfix_nap:true open:spanfix_pingpong:true; do
+		set -- $(echo "$m" | tr : ' ')
+		printf '{ "spans": [ { "name": "pp", "split": %s, "start": { "kind": "uprobe", "probe": "/bin/spanfix:%s" }, "end": { "kind": "uretprobe", "probe": "/bin/spanfix:%s" } } ] }\n' \
+			"$3" "$2" "$2" >$T/pp-$1.json
+	done
+fi
+# pcmd LINE: one command to the spans fixture, its one-line answer printed.
+pcmd() {
+	before=$(wc -l <$T/pout)
+	echo "$1" >&4
+	i=0
+	while [ "$(wc -l <$T/pout)" -le "$before" ] && [ $i -lt 6000 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	sed -n "$((before + 1))p" $T/pout
+}
+# pingpong ROUND MODE: one timed ping-pong, as a VMC line.
+pingpong() {
+	set -- "$1" "$2" $(pcmd "pingpong $PPN")
+	[ "$4" = "$PPN" ] || { fail "vmbench-ctxsw-$2-$1" "the ping-pong failed: $*"; return 1; }
+	echo "VMC round=$1 mode=$2 switches=$((2 * PPN)) ns=$5"
+}
+# ctxsw_obs ROUND MODE: the ping-pong under lattop with span file pp-MODE.
+ctxsw_obs() {
+	rm -f $T/pp.csv
+	lattop -b -o csv -c -d 0.5 -D 3000 --spans $T/pp-$2.json >$T/pp.csv 2>$T/pp.err &
+	lp=$!
+	if ! wait_line ',pp,' $T/pp.csv 1200; then
+		fail vmbench-ctxsw-$2-$1 "lattop did not attach: $(tail -n 3 $T/pp.err)"
+		kill -INT $lp 2>/dev/null
+		wait $lp
+		return 1
+	fi
+	pingpong $1 cs$2
+	sleep 1.2
+	kill -INT $lp
+	wait $lp
+	[ "$2" = open ] || return 0
+	expect vmbench-ctxsw-open-count-$1 "$(scol pp count $T/pp.csv)" 1
+	ok vmbench-ctxsw-open-split-$1 [ -n "$(scol pp oncpu_pct $T/pp.csv)" ]
+}
+# scol SPAN NAME FILE: CSV column NAME of the last row of SPAN.
+scol() {
+	awk -F, -v span="$1" -v want="$2" 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next} $h["span"]==span{v=$h[want]} END{print v}' "$3"
+}
+
 r=1
 while [ $r -le $ROUNDS ]; do
 	if on stats; then
@@ -282,8 +345,19 @@ while [ $r -le $ROUNDS ]; do
 		lattop_obs $r hlattopnostats "lattop --no-stats" "$IDU" bench_hash
 	fi
 	xcmd 'prog empty' >/dev/null
+
+	if on ctxsw; then
+		for m in nosplit idle open; do
+			pingpong $r csbare
+			ctxsw_obs $r $m
+		done
+	fi
 	r=$((r + 1))
 done
+if on ctxsw; then
+	echo quit >&4
+	exec 4>&-
+fi
 echo quit >&3
 exec 3>&-
 wait

@@ -47,7 +47,8 @@ static int add_interval(struct html_data *d, struct session *s, size_t pos)
 		return 0;
 	if (se->kind == LAT_EV_PROG_CPU) /* the per-CPU split is for the table, -b and --listen */
 		return 0;
-	if (se->kind == LAT_EV_SPAN_GRP) /* a span's breakdown: the table, -b (its span's name) */
+	if (se->kind == LAT_EV_SPAN_GRP || se->kind == LAT_EV_SPAN_PART)
+		/* a span's breakdown or on-CPU split: the table, -b (its span's name) */
 		return 0;
 	model__row(s->m, se, false, &r);
 	if (!r.has_rate || !r.count)

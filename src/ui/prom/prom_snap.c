@@ -22,6 +22,9 @@ const struct prom_family_desc prom_families[PF__COUNT] = {
 		     "Time from a span's start probe to its end probe."},
     [PF_SPAN_GRP_LAT] = {"lattop_span_group_latency_seconds", PT_HISTOGRAM,
 			 "A span's time for one group of its breakdown by key (--by)."},
+    [PF_SPAN_PART_LAT] = {"lattop_span_part_seconds", PT_HISTOGRAM,
+			  "A span's time on a CPU (part oncpu), waiting for one (runq) or sleeping "
+			  "(sleep), per sample, for spans whose start and end run in one task."},
     [PF_SEG_LAT] = {"lattop_segment_latency_seconds", PT_HISTOGRAM,
 		    "Time of one segment of the KVM -> vhost-net -> TUN transmit path."},
     [PF_PROG_RUNS] = {"lattop_program_runs", PT_COUNTER,
@@ -173,7 +176,8 @@ static bool exports_hist(const struct series *se)
 {
 	return se->has_hist && (se->src & (SRC_SELF | SRC_FENTRY)) &&
 	       (se->kind == LAT_EV_PROG || se->kind == LAT_EV_PROG_CPU ||
-		se->kind == LAT_EV_HELPER || se->kind == LAT_EV_SEG || se->kind == LAT_EV_SPAN_GRP);
+		se->kind == LAT_EV_HELPER || se->kind == LAT_EV_SEG || se->kind == LAT_EV_SPAN_GRP ||
+		se->kind == LAT_EV_SPAN_PART);
 }
 
 /* Add one closed series interval to its totals. */
@@ -330,6 +334,8 @@ static enum prom_family hist_family(const struct series *se)
 		return PF_HELPER_LAT;
 	if (se->kind == LAT_EV_SPAN_GRP)
 		return PF_SPAN_GRP_LAT;
+	if (se->kind == LAT_EV_SPAN_PART)
+		return PF_SPAN_PART_LAT;
 	return !strcmp(se->type, "vhost") ? PF_SEG_LAT : PF_SPAN_LAT;
 }
 
@@ -379,6 +385,10 @@ static void add_hist(struct builder *b, struct ser_state *ss, const struct model
 	case PF_SPAN_GRP_LAT: /* bounded: at most 33 groups a span (--by's K + other) */
 		label(p, "span", se->name);
 		label(p, "group", se->sub);
+		break;
+	case PF_SPAN_PART_LAT:
+		label(p, "span", se->name);
+		label(p, "part", model__part_name(se->aux));
 		break;
 	default:
 		label(p, "span", se->name);

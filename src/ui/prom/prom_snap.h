@@ -30,6 +30,7 @@ enum prom_family {
 	PF_HELPER_LAT,	 /* lattop_helper_latency_seconds (histogram) */
 	PF_SPAN_LAT,	 /* lattop_span_latency_seconds (histogram) */
 	PF_SPAN_GRP_LAT, /* lattop_span_group_latency_seconds{span,group} (histogram; --by) */
+	PF_SPAN_PART_LAT, /* lattop_span_part_seconds{span,part} (histogram; split spans) */
 	PF_SEG_LAT,	 /* lattop_segment_latency_seconds (histogram) */
 	PF_PROG_RUNS,	 /* lattop_program_runs_total (counter) */
 	PF_PROG_RUNTIME, /* lattop_program_run_time_seconds_total (counter) */

@@ -46,7 +46,7 @@ static int row_by_count(const void *pa, const void *pb)
 	return (a->s->id > b->s->id) - (a->s->id < b->s->id);
 }
 
-/* qsort: CPU rows by program ID, then CPU. */
+/* qsort: CPU rows by program ID, then CPU (span parts: by span, then part). */
 static int row_by_cpu(const void *pa, const void *pb)
 {
 	const struct row *a = pa, *b = pb;
@@ -84,7 +84,8 @@ static struct row *kind_rows(const struct session *s, uint16_t kind, size_t *n)
 			continue;
 		model__row(s->m, se, true, &rows[(*n)++]);
 	}
-	qsort(rows, *n, sizeof(*rows), kind == LAT_EV_PROG_CPU ? row_by_cpu : row_by_count);
+	qsort(rows, *n, sizeof(*rows),
+	      kind == LAT_EV_PROG_CPU || kind == LAT_EV_SPAN_PART ? row_by_cpu : row_by_count);
 	return rows;
 }
 
@@ -478,6 +479,12 @@ static int emit_tables(struct sink *k, const struct session *s)
 		return -ENOMEM;
 	emit_table(k, "segments", rows, n, false);
 	free(rows);
+	/* Split spans' parts (type: oncpu, runq, sleep), by span then part. */
+	rows = kind_rows(s, LAT_EV_SPAN_PART, &n);
+	if (!rows)
+		return -ENOMEM;
+	emit_table(k, "span_parts", rows, n, false);
+	free(rows);
 	return 0;
 }
 
@@ -600,9 +607,10 @@ static void trace_event(FILE *f, const struct lat_event *e, const char *name, ui
 	jsonw__init(&w, f);
 	jsonw__begin_object(&w);
 	jsonw__string_field(&w, "name", *name ? name : "?");
-	jsonw__string_field(&w, "cat", e->kind == LAT_EV_PROG	  ? "prog"
-				       : e->kind == LAT_EV_HELPER ? "helper"
-								  : "segment");
+	jsonw__string_field(&w, "cat", e->kind == LAT_EV_PROG	       ? "prog"
+				       : e->kind == LAT_EV_HELPER      ? "helper"
+				       : e->kind == LAT_EV_SPAN_PART ? "span_part"
+								       : "segment");
 	jsonw__string_field(&w, "ph", "X");
 	jsonw__key(&w, "ts");
 	jsonw__decimal(&w, e->start_ns >= base ? e->start_ns - base : 0, 3);
@@ -614,6 +622,9 @@ static void trace_event(FILE *f, const struct lat_event *e, const char *name, ui
 	jsonw__begin_object(&w);
 	if (e->kind == LAT_EV_SEG) {
 		jsonw__u64_field(&w, "segment", e->id); /* a segment's or span's index */
+	} else if (e->kind == LAT_EV_SPAN_PART) { /* a split span's part of one sample */
+		jsonw__u64_field(&w, "segment", e->id);
+		jsonw__string_field(&w, "part", model__part_name(e->aux));
 	} else {
 		jsonw__u64_field(&w, "prog_id", e->id);
 		if (e->kind == LAT_EV_HELPER) {

@@ -252,6 +252,19 @@ static int k_heat(struct tui *t)
 	return KH_REDRAW;
 }
 
+/* o: the pane of a span shows its wall time, then its on-CPU, runnable and sleeping time. */
+static int k_part(struct tui *t)
+{
+	static const char *const said[LAT_PART__COUNT] = {
+		"pane: wall time (start to end)", "pane: on-CPU time (the task ran)",
+		"pane: runnable time (waiting for a CPU)", "pane: sleeping time (blocked)" };
+
+	t->part = (t->part + 1) % LAT_PART__COUNT;
+	t->pane = true;
+	tui__say(t, said[t->part], 2000);
+	return KH_REDRAW;
+}
+
 /* The view is now in mode m: its own default sort, the selection back at the top. */
 static void mode_entered(struct tui *t, enum lat_mode m)
 {
@@ -459,6 +472,8 @@ static const struct tui_key keys[] = {
 	  false },
 	{ 'm', 0, KEY_BOTH, k_heat, 0, "m", "the pane: histogram / heatmap over time",
 	  true },
+	{ 'o', 0, KEY_BOTH, k_part, 0, "o", "a span's pane: wall / on-CPU / runnable / sleeping time",
+	  false },
 	{ 'f', 0, KEY_BOTH, tui__key_filter, 0, "f", "edit the filter (IDs, names or selectors like comm:NAME)",
 	  true },
 	{ '+', 0, KEY_LIVE, tui__key_filter_add, 0, "+", "add the selected program to the filter", false },

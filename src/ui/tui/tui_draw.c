@@ -235,19 +235,44 @@ static void draw_attr(const struct row *r, int y)
 	clrtoeol();
 }
 
+/* The parts' words in the pane's title (enum lat_span_part). */
+static const char *const part_words[LAT_PART__COUNT] = { "", "on-CPU ", "runnable ",
+							  "sleeping " };
+
+/* The row the pane shows: the selected one, or (o) its span's part, computed into buf. NULL: a
+ * part of a span that is not split. */
+static const struct row *pane_row(const struct tui *t, struct row *buf)
+{
+	const struct row *r = &t->rows[t->sel];
+	const struct series *p;
+
+	if (!t->part || r->s->kind != LAT_EV_SEG || r->s->id >= LAT_SPAN_MAX)
+		return r;
+	p = model__span_part(t->s->m, r->s, t->part);
+	if (!p)
+		return NULL;
+	model__row(t->s->m, p, t->cumulative, buf);
+	return buf;
+}
+
 /* Lines the detail pane wants. */
 int tui__pane_height(const struct tui *t, int avail)
 {
 	struct hist_log2_row rows[PANE_MAX_LOG2];
 	const struct hist *h;
+	const struct row *r;
+	struct row pr;
 	int want;
 
 	if (!t->pane || !t->nrows)
 		return 0;
-	h = model__row_hist(&t->rows[t->sel]);
+	r = pane_row(t, &pr);
+	if (!r)
+		return avail - PANE_MIN_TABLE < 2 ? 0 : 2; /* the title and one sentence */
+	h = model__row_hist(r);
 	/* Title, the log2 rows (at least one line for "no samples"), the sparkline. */
 	if (h && t->heat)
-		want = 1 + tui__heat_height(t, t->rows[t->sel].s);
+		want = 1 + tui__heat_height(t, r->s);
 	else
 		want = h ? 2 + (h->count ? hist__log2(h, rows, PANE_MAX_LOG2) : 1) : 2;
 	want += attr_lines(t->rows[t->sel].s);
@@ -371,13 +396,40 @@ static void cpu_title(const struct tui *t, const struct series *c, char *name, s
 			 (double)(p->split_ns - m->start_ns) / 1e9);
 }
 
-/* The detail pane of the selected row. */
-void tui__draw_pane(struct tui *t, int y0, int height)
+/* The pane of a span that is not split, asked for a part (o): its title and one sentence. */
+static void draw_no_split(struct tui *t, int y0, int height)
 {
 	const struct row *r = &t->rows[t->sel];
-	const struct hist *h = model__row_hist(r);
-	char title[400], cnt[32], name[4 * sizeof(r->s->name) + 64], note[4 * sizeof(r->s->note)];
+	char title[400], name[4 * sizeof(r->s->name)];
 
+	text__esc(name, sizeof(name), r->s->name);
+	snprintf(title, sizeof(title), " %u %s: %stime (o: next part, Enter closes)", r->s->id,
+		 name, part_words[t->part]);
+	attron(tui_attr(t, TH_TITLE));
+	mvaddnstr(y0, 0, title, COLS);
+	clrtoeol();
+	attroff(tui_attr(t, TH_TITLE));
+	tui__draw_note(t, y0 + 1, "  The on-CPU split is not available for this span: its start "
+				  "and end are not keyed by the task that runs them.");
+	for (int i = 2; i < height; i++) {
+		move(y0 + i, 0);
+		clrtoeol();
+	}
+}
+
+/* The detail pane of the selected row (of a span, the part o chose). */
+void tui__draw_pane(struct tui *t, int y0, int height)
+{
+	struct row pr;
+	const struct row *r = pane_row(t, &pr);
+	const struct hist *h = r ? model__row_hist(r) : NULL;
+	char title[400], cnt[32], name[4 * sizeof(pr.s->name) + 64], note[4 * sizeof(pr.s->note)];
+	const char *part = t->part && r ? part_words[t->part] : "";
+
+	if (!r) {
+		draw_no_split(t, y0, height);
+		return;
+	}
 	text__esc(name, sizeof(name), r->s->name);
 	if (r->s->kind == LAT_EV_PROG_CPU) /* one CPU's share: since the split, when later */
 		cpu_title(t, r->s, name, sizeof(name));
@@ -393,18 +445,20 @@ void tui__draw_pane(struct tui *t, int y0, int height)
 	fmt_count(h ? h->count : r->count, cnt, sizeof(cnt));
 	if (h && t->heat) /* each column is one interval: `c` (cumulative) cannot apply */
 		snprintf(title, sizeof(title),
-			 " %u %s: latency heatmap of the last intervals%s (m histogram, Enter closes)",
-			 r->s->id, name,
+			 " %u %s: %slatency heatmap of the last intervals%s (m histogram, Enter "
+			 "closes)",
+			 r->s->id, name, part,
 			 t->cumulative ? ", one per column: c does not apply" : "");
 	else if (h && r->sampled)
 		snprintf(title, sizeof(title),
-			 " %u %s: %s latency histogram of the %s runs timed, %.0f%% (watched in "
+			 " %u %s: %s %slatency histogram of the %s runs timed, %.0f%% (watched in "
 			 "turns: --budget; Enter closes)",
-			 r->s->id, name, t->cumulative ? "cumulative" : "interval", cnt,
+			 r->s->id, name, t->cumulative ? "cumulative" : "interval", part, cnt,
 			 r->timed * 100.0);
 	else if (h)
 		snprintf(title, sizeof(title),
-			 " %u %s: %s latency histogram, %s runs (Enter closes)", r->s->id, name, t->cumulative ? "cumulative" : "interval", cnt);
+			 " %u %s: %s %slatency histogram, %s runs (Enter closes)", r->s->id, name,
+			 t->cumulative ? "cumulative" : "interval", part, cnt);
 	else if (r->has_rate)
 		snprintf(title, sizeof(title), " %u %s: %s runs %s (Enter closes)", r->s->id, name,
 			 cnt, t->cumulative ? "in all" : "in the interval");

@@ -54,6 +54,7 @@ struct tui {
 	int sortcol;
 	bool reverse, cumulative, paused, help, pane;
 	bool heat;        /* the pane shows the heatmap (m), not the histogram */
+	unsigned part;    /* a span's pane shows this part of its time (o; enum lat_span_part) */
 	bool heat_pairs;  /* the heatmap's colour pairs are set up (tui_heat.c) */
 	bool color;       /* the terminal shows colours and neither NO_COLOR nor --no-color */
 	char flash[320];  /* a message in the footer for a moment */
