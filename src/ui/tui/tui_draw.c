@@ -417,6 +417,24 @@ static void draw_no_split(struct tui *t, int y0, int height)
 	}
 }
 
+/* The pane title's name of row r, escaped: a CPU's share says since when, a span's group
+ * "SPAN [arg0=1]". */
+static void pane_name(const struct tui *t, const struct row *r, char *name, size_t len)
+{
+	size_t l;
+
+	text__esc(name, len, r->s->name);
+	if (r->s->kind == LAT_EV_PROG_CPU) /* one CPU's share: since the split, when later */
+		cpu_title(t, r->s, name, len);
+	if (r->s->kind != LAT_EV_SPAN_GRP || strlen(name) + 3 >= len)
+		return;
+	l = strlen(name);
+	snprintf(name + l, len - l, " [");
+	text__esc(name + l + 2, len - l - 2, r->s->sub);
+	l = strlen(name);
+	snprintf(name + l, len - l, "]");
+}
+
 /* The detail pane of the selected row (of a span, the part o chose). */
 void tui__draw_pane(struct tui *t, int y0, int height)
 {
@@ -430,17 +448,7 @@ void tui__draw_pane(struct tui *t, int y0, int height)
 		draw_no_split(t, y0, height);
 		return;
 	}
-	text__esc(name, sizeof(name), r->s->name);
-	if (r->s->kind == LAT_EV_PROG_CPU) /* one CPU's share: since the split, when later */
-		cpu_title(t, r->s, name, sizeof(name));
-	if (r->s->kind == LAT_EV_SPAN_GRP && strlen(name) + 3 < sizeof(name)) {
-		size_t l = strlen(name); /* one group of a span: "SPAN [arg0=1]" */
-
-		snprintf(name + l, sizeof(name) - l, " [");
-		text__esc(name + l + 2, sizeof(name) - l - 2, r->s->sub);
-		l = strlen(name);
-		snprintf(name + l, sizeof(name) - l, "]");
-	}
+	pane_name(t, r, name, sizeof(name));
 	text__esc(note, sizeof(note), r->s->note);
 	fmt_count(h ? h->count : r->count, cnt, sizeof(cnt));
 	if (h && t->heat) /* each column is one interval: `c` (cumulative) cannot apply */
