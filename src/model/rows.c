@@ -123,8 +123,7 @@ size_t rows__with_cpus(const struct model *m, bool cumulative, const struct row_
 	return any ? with_children(m, LAT_EV_PROG_CPU, cumulative, ord, rows, n, max) : n;
 }
 
-/* Whether s is an EventHeader activity's row (session/kind_eh.c names their kinds). */
-static bool eh_row(const struct series *s)
+bool rows__is_activity(const struct series *s)
 {
 	return s->kind == LAT_EV_SEG &&
 	       (!strcmp(s->type, "activity") || !strcmp(s->type, "self") ||
@@ -136,10 +135,10 @@ static long parent_of(const struct row *rows, size_t n, size_t i)
 {
 	const struct series *s = rows[i].s;
 
-	if (!eh_row(s) || !s->sub[0])
+	if (!rows__is_activity(s) || !s->sub[0])
 		return -1;
 	for (size_t k = 0; k < n; k++)
-		if (k != i && eh_row(rows[k].s) && !strcmp(rows[k].s->name, s->sub))
+		if (k != i && rows__is_activity(rows[k].s) && !strcmp(rows[k].s->name, s->sub))
 			return (long)k;
 	return -1;
 }

@@ -44,5 +44,8 @@ size_t rows__with_groups(const struct model *m, bool cumulative, const struct ro
  * cycle, or past the depth, keeps depth 0 at the end). The same n rows. */
 #define ROWS_TREE_DEPTH 8
 void rows__tree(struct row *rows, size_t n);
+/* Whether s is an EventHeader activity's row (session/kind_eh.c names their kinds: activity,
+ * self, event, value). */
+bool rows__is_activity(const struct series *s);
 
 #endif /* LAT_ROWS_H */

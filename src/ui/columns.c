@@ -23,18 +23,10 @@ static void get_type(const struct row *r, struct cell *c)
 		c->shown = "";
 }
 
-/* Whether s is an EventHeader activity's row (session/kind_eh.c names their kinds). */
-static bool eh_row(const struct series *s)
-{
-	return s->kind == LAT_EV_SEG &&
-	       (!strcmp(s->type, "activity") || !strcmp(s->type, "self") ||
-		!strcmp(s->type, "event") || !strcmp(s->type, "value"));
-}
-
 /* An activity row's parent row (its second label), "" for the others. */
 static void get_parent(const struct row *r, struct cell *c)
 {
-	*c = (struct cell){ .t = CELL_STR, .s = eh_row(r->s) ? r->s->sub : "" };
+	*c = (struct cell){ .t = CELL_STR, .s = rows__is_activity(r->s) ? r->s->sub : "" };
 }
 
 static void get_name(const struct row *r, struct cell *c)
