@@ -441,7 +441,7 @@ void tui__draw_pane(struct tui *t, int y0, int height)
 	struct row pr;
 	const struct row *r = pane_row(t, &pr);
 	const struct hist *h = r ? model__row_hist(r) : NULL;
-	char title[400], cnt[32], name[4 * sizeof(pr.s->name) + 64], note[4 * sizeof(pr.s->note)];
+	char title[512], cnt[32], name[4 * sizeof(pr.s->name) + 64], note[4 * sizeof(pr.s->note)];
 	const char *part = t->part && r ? part_words[t->part] : "";
 
 	if (!r) {
