@@ -6,10 +6,10 @@
 # - oncpu: 20 calls each running 20 ms of CPU time, then sleeping 30 ms;
 # - runq: 20 calls each waking a SCHED_FIFO thread pinned with it on CPU 0 that holds the CPU
 #   for 20 ms (the caller is runnable and off the CPU meanwhile), then running 10 ms.
-# Runnable and sleeping p50 must match the fixture's median within the histogram's error (a
-# bucket is 1/128 of its value: hist.h) plus 250 us, what the fixture's window holds outside
-# the span; on-CPU lies between the nominal time and the kernel's figure for the window (which
-# also holds the uprobes' traps), within the histogram's error. A span keyed by a field (its end may run
+# Each part's p50 lies between the nominal time (what the fixture asked for: 20 ms on-CPU and
+# 30 ms asleep, or 20 ms runnable; 0 runnable for oncpu) and the kernel's figure for the
+# fixture's window, which holds the span and the uprobes' traps, within the histogram's error
+# (a bucket is 1/128 of its value: hist.h) plus 250 us. A span keyed by a field (its end may run
 # in another task) and one that says "split": false have no split (null); the parts are in the
 # recording, its replay and --listen; "split" errors are one sentence and status 2.
 cd "$(dirname "$0")/../.." && . tests/lib.sh && . tests/host/prom_lib.sh
@@ -49,20 +49,20 @@ expect_eq exit $? 0
 [ -s "$TMP/s.err" ] && cat "$TMP/s.err"
 echo "fixture: oncpu run ${on_run} wait ${on_wait} sleep ${on_sleep} ns; runq ($rq_n) run ${rq_run} wait ${rq_wait} sleep ${rq_sleep} ns"
 row() { json "[r for r in L[-1]['rows'] if r['span']=='$1'][0]['$2']" "$TMP/s.out"; }
-# near NAME GOT WANT: GOT within WANT / 128 + 250 us of WANT.
-near() {
-	echo "measured: $1 lattop $2 ns, the kernel's accounting $3 ns"
-	check "$1" python3 -c "import sys; sys.exit(not abs($2 - $3) <= $3 / 128 + 250000)"
-}
-# within NAME GOT MIN MAX: MIN less a bucket <= GOT <= MAX plus a bucket (1/128).
+# within NAME GOT MIN MAX: MIN less a bucket <= GOT <= MAX plus a bucket (1/128) and 250 us.
+# MIN is what the fixture asked for; MAX the kernel's accounting of the fixture's window, which
+# holds the span (and the uprobe traps, and whatever preempts the fixture around the call): a
+# bound per call, so it holds for the medians too, however loaded the machine is. (A two-sided
+# match with the window's figure failed under CI's load: runnable 11.7 ms in the span against
+# 13.5 ms in the window.)
 within() {
 	echo "measured: $1 lattop $2 ns, nominal $3 ns, the kernel's accounting of the window $4 ns"
-	check "$1" python3 -c "import sys; sys.exit(not $3 * 127 / 128 <= $2 <= $4 * 129 / 128)"
+	check "$1" python3 -c "import sys; sys.exit(not $3 * 127 / 128 <= $2 <= $4 * 129 / 128 + 250000)"
 }
 expect_eq oncpu-count "$(row oncpu count)" 20
 within oncpu-oncpu "$(row oncpu oncpu_p50_ns)" 20000000 "$on_run"
-near oncpu-sleep "$(row oncpu sleep_p50_ns)" "$on_sleep"
-near oncpu-runq "$(row oncpu runq_p50_ns)" "$on_wait"
+within oncpu-sleep "$(row oncpu sleep_p50_ns)" 30000000 "$on_sleep"
+within oncpu-runq "$(row oncpu runq_p50_ns)" 0 "$on_wait"
 check oncpu-oncpu-nominal python3 -c "import sys; sys.exit(not $(row oncpu oncpu_p50_ns) >= 20e6 * 127 / 128)"
 check oncpu-sleep-nominal python3 -c "import sys; sys.exit(not $(row oncpu sleep_p50_ns) >= 30e6 * 127 / 128)"
 # The shares add up to the wall time.
@@ -71,7 +71,7 @@ if [ "$rq_n" = -1 ]; then
 	skip runq "the fixture cannot run a SCHED_FIFO thread here: $rq_run $rq_wait"
 else
 	expect_eq runq-count "$(row runq count)" 20
-	near runq-runq "$(row runq runq_p50_ns)" "$rq_wait"
+	within runq-runq "$(row runq runq_p50_ns)" 20000000 "$rq_wait"
 	within runq-oncpu "$(row runq oncpu_p50_ns)" 10000000 "$rq_run"
 	check runq-runq-nominal python3 -c "import sys; sys.exit(not $(row runq runq_p50_ns) >= 20e6 * 127 / 128)"
 	check runq-sleep-small python3 -c "import sys; sys.exit(not $(row runq sleep_p50_ns) <= 250000)"
