@@ -59,10 +59,14 @@ done
 .output/tests/host/eh_dat "$TMP/EventHeaderInterceptorLE64.dat" LatTestProvider_L4K1 \
 	>"$TMP/out" 2>"$TMP/err"
 expect_eq eh-dat-exit $? 0
-expect_eq request-count "$(awk '$2=="Request"{print $3}' "$TMP/out")" $((THREADS * PER))
-expect_eq inner-count "$(awk '$2=="Inner"{print $3}' "$TMP/out")" $((THREADS * PER / 4))
+grep '^series ' "$TMP/out" | sed 's/^/  /'
+expect_eq request-count "$(awk '$2=="Request" && NF==3{print $3}' "$TMP/out")" $((THREADS * PER))
+expect_eq inner-count "$(awk '$2=="Inner" && NF==3{print $3}' "$TMP/out")" $((THREADS * PER / 4))
+# Each Inner runs inside a Request (its parent, by related activity id): those Requests also
+# give their own time less their child's, a "Request self" series.
+expect_eq request-self-count "$(awk '$2=="Request" && $3=="self"{print $4}' "$TMP/out")" $((THREADS * PER / 4))
 expect_eq producer-count "$(wc -l <"$TMP/prod.txt")" $((THREADS * PER * 5 / 4))
-expect_eq series "$(grep -c '^series ' "$TMP/out")" 2
+expect_eq series "$(grep -c '^series ' "$TMP/out")" 3
 expect_eq losses "$(grep '^loss ' "$TMP/out")" \
 	"loss orphan=$ORPHANS unmatched=$STOPS malformed=$((3 * ROUNDS)) foreign=$((2 * ROUNDS)) lost=0 other=0"
 # One named activity: only it has a series; the others are paired silently.
