@@ -117,7 +117,10 @@ if [ -f tests/vm/run.sh ] && [ "${SKIP_VM:-0}" != 1 ]; then
 	# helpers (t_20) and spans (on 5.10, which has no BPF link cookies, the sentence that says
 	# so), plus the guest with CPU 256 online (vm-bigcpu: t_16b, exact per-CPU counts past 255).
 	# Tests whose kernel side is the same on 6.1 and 6.12 run once, on 6.12 (the faster
-	# boot): the count boundary (t_14), --no-stats (t_16) and the flight recorder (t_17); and
+	# boot): the count boundary (t_14), --no-stats (t_16), the flight recorder (t_17), the
+	# helper probes' share of the budget (t_19b: user space over the helpers t_20 checks on
+	# both) and the spans' breakdown (t_45: its groups are slots of the aggregates t_41 and t_43
+	# check on both); and
 	# the segments' filter, IPv6 and paths (t_53-t_55: flow matching and path handling in user
 	# space and the same probes as t_50-t_52) on 6.1 only.
 	# The arm64 lane (Debian 13's arm64 6.12, cross-built binaries: make vmtest-arm64) is a
@@ -129,7 +132,7 @@ if [ -f tests/vm/run.sh ] && [ "${SKIP_VM:-0}" != 1 ]; then
 	VM_ARM64_SMOKE=${VM_ARM64_SMOKE:-t_00* t_17* t_20* t_41* t_43*}
 	vm_suites+=(vm-uevents:vmtest-uevents
 		"vm-612-rt:vmtest-612-rt:t_0* t_1[0158]* t_20*:" "vm-612-rt-seg:vmtest-612-rt:t_5[0-2]*:seg"
-		"vm-seg:vmtest:t_5*:seg" "vm:vmtest:t_0* t_1[01589]* t_[2-46-9]* x_61*:"
+		"vm-seg:vmtest:t_5*:seg" "vm:vmtest:t_0* t_1[0158]* t_19_* t_[236-9]* t_4[0-4]* x_61*:"
 		"vm-612-seg:vmtest-612:t_5[0-2]*:seg" "vm-612:vmtest-612:t_[0-46-9]*:"
 		vm-bigcpu:vmtest-bigcpu "vm-arm64:vmtest-arm64:$VM_ARM64_SMOKE:"
 		"vm-510-smoke:vmtest-510:t_00* t_10* t_20* t_4*:smoke"
