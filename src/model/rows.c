@@ -112,15 +112,23 @@ size_t rows__with_helpers(const struct model *m, bool cumulative, const struct r
 	return with_children(m, LAT_EV_HELPER, cumulative, ord, rows, n, max);
 }
 
-/* Programs mode: each program row, then its CPUs where they are shown. */
-size_t rows__with_cpus(const struct model *m, bool cumulative, const struct row_order *ord,
-		       struct row *rows, size_t n, size_t max)
+/* with_children, when the model has any series of kind child (else the rows stand as they are,
+ * with no walk of the children). */
+static size_t with_any_children(const struct model *m, uint16_t child, bool cumulative,
+				const struct row_order *ord, struct row *rows, size_t n, size_t max)
 {
 	bool any = false;
 
 	for (size_t i = 0; i < m->n && !any; i++)
-		any = m->s[i].kind == LAT_EV_PROG_CPU;
-	return any ? with_children(m, LAT_EV_PROG_CPU, cumulative, ord, rows, n, max) : n;
+		any = m->s[i].kind == child;
+	return any ? with_children(m, child, cumulative, ord, rows, n, max) : n;
+}
+
+/* Programs mode: each program row, then its CPUs where they are shown. */
+size_t rows__with_cpus(const struct model *m, bool cumulative, const struct row_order *ord,
+		       struct row *rows, size_t n, size_t max)
+{
+	return with_any_children(m, LAT_EV_PROG_CPU, cumulative, ord, rows, n, max);
 }
 
 bool rows__is_activity(const struct series *s)
@@ -193,9 +201,5 @@ out:
 size_t rows__with_groups(const struct model *m, bool cumulative, const struct row_order *ord,
 			 struct row *rows, size_t n, size_t max)
 {
-	bool any = false;
-
-	for (size_t i = 0; i < m->n && !any; i++)
-		any = m->s[i].kind == LAT_EV_SPAN_GRP;
-	return any ? with_children(m, LAT_EV_SPAN_GRP, cumulative, ord, rows, n, max) : n;
+	return with_any_children(m, LAT_EV_SPAN_GRP, cumulative, ord, rows, n, max);
 }
